@@ -1,0 +1,117 @@
+# fabaudit: tenant-side InfiniBand, Ethernet and host isolation audit.
+# Plain GNU make.  `make demo` and `make check` install what is missing
+# (through `make deps`) and then build and run; see README.md.
+
+VERSION	 = 0.1.0
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+DATADIR	?= $(PREFIX)/share/fabaudit
+MANDIR	?= $(PREFIX)/share/man
+DESTDIR	?=
+INSTALL	?= install
+
+CC	?= cc
+PKG_CONFIG ?= pkg-config
+# libibnetdisc.pc lists libibmad and libibumad only as Requires.private,
+# so all three are named.
+PKGS	 = libibumad libibmad libibnetdisc libnl-3.0 libnl-route-3.0 libpcap \
+	   openssl libxml-2.0 jansson
+
+WARN	 = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
+	   -Wwrite-strings -Wshadow -Wformat=2 -Wpointer-arith -Wundef
+HARDEN	 = -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+OPT	?= -O2 -g
+CFLAGS	?=
+LDFLAGS	?=
+SAN	?=
+ifeq ($(SAN),1)
+OPT	 = -O1 -g -fno-omit-frame-pointer
+HARDEN	 =
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFA_VERSION='"$(VERSION)"' \
+	     -DFA_DATADIR='"$(DATADIR)"' $(WARN) $(OPT) $(HARDEN) $(SANFLAGS) \
+	     $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack $(LDFLAGS)
+
+B	?= build
+Q	 = $(if $(V),,@)
+
+CORE_SRCS	= $(wildcard core/*.c)
+FABRIC_SRCS	= $(wildcard fabric/*.c)
+CHECKS_SRCS	= $(wildcard checks/*.c)
+REPORTS_SRCS	= $(wildcard reports/*.c)
+SCANNER_SRCS	= $(wildcard scanner/*.c)
+UNIT_SRCS	= $(wildcard tests/unit/test_*.c)
+
+objs = $(patsubst %.c,$(B)/%.o,$(1))
+
+LIBCORE		= $(B)/libcore.a
+LIBFABRIC	= $(B)/libfabric.a
+LIBCHECKS	= $(B)/libchecks.a
+LIBREPORTS	= $(B)/libreports.a
+BIN		= $(B)/fabaudit
+UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all deps demo check unit unit-asan scenarios lint-man install \
+	uninstall clean
+all: $(BIN)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBCORE): $(call objs,$(CORE_SRCS))
+$(LIBFABRIC): $(call objs,$(FABRIC_SRCS))
+$(LIBCHECKS): $(call objs,$(CHECKS_SRCS))
+$(LIBREPORTS): $(call objs,$(REPORTS_SRCS))
+$(B)/%.a:
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Link order: a layer may only call the layers to its right.
+$(BIN): $(call objs,$(SCANNER_SRCS)) $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) $(LIBCORE)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Unit tests never link libfabric: a check that does I/O fails to link.
+$(B)/tests/%: $(B)/tests/unit/%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBCORE)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
+
+deps:
+	@sh mk/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/ib/demo.sh $(BIN)
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
+	@sh tests/run.sh $(B) build-asan
+
+unit-build: $(UNIT_BINS)
+
+lint-man:
+	@sh tests/lint-man.sh
+
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(MANDIR)/man5
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/fabaudit
+	$(INSTALL) -m 0644 man/man8/fabaudit.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 0644 man/man5/fabaudit.conf.5 $(DESTDIR)$(MANDIR)/man5/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
+		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

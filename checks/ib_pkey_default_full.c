@@ -1,0 +1,132 @@
+/*
+ * IB-PKEY-DEFAULT-FULL: the tenant port is a full member of the default
+ * partition.  A P_Key's bit 15 is the membership bit (1 full, 0 limited) and
+ * two ports may talk only when their bases match and at least one is full
+ * (IBA 10.9.3).  0xFFFF in the tenant's table therefore lets it talk to every
+ * port in the default partition, limited members included: other tenants'
+ * nodes that the provider left there.  0x7FFF (limited) is the safe form.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_checks.h"
+
+static const char *const refs[] = {
+	"IBA Vol 1 10.9 Partitioning (P_Key membership, 10.9.3)",
+	"IBA Vol 1 14.2.5.7 P_KeyTable",
+	"OpenSM partition configuration: defmember, ALL=limited",
+	NULL
+};
+
+/* Find 0xFFFF among the pkeys of o; 1 found, 0 not, <0 malformed. */
+static int
+has_full_default(const struct fa_obs *o, size_t *count)
+{
+	const json_t *arr = json_object_get(o->data, "pkeys"), *v;
+	uint64_t pk;
+	size_t i;
+	int found = 0;
+
+	if (!json_is_array(arr))
+		return FA_ERR_INPUT;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v) || fa_parse_u64(json_string_value(v), 1,
+		    0xffff, &pk, NULL) != 0)
+			return FA_ERR_INPUT;
+		if (pk == 0xffff)
+			found = 1;
+	}
+	*count = json_array_size(arr);
+	return found;
+}
+
+static int
+eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	const char *name, *role;
+	size_t it = 0, n = 0;
+	long long got = 0, total = 0;
+	json_t *ev;
+	int r, full, seen = 0;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, &it))) {
+		role = fa_json_get_str(o->data, "role");
+		if (role == NULL || strcmp(role, "local") != 0)
+			continue;
+		seen++;
+		name = fa_json_get_str(o->data, "node_desc");
+		if (o->state != FA_OBS_COMPLETE &&
+		    o->state != FA_OBS_INCOMPLETE) {
+			if ((r = fa_results_add(out, c, fa_status_for_obs(o),
+			    o->target, name, NULL, "the tenant port's P_Key "
+			    "table could not be read (%s)", fa_obs_reason(o))) < 0)
+				return r;
+			continue;
+		}
+		if ((full = has_full_default(o, &n)) < 0) {
+			if ((r = fa_results_add(out, c, FA_ST_ERROR, o->target,
+			    name, NULL, "observation %s holds a malformed P_Key "
+			    "list", o->id)) < 0)
+				return r;
+			continue;
+		}
+		(void)fa_json_get_int(o->data, "blocks_read", 0, 2048, &got);
+		(void)fa_json_get_int(o->data, "blocks_total", 0, 2048, &total);
+		if ((ev = json_array()) == NULL || fa_evidence_add(ev,
+		    fa_evidence(o, "pkeys", json_deep_copy(json_object_get(
+		    o->data, "pkeys")))) != 0) {
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+		if (full)
+			r = fa_results_add(out, c, FA_ST_FAIL, o->target, name,
+			    ev, "the tenant port holds P_Key 0xffff: full "
+			    "member of the default partition");
+		else if (o->state == FA_OBS_COMPLETE)
+			r = fa_results_add(out, c, FA_ST_PASS, o->target, name,
+			    ev, "no 0xffff among the %zu P_Keys of the tenant "
+			    "port (%lld of %lld blocks read)", n, got, total);
+		else
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
+			    name, ev, "only %lld of %lld P_Key blocks could be "
+			    "read (%s); no 0xffff among them", got, total,
+			    fa_obs_reason(o));
+		if (r < 0)
+			return r;
+	}
+	if (seen == 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "local", NULL,
+		    NULL, "the tenant port's P_Key table was not read");
+	return 0;
+}
+
+const struct fa_check fa_chk_ib_pkey_default_full = {
+	.id = "IB-PKEY-DEFAULT-FULL",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "Tenant port is a full member of the default partition",
+	.rationale =
+	    "A full member of the default partition (P_Key 0xFFFF) may "
+	    "exchange traffic with every port in that partition, including "
+	    "other tenants' ports that are limited members. Partition "
+	    "isolation between tenants then depends on nothing.",
+	.remediation =
+	    "Make tenant ports limited members of the default partition "
+	    "(0x7FFF; OpenSM partitions.conf 'Default=0x7fff : ALL=limited, "
+	    "SELF=full ;' or UFM default_membership limited) and give each "
+	    "tenant its own partition in which only its ports are full "
+	    "members.",
+	.msa_clause =
+	    "Provider shall configure the default InfiniBand partition so "
+	    "that Customer ports are limited members only (P_Key 0x7FFF), "
+	    "and shall place Customer ports in one or more partitions "
+	    "dedicated to Customer, in which no other tenant's port is a "
+	    "member.",
+	.refs = refs,
+	.eval = eval,
+};

@@ -1,0 +1,113 @@
+/*
+ * IB-SMKEY-DISCLOSED: an SM returns a non-zero SM_Key to an unauthenticated
+ * SubnGet(SMInfo).  The SM_Key (SMInfo bytes 8-15, IBA 14.2.5.13) guards
+ * SM-to-SM handover; a key any node can read guards nothing.  OpenSM fills
+ * the real key into every SMInfo GetResp unless the SM's own port has a
+ * non-zero M_Key with protection bits >= 1 (opensm osm_sminfo_rcv.c), so
+ * this fails on an OpenSM fabric without M_Key protection.
+ *
+ * A zero key passes here (nothing disclosed); whether zero is a real,
+ * unauthenticated configuration is IB-SMKEY-DEFAULT's question.
+ */
+#include "../core/errors.h"
+#include "ib_checks.h"
+
+static const char *const refs[] = {
+	"IBA Vol 1 14.2.5.13 SMInfo (SM_Key)",
+	"IBA Vol 1 14.4 Subnet manager: SM_Key and handover",
+	"IBA Vol 1 14.2.4 M_Key protection of SMInfo",
+	NULL
+};
+
+static int
+eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	const json_t *key;
+	json_t *ev;
+	size_t it = 0;
+	long long state = -1, prio = -1;
+	int r, zero, seen = 0;
+	const char *name;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
+		seen++;
+		name = fa_json_get_str(o->data, "node_desc");
+		if (o->state != FA_OBS_COMPLETE) {
+			r = fa_results_add(out, c, fa_status_for_obs(o),
+			    o->target, name, NULL,
+			    "SubnGet(SMInfo) got no usable answer (%s); "
+			    "whether the SM_Key is disclosed is unknown",
+			    fa_obs_reason(o));
+			if (r < 0)
+				return r;
+			continue;
+		}
+		key = json_object_get(o->data, "sm_key");
+		if (!json_is_object(key) ||
+		    fa_json_get_bool(key, "zero", &zero) != 0) {
+			r = fa_results_add(out, c, FA_ST_ERROR, o->target, name,
+			    NULL, "observation %s has no decodable sm_key",
+			    o->id);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		(void)fa_json_get_int(o->data, "state", 0, 15, &state);
+		(void)fa_json_get_int(o->data, "priority", 0, 15, &prio);
+		if ((ev = json_array()) == NULL ||
+		    fa_evidence_add(ev, fa_evidence(o, "sm_key",
+		    json_deep_copy(key))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(o, "state",
+		    json_integer(state))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(o, "priority",
+		    json_integer(prio))) != 0) {
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+		if (!zero)
+			r = fa_results_add(out, c, FA_ST_FAIL, o->target, name,
+			    ev, "the SM returned its non-zero SM_Key to an "
+			    "unauthenticated SubnGet(SMInfo) from the tenant "
+			    "port");
+		else
+			r = fa_results_add(out, c, FA_ST_PASS, o->target, name,
+			    ev, "the SM returned SM_Key 0 (hidden or unset) to "
+			    "an unauthenticated SubnGet(SMInfo)");
+		if (r < 0)
+			return r;
+	}
+	if (seen == 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no subnet manager was found to query");
+	return 0;
+}
+
+const struct fa_check fa_chk_ib_smkey_disclosed = {
+	.id = "IB-SMKEY-DISCLOSED",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_CRITICAL,
+	.title = "Subnet manager discloses its SM_Key to any node",
+	.rationale =
+	    "The SM_Key authenticates subnet managers to each other. An SM "
+	    "that returns it to an unauthenticated SMInfo Get hands every "
+	    "tenant the credential needed to pose as a peer SM and take "
+	    "part in mastership negotiation and handover.",
+	.remediation =
+	    "Set a random, non-default sm_key, and protect the SM's port with "
+	    "a non-zero M_Key at protection level 1 or higher (m_key, "
+	    "m_key_protection_level in opensm.conf, or the UFM equivalents) "
+	    "so that SMInfo responses to unauthenticated requesters carry a "
+	    "zero key or are dropped.",
+	.msa_clause =
+	    "Provider shall configure every subnet manager with a secret, "
+	    "randomly generated SM_Key that is not disclosed to tenant nodes, "
+	    "and shall protect subnet manager ports with M_Key protection "
+	    "level 1 or higher such that an SMInfo query from a tenant node "
+	    "never returns the SM_Key.",
+	.refs = refs,
+	.eval = eval,
+};

@@ -1,0 +1,569 @@
+/*
+ * The snapshot model (see snapshot.h): observation storage, lookup, and the
+ * conversion to and from JSON.  Loading checks every member, because a
+ * snapshot file is input like any other.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "snapshot.h"
+#include "util.h"
+
+static const char *const obs_state_names[FA_OBS_MAX] = {
+	"complete", "incomplete", "no_response", "rejected", "not_collected",
+	"error",
+};
+static const char *const fam_state_names[FA_FAMST_MAX] = {
+	"not_requested", "collected", "unavailable", "failed",
+};
+_Static_assert(sizeof(obs_state_names) / sizeof(obs_state_names[0]) ==
+    FA_OBS_MAX, "obs_state_names");
+_Static_assert(sizeof(fam_state_names) / sizeof(fam_state_names[0]) ==
+    FA_FAMST_MAX, "fam_state_names");
+
+#define MAX_STR		4096	/* any string member of a loaded snapshot */
+
+const char *
+fa_obs_state_name(enum fa_obs_state s)
+{
+	return (unsigned)s < FA_OBS_MAX ? obs_state_names[s] : "?";
+}
+
+const char *
+fa_fam_state_name(enum fa_fam_state s)
+{
+	return (unsigned)s < FA_FAMST_MAX ? fam_state_names[s] : "?";
+}
+
+int
+fa_obs_state_parse(const char *s, enum fa_obs_state *out)
+{
+	int i;
+
+	for (i = 0; s != NULL && i < FA_OBS_MAX; i++)
+		if (strcmp(s, obs_state_names[i]) == 0) {
+			*out = (enum fa_obs_state)i;
+			return 0;
+		}
+	return FA_ERR_NOTFOUND;
+}
+
+int
+fa_fam_state_parse(const char *s, enum fa_fam_state *out)
+{
+	int i;
+
+	for (i = 0; s != NULL && i < FA_FAMST_MAX; i++)
+		if (strcmp(s, fam_state_names[i]) == 0) {
+			*out = (enum fa_fam_state)i;
+			return 0;
+		}
+	return FA_ERR_NOTFOUND;
+}
+
+struct fa_snapshot *
+fa_snapshot_new(void)
+{
+	struct fa_snapshot *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	if ((s->meta = json_object()) == NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void
+obs_clear(struct fa_obs *o)
+{
+	free(o->id);
+	free(o->kind);
+	free(o->target);
+	free(o->request);
+	free(o->reason);
+	json_decref(o->data);
+	memset(o, 0, sizeof(*o));
+}
+
+void
+fa_snapshot_free(struct fa_snapshot *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nobs; i++)
+		obs_clear(&s->obs[i]);
+	free(s->obs);
+	for (i = 0; i < FA_FAM_MAX; i++)
+		free(s->fam[i].reason);
+	free(s->policy_name);
+	free(s->policy_text);
+	json_decref(s->meta);
+	free(s);
+}
+
+int
+fa_snapshot_set_family(struct fa_snapshot *s, enum fa_family f,
+    enum fa_fam_state st, const char *reason)
+{
+	char *r = NULL;
+
+	if ((unsigned)f >= FA_FAM_MAX || (unsigned)st >= FA_FAMST_MAX)
+		return FA_ERR_INTERNAL;
+	if (reason != NULL && (r = strdup(reason)) == NULL)
+		return FA_ERR_NOMEM;
+	free(s->fam[f].reason);
+	s->fam[f].state = st;
+	s->fam[f].reason = r;
+	return 0;
+}
+
+int
+fa_snapshot_set_policy(struct fa_snapshot *s, const char *name,
+    const char *text)
+{
+	char *n = NULL, *t = NULL;
+
+	if (name != NULL && ((n = strdup(name)) == NULL ||
+	    (t = strdup(text != NULL ? text : "")) == NULL)) {
+		free(n);
+		return FA_ERR_NOMEM;
+	}
+	free(s->policy_name);
+	free(s->policy_text);
+	s->policy_name = n;
+	s->policy_text = t;
+	return 0;
+}
+
+int
+fa_snapshot_add(struct fa_snapshot *s, enum fa_family fam, const char *id,
+    const char *kind, const char *target, const char *request,
+    enum fa_obs_state st, const char *reason, json_t *data,
+    const struct fa_obs **out)
+{
+	struct fa_obs o, *nv;
+	size_t ncap;
+
+	if (out != NULL)
+		*out = NULL;
+	memset(&o, 0, sizeof(o));
+	if (data == NULL && (data = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	o.data = data;
+	if (!json_is_object(data) || (unsigned)fam >= FA_FAM_MAX ||
+	    (unsigned)st >= FA_OBS_MAX || kind == NULL) {
+		obs_clear(&o);
+		return FA_ERR_INTERNAL;
+	}
+	if (s->nobs >= FA_SNAPSHOT_MAX_OBS) {
+		obs_clear(&o);
+		return FA_ERR_TOOBIG;
+	}
+	o.family = fam;
+	o.state = st;
+	if (id != NULL)
+		o.id = strdup(id);
+	else
+		o.id = fa_strfmt("%s#%zu", kind, s->nobs + 1);
+	o.kind = strdup(kind);
+	o.target = strdup(target != NULL ? target : "");
+	o.request = strdup(request != NULL ? request : "");
+	o.reason = reason != NULL ? strdup(reason) : NULL;
+	if (o.id == NULL || o.kind == NULL || o.target == NULL ||
+	    o.request == NULL || (reason != NULL && o.reason == NULL))
+		goto nomem;
+	if (s->nobs == s->cap) {
+		ncap = s->cap ? s->cap * 2 : 64;
+		if ((nv = reallocarray(s->obs, ncap, sizeof(*nv))) == NULL)
+			goto nomem;
+		s->obs = nv;
+		s->cap = ncap;
+	}
+	s->obs[s->nobs] = o;
+	if (out != NULL)
+		*out = &s->obs[s->nobs];
+	s->nobs++;
+	return 0;
+nomem:
+	obs_clear(&o);
+	return FA_ERR_NOMEM;
+}
+
+const struct fa_obs *
+fa_snapshot_next(const struct fa_snapshot *s, const char *kind, size_t *iter)
+{
+	size_t i;
+
+	for (i = *iter; i < s->nobs; i++)
+		if (kind == NULL || strcmp(s->obs[i].kind, kind) == 0) {
+			*iter = i + 1;
+			return &s->obs[i];
+		}
+	*iter = s->nobs;
+	return NULL;
+}
+
+const struct fa_obs *
+fa_snapshot_find(const struct fa_snapshot *s, const char *kind,
+    const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < s->nobs; i++)
+		if (strcmp(s->obs[i].kind, kind) == 0 &&
+		    strcmp(s->obs[i].target, target) == 0)
+			return &s->obs[i];
+	return NULL;
+}
+
+/* ---- secrets and typed getters ---------------------------------------- */
+
+json_t *
+fa_secret_new(uint64_t value)
+{
+	char hex[19];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)value);
+	return json_pack("{s:b, s:s, s:b}", "secret", 1, "value", hex,
+	    "zero", value == 0);
+}
+
+static int
+is_secret(const json_t *j)
+{
+	return json_is_object(j) && json_is_true(json_object_get(j, "secret"));
+}
+
+json_t *
+fa_json_redact(const json_t *j)
+{
+	json_t *c, *v, *cv;
+	const char *k;
+	size_t i;
+
+	if (json_is_object(j)) {
+		if ((c = json_object()) == NULL)
+			return NULL;
+		json_object_foreach((json_t *)j, k, v) {
+			if (is_secret(j) && strcmp(k, "value") == 0)
+				cv = json_string(FA_REDACTED);
+			else
+				cv = fa_json_redact(v);
+			if (cv == NULL || json_object_set_new(c, k, cv) != 0) {
+				json_decref(c);
+				return NULL;
+			}
+		}
+		return c;
+	}
+	if (json_is_array(j)) {
+		if ((c = json_array()) == NULL)
+			return NULL;
+		json_array_foreach(j, i, v) {
+			if ((cv = fa_json_redact(v)) == NULL ||
+			    json_array_append_new(c, cv) != 0) {
+				json_decref(c);
+				return NULL;
+			}
+		}
+		return c;
+	}
+	return json_deep_copy(j);
+}
+
+int
+fa_json_get_u64(const json_t *obj, const char *key, uint64_t *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (v == NULL)
+		return FA_ERR_NOTFOUND;
+	if (!json_is_string(v))
+		return FA_ERR_INPUT;
+	return fa_parse_hex64(json_string_value(v), out, NULL);
+}
+
+int
+fa_json_get_int(const json_t *obj, const char *key, long long min,
+    long long max, long long *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	json_int_t n;
+
+	if (v == NULL)
+		return FA_ERR_NOTFOUND;
+	if (!json_is_integer(v))
+		return FA_ERR_INPUT;
+	n = json_integer_value(v);
+	if (n < min || n > max)
+		return FA_ERR_INPUT;
+	*out = n;
+	return 0;
+}
+
+int
+fa_json_get_bool(const json_t *obj, const char *key, int *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (v == NULL)
+		return FA_ERR_NOTFOUND;
+	if (!json_is_boolean(v))
+		return FA_ERR_INPUT;
+	*out = json_is_true(v);
+	return 0;
+}
+
+const char *
+fa_json_get_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+int
+fa_json_set_u64(json_t *obj, const char *key, uint64_t v)
+{
+	char hex[19];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)v);
+	return json_object_set_new(obj, key, json_string(hex)) == 0 ?
+	    0 : FA_ERR_NOMEM;
+}
+
+/* ---- serialisation ---------------------------------------------------- */
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+json_t *
+fa_snapshot_to_json(const struct fa_snapshot *s, int reveal)
+{
+	json_t *root, *fams, *arr, *o, *data;
+	size_t i;
+	int f;
+
+	root = json_object();
+	fams = json_object();
+	arr = json_array();
+	if (root == NULL || fams == NULL || arr == NULL)
+		goto fail;
+	if (json_object_set_new(root, "schema",
+	    json_string(FA_SNAPSHOT_SCHEMA)) != 0 ||
+	    json_object_update(root, s->meta) != 0)
+		goto fail;
+	for (f = 0; f < FA_FAM_MAX; f++) {
+		o = json_pack("{s:s, s:o}", "state",
+		    fa_fam_state_name(s->fam[f].state), "reason",
+		    str_or_null(s->fam[f].reason));
+		if (o == NULL || json_object_set_new(fams,
+		    fa_family_name((enum fa_family)f), o) != 0)
+			goto fail;
+	}
+	if (json_object_set_new(root, "families", fams) != 0) {
+		fams = NULL;
+		goto fail;
+	}
+	fams = NULL;
+	if (s->policy_name != NULL)
+		o = json_pack("{s:s, s:s}", "name", s->policy_name, "text",
+		    s->policy_text != NULL ? s->policy_text : "");
+	else
+		o = json_null();
+	if (o == NULL || json_object_set_new(root, "policy", o) != 0)
+		goto fail;
+	for (i = 0; i < s->nobs; i++) {
+		const struct fa_obs *ob = &s->obs[i];
+
+		data = reveal ? json_deep_copy(ob->data) :
+		    fa_json_redact(ob->data);
+		if (data == NULL)
+			goto fail;
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
+		    "id", ob->id, "family", fa_family_name(ob->family),
+		    "kind", ob->kind, "target", ob->target,
+		    "request", ob->request, "state",
+		    fa_obs_state_name(ob->state), "reason",
+		    str_or_null(ob->reason), "data", data);
+		if (o == NULL || json_array_append_new(arr, o) != 0)
+			goto fail;
+	}
+	if (json_object_set_new(root, "observations", arr) != 0) {
+		arr = NULL;
+		goto fail;
+	}
+	return root;
+fail:
+	json_decref(root);
+	json_decref(fams);
+	json_decref(arr);
+	return NULL;
+}
+
+static int
+why_set(char **why, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+static int
+why_set(char **why, const char *fmt, ...)
+{
+	va_list ap;
+	char *m = NULL;
+
+	if (why != NULL && *why == NULL) {
+		va_start(ap, fmt);
+		if (vasprintf(&m, fmt, ap) < 0)
+			m = NULL;
+		va_end(ap);
+		*why = m;
+	}
+	return FA_ERR_INPUT;
+}
+
+/* A string member that may be absent or null; bounded length. */
+static int
+opt_str(const json_t *o, const char *key, const char **out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) > MAX_STR ||
+	    strlen(json_string_value(v)) != json_string_length(v))
+		return FA_ERR_INPUT;
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int
+req_str(const json_t *o, const char *key, const char **out)
+{
+	if (opt_str(o, key, out) != 0 || *out == NULL)
+		return FA_ERR_INPUT;
+	return 0;
+}
+
+int
+fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
+{
+	struct fa_snapshot *s = NULL;
+	const json_t *fams, *pol, *arr, *o, *v;
+	const char *schema, *id, *fam, *kind, *target, *request, *state,
+	    *reason, *pname, *ptext;
+	enum fa_family family;
+	enum fa_obs_state ost;
+	enum fa_fam_state fst;
+	size_t i;
+	int f, r;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if (!json_is_object(j))
+		return why_set(why, "not a JSON object");
+	if (req_str(j, "schema", &schema) != 0 ||
+	    strcmp(schema, FA_SNAPSHOT_SCHEMA) != 0)
+		return why_set(why, "member 'schema' is not \"%s\"",
+		    FA_SNAPSHOT_SCHEMA);
+	if ((s = fa_snapshot_new()) == NULL)
+		return FA_ERR_NOMEM;
+	r = FA_ERR_NOMEM;
+	if ((v = json_object_get(j, "tool")) != NULL) {
+		if (!json_is_object(v)) {
+			r = why_set(why, "member 'tool' is not an object");
+			goto fail;
+		}
+		if (json_object_set_new(s->meta, "tool",
+		    json_deep_copy(v)) != 0)
+			goto fail;
+	}
+	if ((v = json_object_get(j, "scan")) != NULL) {
+		if (!json_is_object(v)) {
+			r = why_set(why, "member 'scan' is not an object");
+			goto fail;
+		}
+		if (json_object_set_new(s->meta, "scan",
+		    json_deep_copy(v)) != 0)
+			goto fail;
+	}
+	fams = json_object_get(j, "families");
+	if (!json_is_object(fams)) {
+		r = why_set(why, "member 'families' is missing or not an object");
+		goto fail;
+	}
+	for (f = 0; f < FA_FAM_MAX; f++) {
+		o = json_object_get(fams, fa_family_name((enum fa_family)f));
+		if (o == NULL)
+			continue;
+		if (!json_is_object(o) || req_str(o, "state", &state) != 0 ||
+		    fa_fam_state_parse(state, &fst) != 0 ||
+		    opt_str(o, "reason", &reason) != 0) {
+			r = why_set(why, "families.%s is malformed",
+			    fa_family_name((enum fa_family)f));
+			goto fail;
+		}
+		if ((r = fa_snapshot_set_family(s, (enum fa_family)f, fst,
+		    reason)) != 0)
+			goto fail;
+	}
+	pol = json_object_get(j, "policy");
+	if (pol != NULL && !json_is_null(pol)) {
+		if (!json_is_object(pol) || req_str(pol, "name", &pname) != 0 ||
+		    !json_is_string(json_object_get(pol, "text")) ||
+		    json_string_length(json_object_get(pol, "text")) > 1024 * 1024) {
+			r = why_set(why, "member 'policy' is malformed");
+			goto fail;
+		}
+		ptext = json_string_value(json_object_get(pol, "text"));
+		if (strlen(ptext) != json_string_length(json_object_get(pol,
+		    "text"))) {
+			r = why_set(why, "member 'policy.text' holds a NUL byte");
+			goto fail;
+		}
+		if ((r = fa_snapshot_set_policy(s, pname, ptext)) != 0)
+			goto fail;
+	}
+	arr = json_object_get(j, "observations");
+	if (!json_is_array(arr)) {
+		r = why_set(why, "member 'observations' is missing or not an array");
+		goto fail;
+	}
+	if (json_array_size(arr) > FA_SNAPSHOT_MAX_OBS) {
+		r = why_set(why, "too many observations");
+		goto fail;
+	}
+	json_array_foreach(arr, i, o) {
+		if (!json_is_object(o) || req_str(o, "id", &id) != 0 ||
+		    req_str(o, "family", &fam) != 0 ||
+		    fa_family_parse(fam, &family) != 0 ||
+		    req_str(o, "kind", &kind) != 0 ||
+		    req_str(o, "target", &target) != 0 ||
+		    req_str(o, "request", &request) != 0 ||
+		    req_str(o, "state", &state) != 0 ||
+		    fa_obs_state_parse(state, &ost) != 0 ||
+		    opt_str(o, "reason", &reason) != 0 ||
+		    !json_is_object(json_object_get(o, "data"))) {
+			r = why_set(why, "observations[%zu] is malformed", i);
+			goto fail;
+		}
+		r = fa_snapshot_add(s, family, id, kind, target, request, ost,
+		    reason, json_deep_copy(json_object_get(o, "data")), NULL);
+		if (r != 0)
+			goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	fa_snapshot_free(s);
+	return r;
+}

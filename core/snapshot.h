@@ -1,0 +1,137 @@
+/*
+ * The snapshot: every observation a scan made, the state of each family's
+ * collection, the scan metadata and the policy text.  It is the seam between
+ * acquisition (fabric/), evaluation (checks/) and rendering (reports/), and
+ * is saved as snapshot.json so that `fabaudit check` can re-evaluate it.
+ *
+ * An observation records what was asked of whom and what came back, or why
+ * nothing did.  Its decoded payload is a jansson object ("data"), so that
+ * new families add observation kinds without changing this model.
+ *
+ * Secrets (keys) inside data are stored as objects made by fa_secret_new():
+ * {"secret": true, "value": "0x...", "zero": bool, ...facts}.  Writers
+ * replace "value" by "<redacted>" unless secrets are to be revealed; checks
+ * decide from the facts, so a redacted snapshot evaluates the same.
+ */
+#ifndef FA_SNAPSHOT_H
+#define FA_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "model.h"
+
+#define FA_REDACTED	"<redacted>"
+#define FA_SNAPSHOT_SCHEMA	"fabaudit-snapshot/1"
+#define FA_SNAPSHOT_MAX_BYTES	(512u * 1024 * 1024)
+#define FA_SNAPSHOT_MAX_OBS	(16u * 1024 * 1024)
+
+enum fa_obs_state {
+	FA_OBS_COMPLETE = 0,	/* asked, answered, decoded */
+	FA_OBS_INCOMPLETE,	/* part of what was asked came back */
+	FA_OBS_NO_RESPONSE,	/* asked; nothing came back within the budget */
+	FA_OBS_REJECTED,	/* the peer answered with a non-zero status */
+	FA_OBS_NOT_COLLECTED,	/* not asked: scope, permission, capability */
+	FA_OBS_ERROR,		/* local failure: send, receive or decode */
+	FA_OBS_MAX
+};
+
+enum fa_fam_state {
+	FA_FAMST_NOT_REQUESTED = 0,	/* not part of this scan */
+	FA_FAMST_COLLECTED,		/* acquisition ran */
+	FA_FAMST_UNAVAILABLE,		/* requested or probed, not usable */
+	FA_FAMST_FAILED,		/* acquisition started and failed */
+	FA_FAMST_MAX
+};
+
+struct fa_obs {
+	char		*id;		/* unique in the snapshot */
+	enum fa_family	 family;
+	char		*kind;		/* e.g. "ib.smp.sminfo" */
+	char		*target;	/* whom it was asked of */
+	char		*request;	/* what was sent, human readable */
+	enum fa_obs_state state;
+	char		*reason;	/* why not complete; NULL when complete */
+	json_t		*data;		/* decoded payload; an object, never NULL */
+};
+
+struct fa_fam_status {
+	enum fa_fam_state state;
+	char		*reason;	/* NULL when collected */
+};
+
+struct fa_snapshot {
+	json_t		*meta;		/* {"tool":{...},"scan":{...}} */
+	struct fa_fam_status fam[FA_FAM_MAX];
+	char		*policy_name;	/* NULL when the scan had no policy */
+	char		*policy_text;
+	struct fa_obs	*obs;
+	size_t		 nobs;
+	size_t		 cap;
+};
+
+const char *fa_obs_state_name(enum fa_obs_state s);
+int fa_obs_state_parse(const char *s, enum fa_obs_state *out);
+const char *fa_fam_state_name(enum fa_fam_state s);
+int fa_fam_state_parse(const char *s, enum fa_fam_state *out);
+
+/* New empty snapshot (meta = {}), or NULL on ENOMEM. */
+struct fa_snapshot *fa_snapshot_new(void);
+void fa_snapshot_free(struct fa_snapshot *s);
+
+int fa_snapshot_set_family(struct fa_snapshot *s, enum fa_family f,
+    enum fa_fam_state st, const char *reason);
+int fa_snapshot_set_policy(struct fa_snapshot *s, const char *name,
+    const char *text);
+
+/*
+ * Append an observation.  Strings are copied; `data` is stolen (the snapshot
+ * owns it even on failure; NULL means an empty object).  `reason` may be
+ * NULL.  The id is made unique by the snapshot ("<kind>#<n>") when `id` is
+ * NULL.  On success *out (if not NULL) points at the stored observation,
+ * valid until the next append.
+ */
+int fa_snapshot_add(struct fa_snapshot *s, enum fa_family fam,
+    const char *id, const char *kind, const char *target, const char *request,
+    enum fa_obs_state st, const char *reason, json_t *data,
+    const struct fa_obs **out);
+
+/* Next observation of `kind` after index *iter (start with 0); NULL at end. */
+const struct fa_obs *fa_snapshot_next(const struct fa_snapshot *s,
+    const char *kind, size_t *iter);
+/* First observation of `kind` whose target equals `target`, or NULL. */
+const struct fa_obs *fa_snapshot_find(const struct fa_snapshot *s,
+    const char *kind, const char *target);
+
+/* Serialise.  reveal != 0 keeps secret values.  NULL on ENOMEM. */
+json_t *fa_snapshot_to_json(const struct fa_snapshot *s, int reveal);
+/*
+ * Rebuild from JSON.  Every field is checked (types, enums, sizes); on
+ * failure returns FA_ERR_INPUT with *why (if not NULL) a new string naming
+ * the offending member.
+ */
+int fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out,
+    char **why);
+
+/* A secret value with its facts; NULL on ENOMEM. */
+json_t *fa_secret_new(uint64_t value);
+/* Deep copy of j with every secret's "value" replaced by FA_REDACTED. */
+json_t *fa_json_redact(const json_t *j);
+
+/*
+ * Typed getters on observation data.  Each returns 0 on success, or
+ * FA_ERR_NOTFOUND when the member is missing, FA_ERR_INPUT when it has the
+ * wrong type or range.  64-bit quantities (GUIDs, keys) are stored as
+ * "0x%016" strings, since JSON integers are signed.
+ */
+int fa_json_get_u64(const json_t *obj, const char *key, uint64_t *out);
+int fa_json_get_int(const json_t *obj, const char *key, long long min,
+    long long max, long long *out);
+int fa_json_get_bool(const json_t *obj, const char *key, int *out);
+const char *fa_json_get_str(const json_t *obj, const char *key);
+/* Store v as a "0x%016" string; returns 0 or FA_ERR_NOMEM. */
+int fa_json_set_u64(json_t *obj, const char *key, uint64_t v);
+
+#endif

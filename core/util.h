@@ -1,0 +1,50 @@
+/*
+ * Small bounded helpers shared by every layer: strict number parsing (the
+ * strtonum idea: range and reason, never a silent 0), allocation-checked
+ * string formatting, and UTC time stamps.
+ */
+#ifndef FA_UTIL_H
+#define FA_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * Parse an unsigned integer in base 10, or base 16 with a 0x prefix, that
+ * must lie in [min, max] and fill the whole string.  On failure returns
+ * FA_ERR_INPUT and, if errstr is not NULL, points it at a static reason
+ * ("invalid", "too small", "too large").
+ */
+int fa_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+    const char **errstr);
+
+/* Like fa_parse_u64 but the string must be 0x followed by 1-16 hex digits. */
+int fa_parse_hex64(const char *s, uint64_t *out, const char **errstr);
+
+/* asprintf that returns NULL on failure instead of leaving *strp undefined. */
+char *fa_strfmt(const char *fmt, ...)
+    __attribute__((__format__(__printf__, 1, 2)));
+
+/* strdup(s), or NULL when s is NULL or allocation fails. */
+char *fa_strdup(const char *s);
+
+/* RFC 3339 UTC stamp "2026-12-02T10:00:00Z" into buf (at least 21 bytes). */
+void fa_time_rfc3339(time_t t, char *buf, size_t len);
+/* Compact stamp "20261202T100000Z" into buf (at least 17 bytes). */
+void fa_time_compact(time_t t, char *buf, size_t len);
+/* Calendar date "2026-12-02" into buf (at least 11 bytes). */
+void fa_time_date(time_t t, char *buf, size_t len);
+
+/* Overwrite then free; for buffers that held keys. */
+void fa_freezero(void *p, size_t len);
+
+/*
+ * A printable-ASCII copy of untrusted bytes (a NodeDescription, a host
+ * name): bytes outside 0x20-0x7e, and the backslash, become "\xNN"; the
+ * copy stops at the first NUL or after len bytes.  Safe to put in JSON
+ * (valid UTF-8), in a terminal and, once HTML-escaped, in a page.
+ * NULL on ENOMEM.
+ */
+char *fa_str_sanitize(const void *buf, size_t len);
+#endif

@@ -1,0 +1,125 @@
+/*
+ * Fabric discovery with libibnetdisc (directed-route NodeInfo, PortInfo,
+ * SwitchInfo, NodeDescription Gets only).  The topology is recorded as one
+ * observation: every node with its ports, LIDs, capability masks and links.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_internal.h"
+
+#define KIND_TOPOLOGY	"ib.topology"
+
+struct walk {
+	json_t	*nodes;
+	int	 err;
+};
+
+static json_t *
+port_json(ibnd_port_t *p)
+{
+	json_t *o;
+	uint32_t cap;
+
+	cap = mad_get_field(p->info, 0, IB_PORT_CAPMASK_F);
+	o = json_pack("{s:i, s:i, s:i, s:b}", "num", p->portnum,
+	    "lid", p->base_lid, "capmask", (json_int_t)cap,
+	    "is_sm", (cap & 0x2) != 0);	/* PortInfo CapabilityMask IsSM */
+	if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
+		goto fail;
+	if (p->remoteport != NULL && p->remoteport->node != NULL) {
+		if (fa_json_set_u64(o, "remote_node_guid",
+		    p->remoteport->node->guid) != 0 ||
+		    json_object_set_new(o, "remote_port",
+		    json_integer(p->remoteport->portnum)) != 0)
+			goto fail;
+	}
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static void
+node_cb(ibnd_node_t *n, void *arg)
+{
+	struct walk *w = arg;
+	json_t *o = NULL, *ports = NULL, *pj;
+	char *desc = NULL;
+	int i;
+
+	if (w->err)
+		return;
+	desc = fa_str_sanitize(n->nodedesc, sizeof(n->nodedesc));
+	ports = json_array();
+	if (desc == NULL || ports == NULL)
+		goto fail;
+	for (i = 0; i <= n->numports && n->ports != NULL; i++) {
+		if (n->ports[i] == NULL)
+			continue;
+		if ((pj = port_json(n->ports[i])) == NULL ||
+		    json_array_append_new(ports, pj) != 0)
+			goto fail;
+	}
+	o = json_pack("{s:s, s:s, s:i, s:o}", "type",
+	    n->type == IB_NODE_SWITCH ? "Switch" :
+	    n->type == IB_NODE_ROUTER ? "Router" : "CA", "desc", desc,
+	    "num_ports", n->numports, "ports", ports);
+	ports = NULL;
+	if (o == NULL || fa_json_set_u64(o, "guid", n->guid) != 0 ||
+	    json_array_append_new(w->nodes, o) != 0)
+		goto fail;
+	free(desc);
+	return;
+fail:
+	w->err = 1;
+	json_decref(ports);
+	free(desc);
+}
+
+int
+fa_ib_discover(struct fa_ib *ib)
+{
+	struct ibnd_config cfg;
+	struct walk w = { NULL, 0 };
+	json_t *d;
+	char *req;
+	int r;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_smps = ib->opts->max_smps;
+	cfg.timeout_ms = ib->opts->timeout_ms;
+	cfg.retries = ib->opts->retries;
+	cfg.mkey = 0;
+	req = fa_strfmt("libibnetdisc discovery from %s port %d (directed "
+	    "route Gets; window %u, timeout %u ms, retries %u)", ib->ca,
+	    ib->portnum, cfg.max_smps, cfg.timeout_ms, cfg.retries);
+	if (req == NULL)
+		return FA_ERR_NOMEM;
+	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, &cfg);
+	if (ib->fabric == NULL) {
+		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",
+		    KIND_TOPOLOGY, "fabric", req, FA_OBS_ERROR,
+		    "ibnd_discover_fabric failed", NULL, NULL);
+		free(req);
+		return r;
+	}
+	if ((w.nodes = json_array()) == NULL) {
+		free(req);
+		return FA_ERR_NOMEM;
+	}
+	ibnd_iter_nodes(ib->fabric, node_cb, &w);
+	d = json_pack("{s:o, s:i}", "nodes", w.nodes, "max_hops",
+	    ib->fabric->maxhops_discovered);
+	if (w.err || d == NULL) {
+		json_decref(d);
+		free(req);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology", KIND_TOPOLOGY,
+	    "fabric", req, FA_OBS_COMPLETE, NULL, d, NULL);
+	free(req);
+	return r;
+}

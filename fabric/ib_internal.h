@@ -1,0 +1,59 @@
+/* Shared state of one IB acquisition run; private to fabric/ib_*.c. */
+#ifndef FA_FABRIC_IB_INTERNAL_H
+#define FA_FABRIC_IB_INTERNAL_H
+
+#include <stdint.h>
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "../core/snapshot.h"
+#include "ib.h"
+
+struct fa_ib {
+	const struct fa_ib_opts	*opts;
+	struct fa_snapshot	*snap;
+	struct ibmad_port	*srcport;	/* SMI classes, for SMP Gets */
+	char			 ca[UMAD_CA_NAME_LEN];
+	int			 portnum;
+	uint16_t		 lid;		/* local base LID */
+	uint16_t		 sm_lid;	/* master SM LID per local PortInfo */
+	uint64_t		 port_guid;	/* host order */
+	uint64_t		 node_guid;
+	int			 node_type;	/* IB_NODE_CA, ... */
+	uint16_t		 partition_cap;
+	char			*node_desc;	/* sanitised */
+	ibnd_fabric_t		*fabric;	/* NULL if discovery failed */
+	unsigned long		 smps;		/* SMPs sent by us (not libibnetdisc) */
+};
+
+/* How one SMP Get ended. */
+enum fa_smp_outcome {
+	FA_SMP_ANSWERED = 0,	/* GetResp with status 0 */
+	FA_SMP_STATUS,		/* GetResp with non-zero status */
+	FA_SMP_NO_RESPONSE,	/* no response after retries */
+};
+
+/*
+ * Send SubnGet(attr, mod) to `pid` (LID-routed if pid->lid > 0, else
+ * directed route) with M_Key 0; wait for it.  On FA_SMP_ANSWERED `data`
+ * holds the 64-byte SMP data.  *status gets the MAD status when known.
+ */
+enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
+    unsigned attr, unsigned mod, uint8_t data[IB_SMP_DATA_SIZE],
+    unsigned *status);
+
+/* A reason string for an unsuccessful outcome; new string or NULL. */
+char *fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status);
+
+/* "H-0x0002c90300a1b2c0/1" for a node type, node GUID and port. */
+char *fa_ib_target(int node_type, uint64_t node_guid, int port);
+
+int fa_ib_port_attrs(struct fa_ib *ib);		/* ib_local.c */
+int fa_ib_local(struct fa_ib *ib);		/* ib_local.c */
+int fa_ib_discover(struct fa_ib *ib);		/* ib_discover.c */
+int fa_ib_sminfo(struct fa_ib *ib);		/* ib_sminfo.c */
+int fa_ib_pkeys_local(struct fa_ib *ib);	/* ib_pkeys.c */
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * The local (tenant) port: which CA and port the scan runs from, its LID,
+ * GUIDs, master SM LID, and its node's NodeInfo and NodeDescription, read
+ * with directed-route SMPs to ourselves (hop count 0).
+ */
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_internal.h"
+
+#define KIND_LOCAL	"ib.local_port"
+
+static const char *
+node_type_name(int t)
+{
+	switch (t) {
+	case IB_NODE_CA:
+		return "CA";
+	case IB_NODE_SWITCH:
+		return "Switch";
+	case IB_NODE_ROUTER:
+		return "Router";
+	}
+	return "Unknown";
+}
+
+/*
+ * Which port we run from, from umad's sysfs view; sends nothing.  Kept
+ * apart from fa_ib_local() because libibnetdisc opens and closes its own
+ * umad port, and umad2sim (the simulator shim) cannot have that happen
+ * while another port of the same process is open: discovery runs between
+ * the two.
+ */
+int
+fa_ib_port_attrs(struct fa_ib *ib)
+{
+	umad_port_t up;
+
+	memset(&up, 0, sizeof(up));
+	if (umad_get_port(ib->opts->ca, ib->opts->port, &up) < 0)
+		return FA_ERR_UNAVAIL;
+	snprintf(ib->ca, sizeof(ib->ca), "%s", up.ca_name);
+	ib->portnum = up.portnum;
+	ib->lid = (uint16_t)up.base_lid;
+	ib->sm_lid = (uint16_t)up.sm_lid;
+	ib->port_guid = be64toh(up.port_guid);
+	umad_release_port(&up);
+	return 0;
+}
+
+int
+fa_ib_local(struct fa_ib *ib)
+{
+	uint8_t data[IB_SMP_DATA_SIZE];
+	ib_portid_t self;
+	enum fa_smp_outcome oc;
+	unsigned status;
+	json_t *d;
+	char *why = NULL, *target = NULL;
+	int r, mgmt[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+
+	ib->srcport = mad_rpc_open_port(ib->ca, ib->portnum, mgmt, 2);
+	if (ib->srcport == NULL)
+		return fa_snapshot_set_family(ib->snap, FA_FAM_IB,
+		    FA_FAMST_UNAVAILABLE, "cannot open the SMI of the "
+		    "InfiniBand port (umad device permission?)");
+	mad_rpc_set_retries(ib->srcport, (int)ib->opts->retries);
+	smp_mkey_set(ib->srcport, 0);
+
+	/* NodeInfo and NodeDescription of our own node, DR with no hops. */
+	memset(&self, 0, sizeof(self));
+	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data, &status);
+	if (oc != FA_SMP_ANSWERED) {
+		why = fa_ib_smp_reason(oc, status);
+		r = fa_snapshot_set_family(ib->snap, FA_FAM_IB,
+		    FA_FAMST_FAILED, why != NULL ? why : "NodeInfo failed");
+		free(why);
+		return r;
+	}
+	ib->node_guid = mad_get_field64(data, 0, IB_NODE_GUID_F);
+	ib->node_type = (int)mad_get_field(data, 0, IB_NODE_TYPE_F);
+	ib->partition_cap = (uint16_t)mad_get_field(data, 0,
+	    IB_NODE_PARTITION_CAP_F);
+	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0, data, &status);
+	ib->node_desc = oc == FA_SMP_ANSWERED ?
+	    fa_str_sanitize(data, IB_SMP_DATA_SIZE) : fa_strdup("");
+	if (ib->node_desc == NULL)
+		return FA_ERR_NOMEM;
+
+	if ((target = fa_ib_target(ib->node_type, ib->node_guid,
+	    ib->portnum)) == NULL)
+		return FA_ERR_NOMEM;
+	d = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i}",
+	    "ca", ib->ca, "port", ib->portnum, "lid", ib->lid,
+	    "sm_lid", ib->sm_lid, "node_desc", ib->node_desc,
+	    "node_type", node_type_name(ib->node_type),
+	    "partition_cap", ib->partition_cap);
+	if (d == NULL || fa_json_set_u64(d, "port_guid", ib->port_guid) != 0 ||
+	    fa_json_set_u64(d, "node_guid", ib->node_guid) != 0) {
+		json_decref(d);
+		free(target);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", KIND_LOCAL,
+	    target, "umad port attributes; SubnGet(NodeInfo), "
+	    "SubnGet(NodeDescription) by directed route to self",
+	    FA_OBS_COMPLETE, NULL, d, NULL);
+	free(target);
+	return r;
+}

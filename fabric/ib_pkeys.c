@@ -1,0 +1,84 @@
+/*
+ * The tenant port's own P_Key table, block by block (32 entries of 16 bits
+ * per block, IBA 14.2.5.7; the block count follows NodeInfo.PartitionCap).
+ * Entries are decoded from the 64-byte SMP data big-endian, zero entries
+ * dropped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_internal.h"
+
+#define KIND_PKEYS	"ib.smp.pkey_table"
+#define PKEYS_PER_BLOCK	32
+#define MAX_BLOCKS	2048	/* IBA: at most 2048 blocks (65536 entries) */
+
+int
+fa_ib_pkeys_local(struct fa_ib *ib)
+{
+	uint8_t data[IB_SMP_DATA_SIZE];
+	ib_portid_t self;
+	enum fa_smp_outcome oc = FA_SMP_ANSWERED;
+	enum fa_obs_state st;
+	unsigned status = 0, nblocks, b, i, got = 0;
+	json_t *d = NULL, *pk;
+	char *target = NULL, *req = NULL, *reason = NULL, hex[8];
+	uint16_t v;
+	int r = FA_ERR_NOMEM;
+
+	nblocks = (ib->partition_cap + PKEYS_PER_BLOCK - 1) / PKEYS_PER_BLOCK;
+	if (nblocks > MAX_BLOCKS)
+		nblocks = MAX_BLOCKS;
+	target = fa_ib_target(ib->node_type, ib->node_guid, ib->portnum);
+	req = fa_strfmt("SubnGet(P_KeyTable) blocks 0-%u by directed route "
+	    "to self, M_Key 0", nblocks > 0 ? nblocks - 1 : 0);
+	pk = json_array();
+	d = json_pack("{s:s, s:i, s:s, s:i, s:i, s:o}", "role", "local",
+	    "lid", ib->lid, "node_desc", ib->node_desc, "partition_cap",
+	    ib->partition_cap, "blocks_total", nblocks, "pkeys", pk);
+	if (target == NULL || req == NULL || d == NULL ||
+	    fa_json_set_u64(d, "port_guid", ib->port_guid) != 0)
+		goto out;
+	memset(&self, 0, sizeof(self));
+	for (b = 0; b < nblocks; b++) {
+		oc = fa_ib_smp_get(ib, &self, IB_ATTR_PKEY_TBL, b, data,
+		    &status);
+		if (oc != FA_SMP_ANSWERED)
+			break;
+		got++;
+		for (i = 0; i < PKEYS_PER_BLOCK; i++) {
+			v = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
+			if (v == 0)
+				continue;
+			snprintf(hex, sizeof(hex), "0x%04x", v);
+			if (json_array_append_new(pk, json_string(hex)) != 0)
+				goto out;
+		}
+	}
+	if (json_object_set_new(d, "blocks_read", json_integer(got)) != 0)
+		goto out;
+	if (nblocks == 0) {
+		st = FA_OBS_ERROR;
+		reason = fa_strdup("NodeInfo reports a PartitionCap of 0");
+	} else if (got == nblocks)
+		st = FA_OBS_COMPLETE;
+	else {
+		st = got > 0 ? FA_OBS_INCOMPLETE :
+		    oc == FA_SMP_STATUS ? FA_OBS_REJECTED : FA_OBS_NO_RESPONSE;
+		reason = fa_ib_smp_reason(oc, status);
+	}
+	if (st != FA_OBS_COMPLETE && reason == NULL)
+		goto out;
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, KIND_PKEYS, target, req,
+	    st, reason, d, NULL);
+	d = NULL;
+out:
+	json_decref(d);
+	free(target);
+	free(req);
+	free(reason);
+	return r;
+}

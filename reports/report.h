@@ -1,0 +1,58 @@
+/*
+ * Rendering: results plus evidence into report.json (jansson) and
+ * report.txt, the exit-code tally, and atomic file output.  Every string
+ * that came from the fabric was sanitised at acquisition (fa_str_sanitize);
+ * secrets are redacted here unless `reveal` is set.
+ */
+#ifndef FA_REPORT_H
+#define FA_REPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "../checks/check.h"
+#include "../core/snapshot.h"
+
+#define FA_REPORT_SCHEMA	"fabaudit-report/1"
+
+struct fa_report_ctx {
+	const struct fa_snapshot *snap;
+	const struct fa_results	*res;
+	int			 reveal;	/* keep secret values */
+	enum fa_severity	 fail_on;
+	const char		*snapshot_file;	/* name in the output dir, or NULL */
+	const char		*snapshot_sha256; /* hex, or NULL */
+	const char		*mode;		/* "scan" or "offline" */
+	time_t			 generated;
+};
+
+struct fa_tally {
+	size_t	by_status[FA_ST_MAX];
+	size_t	failing;	/* fail at or above fail_on */
+};
+
+void fa_tally(const struct fa_results *res, enum fa_severity fail_on,
+    struct fa_tally *t);
+
+/* report.json as a new object, or NULL on ENOMEM. */
+json_t *fa_report_json(const struct fa_report_ctx *ctx);
+
+/* report.txt as a new NUL-terminated string, or NULL on ENOMEM. */
+char *fa_report_txt(const struct fa_report_ctx *ctx);
+
+/* The short summary printed on stdout after a scan; NULL on ENOMEM. */
+char *fa_report_summary(const struct fa_report_ctx *ctx);
+
+/*
+ * Write buf to dir/name atomically: a temporary file in dir, fsync, rename.
+ * Returns 0 or FA_ERR_IO / FA_ERR_NOMEM with *why (if not NULL) a new
+ * string naming the file and the system error.
+ */
+int fa_write_atomic(const char *dir, const char *name, const void *buf,
+    size_t len, char **why);
+
+/* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */
+int fa_sha256_hex(const void *buf, size_t len, char out[65]);
+
+#endif

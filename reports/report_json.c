@@ -1,0 +1,117 @@
+/* report.json: the machine-readable report (design.md section 3). */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "report.h"
+
+void
+fa_tally(const struct fa_results *res, enum fa_severity fail_on,
+    struct fa_tally *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < res->n; i++) {
+		t->by_status[res->v[i].status]++;
+		if (res->v[i].status == FA_ST_FAIL &&
+		    res->v[i].severity <= fail_on)
+			t->failing++;
+	}
+}
+
+static json_t *
+refs_json(const char *const *refs)
+{
+	json_t *a = json_array();
+
+	for (; a != NULL && refs != NULL && *refs != NULL; refs++)
+		if (json_array_append_new(a, json_string(*refs)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
+result_json(const struct fa_result *r, int reveal)
+{
+	const struct fa_check *c = r->check;
+	json_t *ev;
+
+	ev = reveal ? json_deep_copy(r->evidence) : fa_json_redact(r->evidence);
+	if (ev == NULL)
+		return NULL;
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
+	    "s:s, s:s, s:o*}",
+	    "id", c->id, "family", fa_family_name(c->family),
+	    "status", fa_status_name(r->status),
+	    "severity", fa_severity_name(r->severity),
+	    "title", c->title, "target", r->target,
+	    "target_name", r->target_name, "reason", r->reason,
+	    "evidence", ev, "remediation", c->remediation,
+	    "msa_clause", c->msa_clause, "references", refs_json(c->refs));
+}
+
+static json_t *
+families_json(const struct fa_snapshot *s)
+{
+	json_t *o = json_object(), *f;
+	int i;
+
+	for (i = 0; o != NULL && i < FA_FAM_MAX; i++) {
+		f = json_pack("{s:s, s:s?}", "state",
+		    fa_fam_state_name(s->fam[i].state), "reason",
+		    s->fam[i].reason);
+		if (f == NULL || json_object_set_new(o,
+		    fa_family_name((enum fa_family)i), f) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+json_t *
+fa_report_json(const struct fa_report_ctx *ctx)
+{
+	json_t *root, *results, *summary, *r;
+	struct fa_tally t;
+	char when[32];
+	size_t i;
+
+	fa_tally(ctx->res, ctx->fail_on, &t);
+	fa_time_rfc3339(ctx->generated, when, sizeof(when));
+	results = json_array();
+	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I}",
+	    "pass", (json_int_t)t.by_status[FA_ST_PASS],
+	    "fail", (json_int_t)t.by_status[FA_ST_FAIL],
+	    "not_tested", (json_int_t)t.by_status[FA_ST_NOT_TESTED],
+	    "not_applicable", (json_int_t)t.by_status[FA_ST_NOT_APPLICABLE],
+	    "error", (json_int_t)t.by_status[FA_ST_ERROR],
+	    "fail_on", fa_severity_name(ctx->fail_on),
+	    "failing_at_or_above", (json_int_t)t.failing);
+	if (results == NULL || summary == NULL)
+		goto fail;
+	for (i = 0; i < ctx->res->n; i++) {
+		if ((r = result_json(&ctx->res->v[i], ctx->reveal)) == NULL ||
+		    json_array_append_new(results, r) != 0)
+			goto fail;
+	}
+	root = json_pack("{s:s, s:O*, s:O*, s:{s:s, s:s}, s:{s:s?, s:s?}, "
+	    "s:o*, s:{s:s?}, s:o, s:o}",
+	    "schema", FA_REPORT_SCHEMA,
+	    "tool", json_object_get(ctx->snap->meta, "tool"),
+	    "scan", json_object_get(ctx->snap->meta, "scan"),
+	    "evaluation", "mode", ctx->mode, "generated", when,
+	    "snapshot", "file", ctx->snapshot_file,
+	    "sha256", ctx->snapshot_sha256,
+	    "families", families_json(ctx->snap),
+	    "policy", "name", ctx->snap->policy_name,
+	    "summary", summary, "results", results);
+	return root;
+fail:
+	json_decref(results);
+	json_decref(summary);
+	return NULL;
+}

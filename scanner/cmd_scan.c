@@ -1,0 +1,225 @@
+/*
+ * fabaudit scan: decide which families can run, acquire, evaluate, write.
+ * Only the IB family exists in this release.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "../fabric/ib.h"
+#include "scanner.h"
+
+const char fa_usage_scan[] =
+    "usage: fabaudit scan [-q] [--ib] [--reveal-secrets] [-C ca] [-c policy]\n"
+    "                     [-f formats] [--fail-on severity] [-o outdir] [-P port]\n"
+    "                     [--retries count] [--timeout ms]\n";
+
+enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT };
+
+static const struct option longopts[] = {
+	{ "ib", no_argument, NULL, OPT_IB },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "reveal-secrets", no_argument, NULL, OPT_REVEAL },
+	{ "ca", required_argument, NULL, 'C' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "port", required_argument, NULL, 'P' },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint64_t *out)
+{
+	const char *err;
+
+	if (fa_parse_u64(arg, min, max, out, &err) != 0) {
+		fa_diag(name, "'%s' is %s (allowed %llu-%llu)", arg, err,
+		    (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
+    time_t started, int want_ib)
+{
+	char host[256], when[32], *h;
+	json_t *scan, *fams;
+
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	if ((h = fa_str_sanitize(host, strlen(host))) == NULL)
+		return FA_ERR_NOMEM;
+	fa_time_rfc3339(started, when, sizeof(when));
+	fams = json_array();
+	if (fams != NULL && want_ib && json_array_append_new(fams,
+	    json_string("ib")) != 0) {
+		json_decref(fams);
+		fams = NULL;
+	}
+	scan = json_pack("{s:s, s:s, s:o, s:b, s:{s:s?, s:i, s:i, s:i, "
+	    "s:i}}", "started", when, "host", h, "families", fams,
+	    "active", 0, "ib_options", "ca", ib->ca, "port", ib->port,
+	    "timeout_ms", ib->timeout_ms, "retries", ib->retries,
+	    "max_smps", ib->max_smps);
+	free(h);
+	if (scan == NULL ||
+	    json_object_set_new(snap->meta, "tool", json_pack("{s:s, s:s}",
+	    "name", "fabaudit", "version", FA_VERSION)) != 0 ||
+	    json_object_set_new(snap->meta, "scan", scan) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+int
+fa_cmd_scan(int argc, char **argv)
+{
+	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
+	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS };
+	struct fa_out_opts out = { NULL, 1, 1, FA_SEV_HIGH, 0, 0 };
+	struct fa_policy *policy = NULL;
+	struct fa_snapshot *snap = NULL;
+	const char *policy_path = NULL;
+	char defdir[64], stamp[32], when[32], *why = NULL;
+	uint64_t v;
+	time_t started;
+	int c, rc = FA_EXIT_USAGE, want_ib = 0, usable = 0, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qC:c:f:o:P:h", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case OPT_IB:
+			want_ib = 1;
+			break;
+		case 'q':
+			out.quiet = 1;
+			break;
+		case OPT_REVEAL:
+			out.reveal = 1;
+			break;
+		case 'C':
+			ib.ca = optarg;
+			break;
+		case 'c':
+			policy_path = optarg;
+			break;
+		case 'f':
+			if (fa_parse_formats(optarg, &out) != 0)
+				goto usage;
+			break;
+		case OPT_FAIL_ON:
+			if (fa_parse_fail_on(optarg, &out) != 0)
+				goto usage;
+			break;
+		case 'o':
+			out.outdir = optarg;
+			break;
+		case 'P':
+			if (num_opt("-P", optarg, 1, 254, &v) != 0)
+				goto usage;
+			ib.port = (int)v;
+			break;
+		case OPT_RETRIES:
+			if (num_opt("--retries", optarg, 0, 10, &v) != 0)
+				goto usage;
+			ib.retries = (unsigned)v;
+			break;
+		case OPT_TIMEOUT:
+			if (num_opt("--timeout", optarg, 1, 60000, &v) != 0)
+				goto usage;
+			ib.timeout_ms = (unsigned)v;
+			break;
+		case 'h':
+			fputs(fa_usage_scan, stdout);
+			return FA_EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc) {
+		fa_diag(NULL, "scan takes no operands ('%s')", argv[optind]);
+		goto usage;
+	}
+	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
+	    &policy)) != 0)
+		goto out;
+	if (policy == NULL && (policy = fa_policy_new_empty()) == NULL) {
+		fa_diag(NULL, "out of memory");
+		rc = FA_EXIT_NORUN;
+		goto out;
+	}
+	started = time(NULL);
+	if (out.outdir == NULL) {
+		fa_time_compact(started, stamp, sizeof(stamp));
+		snprintf(defdir, sizeof(defdir), "fabaudit-%s", stamp);
+		out.outdir = defdir;
+	}
+	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
+		goto out;
+	rc = FA_EXIT_NORUN;
+	if ((snap = fa_snapshot_new()) == NULL ||
+	    set_meta(snap, &ib, started, 1) != 0 ||
+	    (policy_path != NULL && fa_snapshot_set_policy(snap, policy_path,
+	    policy->text) != 0)) {
+		fa_diag(NULL, "out of memory");
+		goto out;
+	}
+
+	/* With no family named, every family that can run does (only ib). */
+	(void)want_ib;
+	if (fa_ib_available(&ib, &why) != 0) {
+		fa_diag("ib", "skipped: %s", why != NULL ? why : "unavailable");
+		r = fa_snapshot_set_family(snap, FA_FAM_IB,
+		    FA_FAMST_UNAVAILABLE, why);
+	} else {
+		if (!out.quiet && isatty(STDERR_FILENO))
+			fprintf(stderr, "fabaudit: ib: scanning the fabric...\n");
+		r = fa_ib_collect(&ib, snap);
+		if (r == 0 && snap->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED)
+			usable++;
+		else if (r == 0)
+			fa_diag("ib", "%s: %s", fa_fam_state_name(
+			    snap->fam[FA_FAM_IB].state),
+			    snap->fam[FA_FAM_IB].reason != NULL ?
+			    snap->fam[FA_FAM_IB].reason : "no reason");
+	}
+	if (r != 0) {
+		fa_diag("ib", "%s", fa_strerror(r));
+		goto out;
+	}
+	fa_time_rfc3339(time(NULL), when, sizeof(when));
+	if (json_object_set_new(json_object_get(snap->meta, "scan"),
+	    "finished", json_string(when)) != 0) {
+		fa_diag(NULL, "out of memory");
+		goto out;
+	}
+	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", 1, NULL);
+	if (usable == 0 && rc != FA_EXIT_NORUN) {
+		fa_diag(NULL, "no family could be scanned; report written to %s",
+		    out.outdir);
+		rc = FA_EXIT_NORUN;
+	}
+	goto out;
+usage:
+	fputs(fa_usage_scan, stderr);
+	rc = FA_EXIT_USAGE;
+out:
+	free(why);
+	fa_snapshot_free(snap);
+	fa_policy_free(policy);
+	return rc;
+}

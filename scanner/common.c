@@ -1,0 +1,340 @@
+/*
+ * Helpers shared by the subcommands: diagnostics, bounded file reads,
+ * output options, policy loading, and the evaluate-render-write step.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "../reports/report.h"
+#include "scanner.h"
+
+void
+fa_diag(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fabaudit: ", stderr);
+	if (where != NULL)
+		fprintf(stderr, "%s: ", where);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+fa_read_file(const char *path, size_t max, char **bufp, size_t *lenp,
+    char **why)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	ssize_t n;
+	int fd, r = FA_ERR_IO;
+
+	*bufp = NULL;
+	*why = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+		*why = fa_strdup(strerror(errno));
+		return FA_ERR_IO;
+	}
+	if (fstat(fd, &st) != 0) {
+		*why = fa_strdup(strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = fa_strdup("not a regular file");
+		r = FA_ERR_INPUT;
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > max) {
+		*why = fa_strfmt("larger than %zu bytes", max);
+		r = FA_ERR_TOOBIG;
+		goto out;
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		r = FA_ERR_NOMEM;
+		goto out;
+	}
+	/* Read at most the size seen; a file that grows is cut, not overrun. */
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*why = fa_strdup(strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	buf = NULL;
+	r = 0;
+out:
+	free(buf);
+	close(fd);
+	return r;
+}
+
+int
+fa_parse_formats(const char *s, struct fa_out_opts *o)
+{
+	char *copy, *tok, *save = NULL;
+	int r = 0;
+
+	if ((copy = strdup(s)) == NULL)
+		return -1;
+	o->json = o->txt = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "json") == 0)
+			o->json = 1;
+		else if (strcmp(tok, "txt") == 0)
+			o->txt = 1;
+		else {
+			fa_diag("-f", "unknown format '%s' (formats: json, "
+			    "txt)", tok);
+			r = -1;
+		}
+	}
+	if (r == 0 && !o->json && !o->txt) {
+		fa_diag("-f", "no format given");
+		r = -1;
+	}
+	free(copy);
+	return r;
+}
+
+int
+fa_parse_fail_on(const char *s, struct fa_out_opts *o)
+{
+	if (fa_severity_parse(s, &o->fail_on) != 0) {
+		fa_diag("--fail-on", "unknown severity '%s' (critical, high, "
+		    "medium, low, info)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+report_policy_errors(const char *errs)
+{
+	const char *p = errs, *nl;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "fabaudit: %.*s\n",
+		    (int)(nl != NULL ? (size_t)(nl - p) : strlen(p)), p);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	return FA_EXIT_USAGE;
+}
+
+int
+fa_load_policy_text(const char *name, const char *text, struct fa_policy **out)
+{
+	char *errs = NULL;
+	int r;
+
+	r = fa_policy_parse(name, text, strlen(text), time(NULL), out, &errs);
+	if (r != 0) {
+		if (errs != NULL)
+			report_policy_errors(errs);
+		else
+			fa_diag(name, "%s", fa_strerror(r));
+		free(errs);
+		return FA_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int
+fa_load_policy(const char *path, struct fa_policy **out)
+{
+	char *buf = NULL, *why = NULL, *errs = NULL;
+	size_t len = 0;
+	int r;
+
+	*out = NULL;
+	r = fa_read_file(path, FA_POLICY_MAX_BYTES, &buf, &len, &why);
+	if (r != 0) {
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return FA_EXIT_USAGE;
+	}
+	r = fa_policy_parse(path, buf, len, time(NULL), out, &errs);
+	free(buf);
+	if (r != 0) {
+		if (errs != NULL)
+			report_policy_errors(errs);
+		else
+			fa_diag(path, "%s", fa_strerror(r));
+		free(errs);
+		return FA_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int
+fa_prepare_outdir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
+		fa_diag(dir, "cannot create output directory: %s",
+		    strerror(errno));
+		return FA_EXIT_USAGE;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fa_diag(dir, "not a directory");
+		return FA_EXIT_USAGE;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		fa_diag(dir, "output directory not writable: %s",
+		    strerror(errno));
+		return FA_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+write_json(const char *dir, const char *name, const json_t *j, char **bytes,
+    size_t *len)
+{
+	char *s, *t, *why = NULL;
+	size_t n;
+	int r;
+
+	if ((s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)) == NULL) {
+		fa_diag(name, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	/* End with a newline, as text files do. */
+	n = strlen(s);
+	if ((t = realloc(s, n + 2)) == NULL) {
+		free(s);
+		fa_diag(name, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	s = t;
+	s[n++] = '\n';
+	s[n] = '\0';
+	if ((r = fa_write_atomic(dir, name, s, n, &why)) != 0) {
+		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
+		free(why);
+		free(s);
+		return FA_EXIT_NORUN;
+	}
+	if (bytes != NULL) {
+		*bytes = s;
+		*len = n;
+	} else
+		free(s);
+	return 0;
+}
+
+int
+fa_evaluate_and_emit(const struct fa_snapshot *snap,
+    const struct fa_policy *policy, const struct fa_out_opts *o,
+    const char *mode, int write_snapshot, const char *snapshot_path)
+{
+	struct fa_eval_ctx ectx = { snap, policy };
+	struct fa_results res = { NULL, 0, 0 };
+	struct fa_report_ctx rctx;
+	struct fa_tally t;
+	json_t *j = NULL;
+	char *snapbytes = NULL, *txt = NULL, *why = NULL, sha[65];
+	size_t snaplen = 0;
+	int r, rc = FA_EXIT_NORUN;
+
+	if ((r = fa_evaluate(&ectx, &res)) != 0) {
+		fa_diag(NULL, "evaluation failed: %s", fa_strerror(r));
+		goto out;
+	}
+	memset(&rctx, 0, sizeof(rctx));
+	rctx.snap = snap;
+	rctx.res = &res;
+	rctx.reveal = o->reveal;
+	rctx.fail_on = o->fail_on;
+	rctx.mode = mode;
+	rctx.generated = time(NULL);
+	if (write_snapshot) {
+		if ((j = fa_snapshot_to_json(snap, o->reveal)) == NULL) {
+			fa_diag(NULL, "out of memory");
+			goto out;
+		}
+		if ((r = write_json(o->outdir, "snapshot.json", j, &snapbytes,
+		    &snaplen)) != 0)
+			goto out;
+		json_decref(j);
+		j = NULL;
+		rctx.snapshot_file = "snapshot.json";
+	} else if (snapshot_path != NULL) {
+		if (fa_read_file(snapshot_path, FA_SNAPSHOT_MAX_BYTES,
+		    &snapbytes, &snaplen, &why) != 0) {
+			fa_diag(snapshot_path, "%s", why != NULL ? why :
+			    "cannot read");
+			goto out;
+		}
+		rctx.snapshot_file = snapshot_path;
+	}
+	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
+		rctx.snapshot_sha256 = sha;
+	if (o->outdir != NULL && o->json) {
+		if ((j = fa_report_json(&rctx)) == NULL) {
+			fa_diag(NULL, "out of memory");
+			goto out;
+		}
+		if ((r = write_json(o->outdir, "report.json", j, NULL,
+		    NULL)) != 0)
+			goto out;
+	}
+	if (o->outdir != NULL && o->txt) {
+		if ((txt = fa_report_txt(&rctx)) == NULL) {
+			fa_diag(NULL, "out of memory");
+			goto out;
+		}
+		if (fa_write_atomic(o->outdir, "report.txt", txt, strlen(txt),
+		    &why) != 0) {
+			fa_diag(NULL, "cannot write %s", why != NULL ? why :
+			    "report.txt");
+			goto out;
+		}
+		free(txt);
+		txt = NULL;
+	}
+	if (!o->quiet) {
+		txt = o->outdir != NULL ? fa_report_summary(&rctx) :
+		    fa_report_txt(&rctx);
+		if (txt == NULL) {
+			fa_diag(NULL, "out of memory");
+			goto out;
+		}
+		fputs(txt, stdout);
+		if (o->outdir != NULL)
+			printf("Report: %s\n", o->outdir);
+		fflush(stdout);
+	}
+	fa_tally(&res, o->fail_on, &t);
+	rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
+out:
+	json_decref(j);
+	free(snapbytes);
+	free(txt);
+	free(why);
+	fa_results_free(&res);
+	return rc;
+}

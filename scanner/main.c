@@ -1,0 +1,47 @@
+/* fabaudit(8): subcommand dispatch, global help and version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scanner.h"
+
+static const struct {
+	const char	*name;
+	int		(*fn)(int, char **);
+} cmds[] = {
+	{ "scan", fa_cmd_scan },
+	{ "check", fa_cmd_check },
+	{ "checks", fa_cmd_checks },
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "%s%s%s       fabaudit -h | --version\n", fa_usage_scan,
+	    fa_usage_check, fa_usage_checks);
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return FA_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return FA_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("fabaudit %s\n", FA_VERSION);
+		return FA_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	fa_diag(NULL, "unknown command '%s'", argv[1]);
+	usage(stderr);
+	return FA_EXIT_USAGE;
+}

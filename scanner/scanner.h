@@ -1,0 +1,67 @@
+/*
+ * The command layer: the only code that prints diagnostics or chooses an
+ * exit status.  Exit codes are design.md's contract.
+ */
+#ifndef FA_SCANNER_H
+#define FA_SCANNER_H
+
+#include <stddef.h>
+
+#include "../checks/check.h"
+#include "../core/policy.h"
+#include "../core/snapshot.h"
+
+enum fa_exit {
+	FA_EXIT_OK = 0,		/* no failing result at or above --fail-on */
+	FA_EXIT_FINDINGS = 1,	/* failing results at or above --fail-on */
+	FA_EXIT_USAGE = 2,	/* usage, policy or input error */
+	FA_EXIT_NORUN = 3,	/* the scan could not run; output unwritable */
+};
+
+struct fa_out_opts {
+	const char	*outdir;	/* NULL: none (check) or default (scan) */
+	int		 json;		/* write report.json */
+	int		 txt;		/* write report.txt */
+	enum fa_severity fail_on;
+	int		 quiet;
+	int		 reveal;
+};
+
+/* "fabaudit: WHERE: message" (WHERE may be NULL) on stderr. */
+void fa_diag(const char *where, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+/* Read a whole regular file of at most max bytes; 0 or FA_ERR_* + *why. */
+int fa_read_file(const char *path, size_t max, char **buf, size_t *len,
+    char **why);
+
+/* -f list "json,txt"; 0 or -1 (diagnostic printed). */
+int fa_parse_formats(const char *s, struct fa_out_opts *o);
+/* --fail-on; 0 or -1 (diagnostic printed). */
+int fa_parse_fail_on(const char *s, struct fa_out_opts *o);
+
+/* Load and parse a policy file; 0 or FA_EXIT_USAGE (diagnostics printed). */
+int fa_load_policy(const char *path, struct fa_policy **out);
+/* Parse policy text from a snapshot; 0 or FA_EXIT_USAGE. */
+int fa_load_policy_text(const char *name, const char *text,
+    struct fa_policy **out);
+
+/* Create outdir if missing (mode 0750); 0 or FA_EXIT_USAGE. */
+int fa_prepare_outdir(const char *dir);
+
+/*
+ * Evaluate snap against policy, write the outputs and print the summary.
+ * Returns the exit status (0, 1, or FA_EXIT_NORUN on a write failure).
+ * write_snapshot: also write snapshot.json (scan).
+ */
+int fa_evaluate_and_emit(const struct fa_snapshot *snap,
+    const struct fa_policy *policy, const struct fa_out_opts *o,
+    const char *mode, int write_snapshot, const char *snapshot_path);
+
+int fa_cmd_scan(int argc, char **argv);
+int fa_cmd_check(int argc, char **argv);
+int fa_cmd_checks(int argc, char **argv);
+
+extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[];
+
+#endif
