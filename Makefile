@@ -55,6 +55,7 @@ LIBREPORTS	= $(B)/libreports.a
 BIN		= $(B)/fabaudit
 UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
+.SECONDARY:
 .PHONY: all deps demo check unit unit-asan scenarios lint-man install \
 	uninstall clean
 all: $(BIN)

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install the Debian packages fabaudit needs to build, test and run the demo.
+# As root: one `apt-get update`, then `apt-get install -y` of what is missing.
+# Otherwise: print the exact command and fail.  Called by `make deps`.
+set -eu
+
+PKGS="make gcc clang pkg-config
+libibumad-dev libibmad-dev libibnetdisc-dev
+libnl-3-dev libnl-route-3-dev libpcap-dev libssl-dev libxml2-dev libjansson-dev
+libcmocka-dev
+ibsim-utils libumad2sim0 opensm infiniband-diags
+mandoc jq"
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get update && apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fabaudit: missing packages:$missing" >&2
+	echo "fabaudit: run as root: $cmd" >&2
+	exit 1
+fi
+echo "fabaudit: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,287 @@
+/*
+ * Unit tests for the model and rendering: number parsing, sanitising of
+ * hostile strings, snapshot round trip and validation, secret redaction,
+ * report JSON/txt content, and atomic writes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../checks/check.h"
+#include "../../core/errors.h"
+#include "../../core/snapshot.h"
+#include "../../core/util.h"
+#include "../../reports/report.h"
+
+static void
+parse_numbers(void **state)
+{
+	uint64_t v;
+	const char *err;
+
+	(void)state;
+	assert_int_equal(fa_parse_u64("42", 0, 100, &v, &err), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(fa_parse_u64("0x2A", 0, 100, &v, &err), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(fa_parse_u64("101", 0, 100, &v, &err), FA_ERR_INPUT);
+	assert_string_equal(err, "too large");
+	assert_int_equal(fa_parse_u64("1", 2, 100, &v, &err), FA_ERR_INPUT);
+	assert_string_equal(err, "too small");
+	assert_int_equal(fa_parse_u64("", 0, 1, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("-1", 0, 1, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64(" 1", 0, 1, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("1x", 0, 9, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("0x", 0, 9, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("99999999999999999999", 0, UINT64_MAX,
+	    &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_hex64("0xffffffffffffffff", &v, &err), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(fa_parse_hex64("0x1ffffffffffffffff", &v, &err),
+	    FA_ERR_INPUT);
+	assert_int_equal(fa_parse_hex64("12", &v, &err), FA_ERR_INPUT);
+}
+
+static void
+sanitize_hostile(void **state)
+{
+	const char raw[] = "<script>\x01\x7f\xff\\ok";
+	char *s;
+
+	(void)state;
+	s = fa_str_sanitize(raw, sizeof(raw));
+	assert_non_null(s);
+	assert_string_equal(s, "<script>\\x01\\x7f\\xff\\x5cok");
+	free(s);
+	/* Stops at NUL and at len. */
+	s = fa_str_sanitize("ab\0cd", 5);
+	assert_string_equal(s, "ab");
+	free(s);
+	s = fa_str_sanitize("abcdef", 3);
+	assert_string_equal(s, "abc");
+	free(s);
+}
+
+static struct fa_snapshot *
+sample(void)
+{
+	struct fa_snapshot *s = fa_snapshot_new();
+	json_t *d;
+
+	assert_non_null(s);
+	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_IB,
+	    FA_FAMST_COLLECTED, NULL), 0);
+	assert_int_equal(fa_snapshot_set_policy(s, "p.conf",
+	    "tenant_node acme-*\n"), 0);
+	d = json_pack("{s:o, s:s}", "sm_key", fa_secret_new(0x1122334455667788ULL),
+	    "node_desc", "<script>alert(1)</script>");
+	assert_non_null(d);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.smp.sminfo",
+	    "H-0x1/1", "SubnGet(SMInfo)", FA_OBS_COMPLETE, NULL, d, NULL), 0);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.smp.sminfo",
+	    "H-0x2/1", "SubnGet(SMInfo)", FA_OBS_NO_RESPONSE, "timed out",
+	    NULL, NULL), 0);
+	return s;
+}
+
+static void
+snapshot_round_trip(void **state)
+{
+	struct fa_snapshot *s = sample(), *t = NULL;
+	json_t *j, *k;
+	size_t it = 0;
+	const struct fa_obs *o;
+
+	(void)state;
+	j = fa_snapshot_to_json(s, 1);
+	assert_non_null(j);
+	assert_int_equal(fa_snapshot_from_json(j, &t, NULL), 0);
+	k = fa_snapshot_to_json(t, 1);
+	assert_true(json_equal(j, k));
+	assert_string_equal(t->policy_name, "p.conf");
+	assert_int_equal(t->fam[FA_FAM_IB].state, FA_FAMST_COLLECTED);
+	o = fa_snapshot_next(t, "ib.smp.sminfo", &it);
+	assert_non_null(o);
+	assert_string_equal(o->id, "ib.smp.sminfo#1");
+	o = fa_snapshot_next(t, "ib.smp.sminfo", &it);
+	assert_int_equal(o->state, FA_OBS_NO_RESPONSE);
+	assert_string_equal(o->reason, "timed out");
+	assert_null(fa_snapshot_next(t, "ib.smp.sminfo", &it));
+	assert_non_null(fa_snapshot_find(t, "ib.smp.sminfo", "H-0x2/1"));
+	assert_null(fa_snapshot_find(t, "ib.smp.sminfo", "H-0x3/1"));
+	json_decref(j);
+	json_decref(k);
+	fa_snapshot_free(s);
+	fa_snapshot_free(t);
+}
+
+static void
+snapshot_redacts_secrets(void **state)
+{
+	struct fa_snapshot *s = sample();
+	json_t *j;
+	char *text;
+
+	(void)state;
+	j = fa_snapshot_to_json(s, 0);
+	text = json_dumps(j, 0);
+	assert_null(strstr(text, "1122334455667788"));
+	assert_non_null(strstr(text, FA_REDACTED));
+	assert_non_null(strstr(text, "\"zero\": false"));
+	free(text);
+	json_decref(j);
+	j = fa_snapshot_to_json(s, 1);
+	text = json_dumps(j, 0);
+	assert_non_null(strstr(text, "0x1122334455667788"));
+	free(text);
+	json_decref(j);
+	fa_snapshot_free(s);
+}
+
+static int
+load_text(const char *text)
+{
+	struct fa_snapshot *s = NULL;
+	json_t *j = json_loads(text, JSON_ALLOW_NUL, NULL);
+	char *why = NULL;
+	int r;
+
+	assert_non_null(j);
+	r = fa_snapshot_from_json(j, &s, &why);
+	if (r == 0)
+		assert_non_null(s);
+	else {
+		assert_null(s);
+		assert_non_null(why);
+	}
+	free(why);
+	fa_snapshot_free(s);
+	json_decref(j);
+	return r;
+}
+
+static void
+snapshot_rejects_malformed(void **state)
+{
+	(void)state;
+#define HDR "{\"schema\":\"fabaudit-snapshot/1\",\"families\":{},"
+	assert_int_equal(load_text(HDR "\"observations\":[]}"), 0);
+	assert_int_equal(load_text("[]"), FA_ERR_INPUT);
+	assert_int_equal(load_text("{\"schema\":\"other/1\",\"families\":{},"
+	    "\"observations\":[]}"), FA_ERR_INPUT);
+	assert_int_equal(load_text(HDR "\"observations\":{}}"), FA_ERR_INPUT);
+	assert_int_equal(load_text(HDR "\"observations\":[{\"id\":\"a\","
+	    "\"family\":\"ib\",\"kind\":\"k\",\"target\":\"t\",\"request\":"
+	    "\"r\",\"state\":\"bogus\",\"data\":{}}]}"), FA_ERR_INPUT);
+	assert_int_equal(load_text(HDR "\"observations\":[{\"id\":\"a\","
+	    "\"family\":\"xx\",\"kind\":\"k\",\"target\":\"t\",\"request\":"
+	    "\"r\",\"state\":\"complete\",\"data\":{}}]}"), FA_ERR_INPUT);
+	assert_int_equal(load_text(HDR "\"observations\":[{\"id\":\"a\","
+	    "\"family\":\"ib\",\"kind\":\"k\",\"target\":\"t\",\"request\":"
+	    "\"r\",\"state\":\"complete\",\"data\":[]}]}"), FA_ERR_INPUT);
+	assert_int_equal(load_text(HDR "\"observations\":[{\"id\":\"a\","
+	    "\"family\":\"ib\",\"kind\":\"k\",\"target\":\"t\\u0000x\","
+	    "\"request\":\"r\",\"state\":\"complete\",\"data\":{}}]}"),
+	    FA_ERR_INPUT);
+	assert_int_equal(load_text("{\"schema\":\"fabaudit-snapshot/1\","
+	    "\"families\":{\"ib\":{\"state\":\"nope\"}},\"observations\":[]}"),
+	    FA_ERR_INPUT);
+#undef HDR
+}
+
+static void
+report_json_and_txt(void **state)
+{
+	struct fa_snapshot *s = sample();
+	struct fa_policy *p = fa_policy_new_empty();
+	struct fa_eval_ctx ectx = { s, p };
+	struct fa_results res = { NULL, 0, 0 };
+	struct fa_report_ctx rc;
+	struct fa_tally t;
+	json_t *j;
+	char *text, *txt;
+	const char *c;
+
+	(void)state;
+	assert_int_equal(fa_evaluate(&ectx, &res), 0);
+	memset(&rc, 0, sizeof(rc));
+	rc.snap = s;
+	rc.res = &res;
+	rc.fail_on = FA_SEV_HIGH;
+	rc.mode = "scan";
+	j = fa_report_json(&rc);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")),
+	    FA_REPORT_SCHEMA);
+	fa_tally(&res, FA_SEV_HIGH, &t);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j,
+	    "summary"), "fail")), t.by_status[FA_ST_FAIL]);
+	assert_int_equal(t.by_status[FA_ST_FAIL], 1);	/* the SM key */
+	assert_int_equal(json_array_size(json_object_get(j, "results")),
+	    res.n);
+	text = json_dumps(j, 0);
+	assert_null(strstr(text, "1122334455667788"));
+	free(text);
+	txt = fa_report_txt(&rc);
+	assert_non_null(txt);
+	assert_non_null(strstr(txt, "IB-SMKEY-DISCLOSED"));
+	assert_non_null(strstr(txt, "Summary: "));
+	assert_null(strstr(txt, "1122334455667788"));
+	for (c = txt; *c != '\0'; c++)
+		assert_true(*c == '\n' || (*c >= 0x20 && *c < 0x7f));
+	free(txt);
+	rc.reveal = 1;
+	txt = fa_report_txt(&rc);
+	assert_non_null(strstr(txt, "0x1122334455667788"));
+	free(txt);
+	json_decref(j);
+	fa_results_free(&res);
+	fa_policy_free(p);
+	fa_snapshot_free(s);
+}
+
+static void
+atomic_write(void **state)
+{
+	char dir[] = "/tmp/fa-test-XXXXXX", path[64], *why = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fa_write_atomic(dir, "a.txt", "hello", 5, &why), 0);
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 5);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	/* The directory is gone: a clear error naming the file, nothing left. */
+	assert_int_equal(fa_write_atomic(dir, "a.txt", "hello", 5, &why),
+	    FA_ERR_IO);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "a.txt"));
+	free(why);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_numbers),
+		cmocka_unit_test(sanitize_hostile),
+		cmocka_unit_test(snapshot_round_trip),
+		cmocka_unit_test(snapshot_redacts_secrets),
+		cmocka_unit_test(snapshot_rejects_malformed),
+		cmocka_unit_test(report_json_and_txt),
+		cmocka_unit_test(atomic_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
