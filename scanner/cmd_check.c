@@ -69,6 +69,7 @@ fa_cmd_check(int argc, char **argv)
 	int c, rc = FA_EXIT_USAGE;
 
 	optind = 1;
+	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, "qc:f:o:h", longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -90,9 +91,11 @@ fa_cmd_check(int argc, char **argv)
 			out.outdir = optarg;
 			break;
 		case 'h':
-			fputs(fa_usage_check + 7, stdout);
+			fa_print_usage(stdout, fa_usage_check);
 			return FA_EXIT_OK;
 		default:
+			fa_diag("check", "invalid or incomplete option '%s'",
+			    argv[optind - 1]);
 			goto usage;
 		}
 	}
@@ -117,7 +120,7 @@ fa_cmd_check(int argc, char **argv)
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", 0, path);
 	goto out;
 usage:
-	fputs(fa_usage_check + 7, stderr);
+	fa_print_usage(stderr, fa_usage_check);
 	rc = FA_EXIT_USAGE;
 out:
 	fa_snapshot_free(snap);

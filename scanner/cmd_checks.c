@@ -44,6 +44,7 @@ fa_cmd_checks(int argc, char **argv)
 	int ch, json = 0;
 
 	optind = 1;
+	opterr = 0;	/* we report bad options ourselves */
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'F':
@@ -65,9 +66,11 @@ fa_cmd_checks(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(fa_usage_checks + 7, stdout);
+			fa_print_usage(stdout, fa_usage_checks);
 			return FA_EXIT_OK;
 		default:
+			fa_diag("checks", "invalid or incomplete option '%s'",
+			    argv[optind - 1]);
 			goto usage;
 		}
 	}
@@ -103,6 +106,6 @@ nomem:
 	fa_diag(NULL, "out of memory");
 	return FA_EXIT_NORUN;
 usage:
-	fputs(fa_usage_checks + 7, stderr);
+	fa_print_usage(stderr, fa_usage_checks);
 	return FA_EXIT_USAGE;
 }

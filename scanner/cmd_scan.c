@@ -99,6 +99,7 @@ fa_cmd_scan(int argc, char **argv)
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, usable = 0, r;
 
 	optind = 1;
+	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, "qC:c:f:o:P:h", longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -147,6 +148,8 @@ fa_cmd_scan(int argc, char **argv)
 			fputs(fa_usage_scan, stdout);
 			return FA_EXIT_OK;
 		default:
+			fa_diag("scan", "invalid or incomplete option '%s'",
+			    argv[optind - 1]);
 			goto usage;
 		}
 	}

@@ -31,6 +31,15 @@ fa_diag(const char *where, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void
+fa_print_usage(FILE *f, const char *u)
+{
+	if (strncmp(u, "       ", 7) == 0)
+		fprintf(f, "usage: %s", u + 7);
+	else
+		fputs(u, f);
+}
+
 int
 fa_read_file(const char *path, size_t max, char **bufp, size_t *lenp,
     char **why)
@@ -188,12 +197,35 @@ fa_load_policy(const char *path, struct fa_policy **out)
 	return 0;
 }
 
+/* mkdir -p, mode 0750 for what it creates; 0 or -1 with errno. */
+static int
+mkdir_p(const char *dir)
+{
+	char *p, *s;
+	int r = 0;
+
+	if ((s = strdup(dir)) == NULL)
+		return -1;
+	for (p = s + 1; r == 0 && *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(s, 0750) != 0 && errno != EEXIST)
+			r = -1;
+		*p = '/';
+	}
+	if (r == 0 && mkdir(s, 0750) != 0 && errno != EEXIST)
+		r = -1;
+	free(s);
+	return r;
+}
+
 int
 fa_prepare_outdir(const char *dir)
 {
 	struct stat st;
 
-	if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
+	if (mkdir_p(dir) != 0) {
 		fa_diag(dir, "cannot create output directory: %s",
 		    strerror(errno));
 		return FA_EXIT_USAGE;

@@ -6,6 +6,7 @@
 #define FA_SCANNER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../checks/check.h"
 #include "../core/policy.h"
@@ -61,6 +62,9 @@ int fa_evaluate_and_emit(const struct fa_snapshot *snap,
 int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
 int fa_cmd_checks(int argc, char **argv);
+
+/* Print a usage string, its leading indent replaced by "usage:". */
+void fa_print_usage(FILE *f, const char *u);
 
 extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[];
 

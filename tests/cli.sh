@@ -1,0 +1,100 @@
+#!/bin/sh
+# Command-line contract tests that need no fabric: usage and exit codes,
+# the catalogue, bad inputs (each exits 2 with a clear line and writes no
+# report), a scan with no InfiniBand device (exit 3, honest report), and
+# agreement between the program and its manual.
+# usage: tests/cli.sh FABAUDIT
+set -u
+cd "$(dirname "$0")/.." || exit 2
+. tests/lib.sh
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+rc() { "$@" >"$T/out" 2>"$T/err"; echo $?; }
+
+expect_eq "no arguments exits 2" "$(rc "$BIN")" 2
+expect_eq "-h exits 0" "$(rc "$BIN" -h)" 0
+expect_grep "-h prints usage on stdout" '^usage: fabaudit scan' "$T/out"
+expect_eq "--version exits 0" "$(rc "$BIN" --version)" 0
+expect_grep "--version prints the version" '^fabaudit [0-9]+\.[0-9]+\.[0-9]+$' "$T/out"
+expect_eq "unknown command exits 2" "$(rc "$BIN" frobnicate)" 2
+expect_grep "unknown command is named" "unknown command 'frobnicate'" "$T/err"
+expect_eq "unknown scan option exits 2" "$(rc "$BIN" scan --bogus)" 2
+expect_eq "scan --timeout 0 exits 2" "$(rc "$BIN" scan --timeout 0)" 2
+expect_grep "scan --timeout 0 says why" '^fabaudit: --timeout: .0. is too small' "$T/err"
+expect_eq "scan -f xml exits 2" "$(rc "$BIN" scan -f xml)" 2
+expect_eq "scan --fail-on bogus exits 2" "$(rc "$BIN" scan --fail-on bogus)" 2
+expect_eq "scan operand exits 2" "$(rc "$BIN" scan extra)" 2
+
+# The catalogue.
+expect_eq "checks exits 0" "$(rc "$BIN" checks)" 0
+expect_grep "checks lists IB-SMKEY-DISCLOSED" '^IB-SMKEY-DISCLOSED +ib +critical ' "$T/out"
+expect_grep "checks lists IB-PKEY-DEFAULT-FULL" '^IB-PKEY-DEFAULT-FULL +ib +high ' "$T/out"
+"$BIN" checks --format json >"$T/checks.json"
+expect_eq "checks json is an array of every check" \
+    "$(jq -r 'map(.id) | join(" ")' "$T/checks.json")" \
+    "IB-SMKEY-DISCLOSED IB-PKEY-DEFAULT-FULL"
+expect_eq "checks json carries MSA clauses" \
+    "$(jq -r 'map(select((.msa_clause | length) > 40)) | length' "$T/checks.json")" 2
+expect_eq "checks --family eth is empty" "$("$BIN" checks --family eth | wc -l)" 0
+expect_eq "checks --family bogus exits 2" "$(rc "$BIN" checks --family bogus)" 2
+
+# Bad policy: FILE:LINE: message, exit 2, nothing written.
+printf 'tenant_node acme-*\n\nfrobnicate yes\ntenant_guid 0xZZ\n' >"$T/bad.conf"
+expect_eq "bad policy exits 2" "$(rc "$BIN" scan -c "$T/bad.conf" -o "$T/out-bad")" 2
+expect_grep "bad policy error names file and line" "^fabaudit: $T/bad.conf:3: " "$T/err"
+expect_grep "every bad line is reported" "^fabaudit: $T/bad.conf:4: " "$T/err"
+expect_eq "bad policy writes no report" "$(test -e "$T/out-bad" && echo yes || echo no)" no
+expect_eq "missing policy exits 2" "$(rc "$BIN" scan -c "$T/nonexistent.conf" -o "$T/o2")" 2
+
+# Bad snapshots for `check`.
+expect_eq "check without operand exits 2" "$(rc "$BIN" check)" 2
+expect_eq "check of a missing file exits 2" "$(rc "$BIN" check "$T/none.json")" 2
+printf '{"schema": "fabaudit-snapshot/1",\n "families": }\n' >"$T/broken.json"
+expect_eq "check of broken JSON exits 2" "$(rc "$BIN" check "$T/broken.json")" 2
+expect_grep "broken JSON error has file and line" "^fabaudit: $T/broken.json:2: " "$T/err"
+printf '{"schema": "other"}\n' >"$T/other.json"
+expect_eq "check of a non-snapshot exits 2" "$(rc "$BIN" check "$T/other.json")" 2
+expect_grep "non-snapshot is explained" "not a fabaudit snapshot" "$T/err"
+head -c 100 /dev/urandom >"$T/random.json"
+expect_eq "check of random bytes exits 2" "$(rc "$BIN" check "$T/random.json")" 2
+
+# An output path that is a file.
+: >"$T/afile"
+expect_eq "scan into a file path exits 2" "$(rc "$BIN" scan -o "$T/afile")" 2
+
+# No InfiniBand device (this machine has none without the simulator):
+# exit 3, and a complete report that says nothing was tested.
+if [ -z "${LD_PRELOAD:-}" ] && ! ls /sys/class/infiniband_mad/umad* >/dev/null 2>&1; then
+	expect_eq "scan without a device exits 3" "$(rc "$BIN" scan -o "$T/nodev")" 3
+	expect_grep "scan without a device says why" '^fabaudit: ib: skipped: ' "$T/err"
+	expect_eq "no-device report has no pass" \
+	    "$(jq -r '[.results[] | select(.status == "pass")] | length' "$T/nodev/report.json")" 0
+	expect_eq "no-device report says not tested" \
+	    "$(jq -r '[.results[] | select(.status == "not_tested")] | length' "$T/nodev/report.json")" \
+	    "$(jq -r '.results | length' "$T/nodev/report.json")"
+	expect_eq "no-device offline check agrees" \
+	    "$(rc "$BIN" check -q "$T/nodev/snapshot.json")" 0
+else
+	fa_fail "no-device tests need a machine without umad devices"
+fi
+
+# The manual documents every check and every option the program has.
+for id in $(jq -r '.[].id' "$T/checks.json"); do
+	expect_grep "fabaudit.8 documents $id" "$id" man/man8/fabaudit.8
+done
+"$BIN" -h >"$T/usage"
+for opt in $(grep -oE '\-\-?[a-zA-Z][a-z-]*' "$T/usage" | sort -u); do
+	case "$opt" in
+	--*) pat="^\.(It )?(Op )?Fl -${opt#--}( |$)" ;;
+	*) pat="Fl ${opt#-}( |$)" ;;
+	esac
+	if grep -Eq "$pat" man/man8/fabaudit.8; then
+		fa_pass "fabaudit.8 documents $opt"
+	else
+		fa_fail "fabaudit.8 does not document $opt"
+	fi
+done
+
+fa_done

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The test runner behind `make check`: unit tests (plain and ASan+UBSan
+# builds), man page lint, CLI tests and InfiniBand scenario tests on the
+# simulator.  Prints every result and ends with "N passed, N failed".
+# usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
+set -u
+cd "$(dirname "$0")/.." || exit 2
+B=${1:?usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]}
+A=${2:?usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]}
+FILTER=${3:-}
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# run NAME CMD...: run one suite, count its results.
+run() {
+	name=$1
+	shift
+	case "$name" in *"$FILTER"*) ;; *) return 0 ;; esac
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	# cmocka summaries, then PASS:/FAIL: lines from shell suites.
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed.*/\1/p' "$log" | tail -1)
+	p=${p:-0} f=${f:-0}
+	p=$((p + $(grep -c '^PASS: ' "$log")))
+	f=$((f + $(grep -c '^FAIL: ' "$log")))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL: $name exited with status $rc"
+		f=1
+	fi
+	# A suite that reports no count (the lint) is one test: its status.
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "PASS: $name"
+		p=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+for t in "$B"/tests/test_*; do
+	run "unit $(basename "$t")" "$t"
+done
+for t in "$A"/tests/test_*; do
+	run "unit-asan $(basename "$t")" env \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
+done
+run "man lint" sh tests/lint-man.sh
+run "cli" sh tests/cli.sh "$B/fabaudit"
+run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
