@@ -47,6 +47,9 @@ struct fa_result {
 	char		*target_name;	/* human name (NodeDescription), or NULL */
 	char		*reason;	/* one-line explanation of the status */
 	json_t		*evidence;	/* array of {"observation","field","value"} */
+	char		*waiver_reason;	/* non-NULL: a failure the policy waived */
+	char		 waiver_expires[11];
+	unsigned	 waiver_line;	/* policy line of the waiver */
 };
 
 struct fa_results {
@@ -86,7 +89,8 @@ const struct fa_check *fa_check_find(const char *id);
 
 /*
  * Evaluate every registered check against ctx, in registry order.
- * Applies policy severity overrides.  A check that adds no result gets a
+ * Applies policy severity overrides and marks failures the policy waives
+ * (they stay in the results).  A check that adds no result gets a
  * not_tested one (fail-closed).  Returns 0 or a negative FA_ERR_*.
  */
 int fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out);

@@ -2,7 +2,7 @@
  * IB-PKEY-DEFAULT-FULL: the tenant port is a full member of the default
  * partition.  A P_Key's bit 15 is the membership bit (1 full, 0 limited) and
  * two ports may talk only when their bases match and at least one is full
- * (IBA 10.9.3).  0xFFFF in the tenant's table therefore lets it talk to every
+ * (IBA vol. 1 10.9).  0xFFFF in the tenant's table therefore lets it talk to every
  * port in the default partition, limited members included: other tenants'
  * nodes that the provider left there.  0x7FFF (limited) is the safe form.
  */
@@ -13,9 +13,11 @@
 #include "ib_checks.h"
 
 static const char *const refs[] = {
-	"IBA Vol 1 10.9 Partitioning (P_Key membership, 10.9.3)",
-	"IBA Vol 1 14.2.5.7 P_KeyTable",
-	"OpenSM partition configuration: defmember, ALL=limited",
+	"InfiniBand Architecture Specification Vol. 1, 10.9: partitioning "
+	    "(full and limited membership)",
+	"InfiniBand Architecture Specification Vol. 1, 14.2.5: P_KeyTable "
+	    "attribute",
+	"OpenSM partitions.conf: Default=0x7fff : ALL=limited, SELF=full",
 	NULL
 };
 

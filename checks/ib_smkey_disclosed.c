@@ -1,6 +1,6 @@
 /*
  * IB-SMKEY-DISCLOSED: an SM returns a non-zero SM_Key to an unauthenticated
- * SubnGet(SMInfo).  The SM_Key (SMInfo bytes 8-15, IBA 14.2.5.13) guards
+ * SubnGet(SMInfo).  The SM_Key (SMInfo bytes 8-15, IBA vol. 1 14.2.5) guards
  * SM-to-SM handover; a key any node can read guards nothing.  OpenSM fills
  * the real key into every SMInfo GetResp unless the SM's own port has a
  * non-zero M_Key with protection bits >= 1 (opensm osm_sminfo_rcv.c), so
@@ -13,9 +13,12 @@
 #include "ib_checks.h"
 
 static const char *const refs[] = {
-	"IBA Vol 1 14.2.5.13 SMInfo (SM_Key)",
-	"IBA Vol 1 14.4 Subnet manager: SM_Key and handover",
-	"IBA Vol 1 14.2.4 M_Key protection of SMInfo",
+	"InfiniBand Architecture Specification Vol. 1, 14.2.5: SMInfo "
+	    "attribute (SM_Key)",
+	"InfiniBand Architecture Specification Vol. 1, 14.4: SM "
+	    "negotiation and handover",
+	"OpenSM osm_sminfo_rcv.c: SMInfo GetResp carries the SM_Key unless "
+	    "the SM port is M_Key protected",
 	NULL
 };
 

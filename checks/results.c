@@ -17,6 +17,7 @@ result_clear(struct fa_result *r)
 	free(r->target);
 	free(r->target_name);
 	free(r->reason);
+	free(r->waiver_reason);
 	json_decref(r->evidence);
 }
 
@@ -143,6 +144,7 @@ int
 fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 {
 	const struct fa_check *const *c;
+	const struct fa_pol_waiver *w;
 	enum fa_severity sev;
 	size_t before, i;
 	int r;
@@ -156,8 +158,20 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		    "the check produced no result")) < 0)
 			return r;
 		sev = fa_policy_severity(ctx->policy, (*c)->id, (*c)->severity);
-		for (i = before; i < out->n; i++)
+		for (i = before; i < out->n; i++) {
 			out->v[i].severity = sev;
+			if (out->v[i].status != FA_ST_FAIL)
+				continue;
+			w = fa_policy_waiver(ctx->policy, (*c)->id,
+			    out->v[i].target);
+			if (w == NULL)
+				continue;
+			if ((out->v[i].waiver_reason = strdup(w->reason)) == NULL)
+				return FA_ERR_NOMEM;
+			memcpy(out->v[i].waiver_expires, w->expires,
+			    sizeof(out->v[i].waiver_expires));
+			out->v[i].waiver_line = w->line;
+		}
 	}
 	return 0;
 }

@@ -111,4 +111,12 @@ int fa_policy_is_provider(const struct fa_policy *p, uint64_t node_guid,
 enum fa_severity fa_policy_severity(const struct fa_policy *p,
     const char *check_id, enum fa_severity dflt);
 
+/*
+ * The first waiver for check_id whose target pattern matches target
+ * (fnmatch(3), no flags), or NULL.  Expired waivers never get this far: the
+ * parser rejects them.
+ */
+const struct fa_pol_waiver *fa_policy_waiver(const struct fa_policy *p,
+    const char *check_id, const char *target);
+
 #endif

@@ -30,6 +30,11 @@ fa_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		if (!isxdigit((unsigned char)*digits))
 			goto invalid;
 	}
+	/* strtoull alone would take a second "0x", or a sign, after ours. */
+	for (end = (char *)digits; *end != '\0'; end++)
+		if (base == 16 ? !isxdigit((unsigned char)*end) :
+		    !isdigit((unsigned char)*end))
+			goto invalid;
 	errno = 0;
 	v = strtoull(digits, &end, base);
 	if (*end != '\0')

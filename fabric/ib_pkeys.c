@@ -1,6 +1,7 @@
 /*
  * The tenant port's own P_Key table, block by block (32 entries of 16 bits
- * per block, IBA 14.2.5.7; the block count follows NodeInfo.PartitionCap).
+ * per block, IBA vol. 1 14.2.5; the block count follows
+ * NodeInfo.PartitionCap).
  * Entries are decoded from the 64-byte SMP data big-endian, zero entries
  * dropped.
  */

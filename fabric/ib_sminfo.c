@@ -1,7 +1,7 @@
 /*
  * SMInfo of every subnet manager found: the master SM LID from our own
  * PortInfo, and every port whose PortInfo CapabilityMask has IsSM (bit 1,
- * IBA 14.2.5.6) in the discovered topology.  Each gets one LID-routed
+ * IBA vol. 1 14.2.5) in the discovered topology.  Each gets one LID-routed
  * SubnGet(SMInfo) with M_Key 0.  The SM_Key (SMInfo bytes 8-15) is stored
  * as a secret with its facts (zero; well-known 0 or OpenSM's default 1).
  */

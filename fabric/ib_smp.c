@@ -6,7 +6,7 @@
  * libibmad's smp_query_status_via() returns NULL both for a timeout (MAD
  * status left 0) and for a GetResp with a non-zero status; the two differ
  * only in rstatus (libibmad rpc.c).  For directed-route SMPs the status is
- * 15 bits: bit 15 is the D (direction) bit (IBA 14.2.1.2).
+ * 15 bits: bit 15 is the D (direction) bit (IBA vol. 1 14.2.1).
  */
 #include <stdio.h>
 #include <string.h>

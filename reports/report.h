@@ -29,7 +29,8 @@ struct fa_report_ctx {
 
 struct fa_tally {
 	size_t	by_status[FA_ST_MAX];
-	size_t	failing;	/* fail at or above fail_on */
+	size_t	failing;	/* fail at or above fail_on, not waived */
+	size_t	waived;		/* failures the policy waived */
 };
 
 void fa_tally(const struct fa_results *res, enum fa_severity fail_on,

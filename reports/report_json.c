@@ -14,7 +14,9 @@ fa_tally(const struct fa_results *res, enum fa_severity fail_on,
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < res->n; i++) {
 		t->by_status[res->v[i].status]++;
-		if (res->v[i].status == FA_ST_FAIL &&
+		if (res->v[i].waiver_reason != NULL)
+			t->waived++;
+		else if (res->v[i].status == FA_ST_FAIL &&
 		    res->v[i].severity <= fail_on)
 			t->failing++;
 	}
@@ -37,20 +39,27 @@ static json_t *
 result_json(const struct fa_result *r, int reveal)
 {
 	const struct fa_check *c = r->check;
-	json_t *ev;
+	json_t *ev, *w = NULL;
 
 	ev = reveal ? json_deep_copy(r->evidence) : fa_json_redact(r->evidence);
 	if (ev == NULL)
 		return NULL;
+	if (r->waiver_reason != NULL && (w = json_pack("{s:s, s:s, s:i}",
+	    "reason", r->waiver_reason, "expires", r->waiver_expires,
+	    "policy_line", r->waiver_line)) == NULL) {
+		json_decref(ev);
+		return NULL;
+	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:s, s:s, s:o*}",
+	    "s:s, s:s, s:o*, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
 	    "title", c->title, "target", r->target,
 	    "target_name", r->target_name, "reason", r->reason,
 	    "evidence", ev, "remediation", c->remediation,
-	    "msa_clause", c->msa_clause, "references", refs_json(c->refs));
+	    "msa_clause", c->msa_clause, "references", refs_json(c->refs),
+	    "waived", w);
 }
 
 static json_t *
@@ -83,14 +92,15 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	fa_tally(ctx->res, ctx->fail_on, &t);
 	fa_time_rfc3339(ctx->generated, when, sizeof(when));
 	results = json_array();
-	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I}",
+	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I}",
 	    "pass", (json_int_t)t.by_status[FA_ST_PASS],
 	    "fail", (json_int_t)t.by_status[FA_ST_FAIL],
 	    "not_tested", (json_int_t)t.by_status[FA_ST_NOT_TESTED],
 	    "not_applicable", (json_int_t)t.by_status[FA_ST_NOT_APPLICABLE],
 	    "error", (json_int_t)t.by_status[FA_ST_ERROR],
 	    "fail_on", fa_severity_name(ctx->fail_on),
-	    "failing_at_or_above", (json_int_t)t.failing);
+	    "failing_at_or_above", (json_int_t)t.failing,
+	    "waived", (json_int_t)t.waived);
 	if (results == NULL || summary == NULL)
 		goto fail;
 	for (i = 0; i < ctx->res->n; i++) {

@@ -58,6 +58,9 @@ print_result(FILE *f, const struct fa_result *r, int reveal, int full)
 	if (r->target_name != NULL)
 		fprintf(f, " (%s)", r->target_name);
 	fprintf(f, "\n    %s\n    %s\n", r->check->title, r->reason);
+	if (r->waiver_reason != NULL)
+		fprintf(f, "    WAIVED until %s (policy line %u): %s\n",
+		    r->waiver_expires, r->waiver_line, r->waiver_reason);
 	if (!full)
 		return;
 	json_array_foreach(r->evidence, i, e) {
@@ -81,10 +84,12 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 
 	fa_tally(ctx->res, ctx->fail_on, &t);
 	fprintf(f, "Summary: %zu pass, %zu fail, %zu not tested, "
-	    "%zu not applicable, %zu error; %zu failing at or above %s.\n",
+	    "%zu not applicable, %zu error; %zu failing at or above %s"
+	    "%s.\n",
 	    t.by_status[FA_ST_PASS], t.by_status[FA_ST_FAIL],
 	    t.by_status[FA_ST_NOT_TESTED], t.by_status[FA_ST_NOT_APPLICABLE],
-	    t.by_status[FA_ST_ERROR], t.failing, fa_severity_name(ctx->fail_on));
+	    t.by_status[FA_ST_ERROR], t.failing, fa_severity_name(ctx->fail_on),
+	    t.waived > 0 ? " (waived failures excluded)" : "");
 	if (t.by_status[FA_ST_NOT_TESTED] + t.by_status[FA_ST_ERROR] > 0)
 		fprintf(f, "Note: %zu check results could not be decided "
 		    "(not tested or error); they are not passes.\n",

@@ -251,6 +251,43 @@ evaluate_applies_severity_override(void **state)
 }
 
 static void
+evaluate_marks_waived_failures(void **state)
+{
+	struct fa_snapshot *s = snap_with("collected", PKEYS("complete",
+	    "\"0xffff\"", "2"));
+	struct fa_policy *p = NULL;
+	struct fa_eval_ctx ctx;
+	struct fa_results r = { NULL, 0, 0 };
+	const char *text =
+	    "waive IB-PKEY-DEFAULT-FULL H-0x0000000000100002/* 2099-01-31 "
+	    "\"fixed in Q1\"\n"
+	    "waive IB-SMKEY-DISCLOSED H-0x9* 2099-01-31 \"other target\"\n";
+	size_t i, waived = 0;
+
+	(void)state;
+	assert_int_equal(fa_policy_parse("t.conf", text, strlen(text), 0, &p,
+	    NULL), 0);
+	ctx.snap = s;
+	ctx.policy = p;
+	assert_int_equal(fa_evaluate(&ctx, &r), 0);
+	for (i = 0; i < r.n; i++) {
+		if (r.v[i].waiver_reason == NULL)
+			continue;
+		waived++;
+		/* The finding stays a failure, only marked. */
+		assert_string_equal(r.v[i].check->id, "IB-PKEY-DEFAULT-FULL");
+		assert_int_equal(r.v[i].status, FA_ST_FAIL);
+		assert_string_equal(r.v[i].waiver_reason, "fixed in Q1");
+		assert_string_equal(r.v[i].waiver_expires, "2099-01-31");
+		assert_int_equal(r.v[i].waiver_line, 1);
+	}
+	assert_int_equal(waived, 1);
+	fa_results_free(&r);
+	fa_policy_free(p);
+	fa_snapshot_free(s);
+}
+
+static void
 registry_ids_are_published(void **state)
 {
 	const struct fa_check *const *c;
@@ -287,6 +324,7 @@ main(void)
 		cmocka_unit_test(pkey_partial_not_tested),
 		cmocka_unit_test(pkey_malformed_is_error),
 		cmocka_unit_test(evaluate_applies_severity_override),
+		cmocka_unit_test(evaluate_marks_waived_failures),
 		cmocka_unit_test(registry_ids_are_published),
 	};
 

@@ -40,6 +40,9 @@ parse_numbers(void **state)
 	assert_int_equal(fa_parse_u64(" 1", 0, 1, &v, &err), FA_ERR_INPUT);
 	assert_int_equal(fa_parse_u64("1x", 0, 9, &v, &err), FA_ERR_INPUT);
 	assert_int_equal(fa_parse_u64("0x", 0, 9, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("0x0x5", 0, 9, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_u64("0x-5", 0, 9, &v, &err), FA_ERR_INPUT);
+	assert_int_equal(fa_parse_hex64("0x0x5", &v, &err), FA_ERR_INPUT);
 	assert_int_equal(fa_parse_u64("99999999999999999999", 0, UINT64_MAX,
 	    &v, &err), FA_ERR_INPUT);
 	assert_int_equal(fa_parse_hex64("0xffffffffffffffff", &v, &err), 0);
