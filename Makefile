@@ -91,9 +91,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/ib/demo.sh $(BIN)
 
+# The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
+	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
 	@sh tests/run.sh $(B) build-asan
 
 unit-build: $(UNIT_BINS)
@@ -113,6 +115,6 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-clang demo-report
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -50,6 +50,7 @@ for t in "$A"/tests/test_*; do
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
 done
 run "man lint" sh tests/lint-man.sh
+run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 

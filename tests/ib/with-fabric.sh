@@ -1,0 +1,221 @@
+#!/bin/sh
+# shellcheck disable=SC2317  # functions run from traps look unreachable
+# with-fabric.sh: run a command against a simulated InfiniBand fabric.
+#
+#   tests/ib/with-fabric.sh SCENARIO_DIR [--host NODE] -- CMD [ARGS...]
+#
+# SCENARIO_DIR (e.g. fixtures/ib/careless) holds net, opensm.conf,
+# partitions.conf and scenario (SM_HOST=, TENANT_HOST=, DESCRIPTION=).
+# The script
+#   1. makes a private work dir (removed at the end unless FA_KEEP_WORK=1),
+#   2. starts ibsim on SCENARIO_DIR/net with a unique IBSIM_SOCKNAME,
+#   3. starts a real opensm on node $SM_HOST under libumad2sim.so with the
+#      scenario's opensm.conf and partitions.conf, cache/dump files and log
+#      in the work dir,
+#   4. waits (FA_SM_TIMEOUT seconds, default 30) until the SM is MASTER and
+#      the subnet is up,
+#   5. runs CMD from the caller's cwd "from" node NODE (default $TENANT_HOST)
+#      with LD_PRELOAD=libumad2sim.so, SIM_HOST, IBSIM_SOCKNAME,
+#      FA_SCENARIO_DIR (absolute) and FA_WORKDIR exported, and
+#   6. exits with CMD's exit status, after stopping ibsim and opensm.
+#
+# Exit status: CMD's, or 2 for a usage error, 3 if the fabric did not come up.
+# ibsim and opensm run without any LD_PRELOAD from the caller; a caller's
+# LD_PRELOAD (e.g. a test agent interposed on libibumad) is put in front of
+# libumad2sim.so for CMD only. FA_UMAD2SIM overrides the library path.
+# FA_VERBOSE=1 reports progress on stderr. Processes are stopped by their
+# recorded PIDs only (TERM, then KILL after ~3 s).
+
+prog=with-fabric.sh
+umad2sim=${FA_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+wf_caller_preload=${LD_PRELOAD:-}
+
+usage() {
+	echo "usage: $prog SCENARIO_DIR [--host NODE] -- CMD [ARGS...]" >&2
+	exit 2
+}
+
+say() {
+	[ "${FA_VERBOSE:-0}" = 1 ] && echo "$prog: $*" >&2
+	return 0
+}
+
+die3() {
+	echo "$prog: $*" >&2
+	exit 3
+}
+
+# --- arguments ---------------------------------------------------------------
+[ $# -ge 1 ] || usage
+wf_scen_arg=$1
+shift
+wf_host=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host) [ $# -ge 2 ] || usage; wf_host=$2; shift 2 ;;
+	--host=*) wf_host=${1#--host=}; shift ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+done
+[ $# -ge 1 ] || usage
+
+wf_cwd=$(pwd) || exit 2
+wf_scen=$(cd "$wf_scen_arg" 2>/dev/null && pwd) ||
+	{ echo "$prog: no such scenario directory: $wf_scen_arg" >&2; exit 2; }
+for f in net opensm.conf partitions.conf scenario; do
+	[ -r "$wf_scen/$f" ] ||
+		{ echo "$prog: missing $wf_scen/$f" >&2; exit 2; }
+done
+
+SM_HOST='' TENANT_HOST=''
+# shellcheck source=/dev/null
+. "$wf_scen/scenario"
+if [ -z "$SM_HOST" ] || [ -z "$TENANT_HOST" ]; then
+	echo "$prog: $wf_scen/scenario must set SM_HOST and TENANT_HOST" >&2
+	exit 2
+fi
+wf_host=${wf_host:-$TENANT_HOST}
+[ -r "$umad2sim" ] || die3 "cannot read $umad2sim (set FA_UMAD2SIM)"
+command -v ibsim >/dev/null 2>&1 || die3 "ibsim not found (Debian: ibsim-utils)"
+command -v opensm >/dev/null 2>&1 || die3 "opensm not found (Debian: opensm)"
+
+# --- cleanup: our own PIDs only ---------------------------------------------
+wf_work='' ibsim_pid='' osm_pid='' cmd_pid='' cmd_done=''
+
+alive() {	# running (not gone, not a zombie awaiting our wait)
+	wf_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	case $wf_st in Z*|"") return 1 ;; esac
+	return 0
+}
+
+stop() {	# stop PID: TERM, up to ~3 s, then KILL; then reap it
+	[ -n "$1" ] || return 0
+	if alive "$1"; then
+		kill -TERM "$1" 2>/dev/null
+		i=0
+		while alive "$1" && [ "$i" -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+		if alive "$1"; then
+			say "pid $1 ignored SIGTERM, sending SIGKILL"
+			kill -KILL "$1" 2>/dev/null
+		fi
+	fi
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+cleanup() {
+	wf_rc=$?
+	trap '' INT TERM
+	stop "$cmd_pid"
+	# umad2sim makes ./sys-PID in the cwd and removes it at exit; if CMD
+	# died by a signal, remove what it left (only that exact directory).
+	cmd_done=${cmd_done:-$cmd_pid}
+	if [ -n "$cmd_done" ] &&
+	    [ -d "$wf_cwd/sys-$cmd_done/sys/class/infiniband_mad" ]; then
+		rm -rf "${wf_cwd:?}/sys-$cmd_done"
+	fi
+	stop "$osm_pid"
+	stop "$ibsim_pid"
+	if [ -n "$wf_work" ]; then
+		if [ "${FA_KEEP_WORK:-0}" = 1 ]; then
+			echo "$prog: work dir kept: $wf_work" >&2
+		else
+			rm -rf "$wf_work"
+		fi
+	fi
+	exit "$wf_rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+logtail() {	# print the tail of a log file to stderr
+	[ -r "$1" ] || return 0
+	echo "--- last lines of $1:" >&2
+	tail -n "${2:-20}" "$1" >&2
+}
+
+# --- work dir and ibsim ------------------------------------------------------
+wf_name=$(basename "$wf_scen" | tr -c 'A-Za-z0-9_.\n-' '_')
+wf_work=$(mktemp -d "${TMPDIR:-/tmp}/fa-ib-$wf_name.XXXXXX") ||
+	die3 "cannot create a work dir"
+IBSIM_SOCKNAME=fa-$wf_name-$$
+say "scenario $wf_scen, work dir $wf_work, IBSIM_SOCKNAME=$IBSIM_SOCKNAME"
+
+(
+	cd "$wf_work" || exit 127
+	unset LD_PRELOAD
+	export IBSIM_SOCKNAME
+	exec ibsim -s -n "$wf_scen/net"
+) >"$wf_work/ibsim.log" 2>&1 </dev/null &
+ibsim_pid=$!
+
+# ibsim is ready when its control socket exists (abstract "@NAME:ctl", shown
+# in /proc/net/unix with its NUL padding as trailing "@").
+i=0
+until grep -q " @$IBSIM_SOCKNAME:ctl@*\$" /proc/net/unix 2>/dev/null; do
+	if ! alive "$ibsim_pid" || [ $i -ge 100 ]; then
+		logtail "$wf_work/ibsim.log"
+		die3 "ibsim did not start on $wf_scen/net"
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
+say "ibsim up (pid $ibsim_pid)"
+
+# --- opensm -----------------------------------------------------------------
+# -F/-P: the scenario's config; -f: log in the work dir; -d 2: flush the log
+# after each message (so it can be polled). No -B: stay in the foreground.
+# OSM_CACHE_DIR (guid2lid, guid2mkey, neighbors) and OSM_TMP_DIR (dump files)
+# keep it out of /var; cwd = work dir, where umad2sim puts its ./sys-PID.
+(
+	cd "$wf_work" || exit 127
+	SIM_HOST=$SM_HOST OSM_TMP_DIR=$wf_work OSM_CACHE_DIR=$wf_work
+	LD_PRELOAD=$umad2sim
+	export IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
+	exec opensm -d 2 -f "$wf_work/osm.log" \
+		-F "$wf_scen/opensm.conf" -P "$wf_scen/partitions.conf"
+) >"$wf_work/opensm.out" 2>&1 </dev/null &
+osm_pid=$!
+
+i=0 wf_limit=$((${FA_SM_TIMEOUT:-30} * 10))
+until grep -q 'Entering MASTER state' "$wf_work/osm.log" 2>/dev/null &&
+	grep -q 'SUBNET UP' "$wf_work/osm.log" 2>/dev/null; do
+	wf_why=
+	alive "$ibsim_pid" || wf_why="ibsim exited"
+	alive "$osm_pid" || wf_why="opensm exited"
+	[ $i -ge "$wf_limit" ] && wf_why="timed out after ${FA_SM_TIMEOUT:-30} s"
+	if [ -n "$wf_why" ]; then
+		logtail "$wf_work/ibsim.log" 10
+		logtail "$wf_work/opensm.out" 10
+		logtail "$wf_work/osm.log" 30
+		die3 "SM on $SM_HOST did not become MASTER with SUBNET UP: $wf_why"
+	fi
+	sleep 0.1
+	i=$((i + 1))
+done
+say "opensm MASTER, subnet up (pid $osm_pid); running on $wf_host: $*"
+
+# --- the command ------------------------------------------------------------
+# Run in the background and wait, so that a signal to this script is handled
+# at once (the trap stops CMD too); fd 3 hands CMD our stdin.
+wf_preload=$umad2sim
+[ -n "$wf_caller_preload" ] && wf_preload="$wf_caller_preload $umad2sim"
+FA_SCENARIO_DIR=$wf_scen
+FA_WORKDIR=$wf_work
+export IBSIM_SOCKNAME FA_SCENARIO_DIR FA_WORKDIR
+if (exec 3<&0) 2>/dev/null; then exec 3<&0; else exec 3</dev/null; fi
+(
+	cd "$wf_cwd" || exit 127
+	SIM_HOST=$wf_host LD_PRELOAD=$wf_preload
+	export SIM_HOST LD_PRELOAD
+	exec "$@" <&3 3<&-
+) &
+cmd_pid=$!
+wait "$cmd_pid"
+wf_cmd_rc=$?
+# CMD is reaped: forget its PID (it may be reused), keep it for ./sys-PID.
+cmd_done=$cmd_pid cmd_pid=
+exit "$wf_cmd_rc"

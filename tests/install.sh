@@ -1,0 +1,23 @@
+#!/bin/sh
+# `make install` honours PREFIX and DESTDIR and installs the binary and
+# both manuals; the installed binary runs.
+# usage: tests/install.sh
+set -u
+cd "$(dirname "$0")/.." || exit 2
+. tests/lib.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+make -s install DESTDIR="$T/root" PREFIX=/opt/fa >"$T/log" 2>&1
+expect_eq "make install succeeds" "$?" 0
+expect_eq "binary installed under DESTDIR/PREFIX" \
+    "$(test -x "$T/root/opt/fa/bin/fabaudit" && echo yes)" yes
+expect_eq "fabaudit.8 installed" \
+    "$(test -f "$T/root/opt/fa/share/man/man8/fabaudit.8" && echo yes)" yes
+expect_eq "fabaudit.conf.5 installed" \
+    "$(test -f "$T/root/opt/fa/share/man/man5/fabaudit.conf.5" && echo yes)" yes
+expect_eq "installed binary runs" \
+    "$("$T/root/opt/fa/bin/fabaudit" --version | cut -d' ' -f1)" fabaudit
+expect_eq "nothing installed outside DESTDIR" \
+    "$(test -e /opt/fa && echo yes || echo no)" no
+fa_done
