@@ -13,7 +13,8 @@ struct fa_ib_opts {
 	const char	*ca;		/* CA name, NULL for the first */
 	int		 port;		/* port number, 0 for the first active */
 	unsigned	 timeout_ms;	/* per MAD */
-	unsigned	 retries;	/* per MAD, after the first send */
+	unsigned	 retries;	/* per MAD, after the first send; >= 1,
+					   since libibnetdisc turns 0 into 3 */
 	unsigned	 max_smps;	/* discovery window (SMPs in flight) */
 };
 

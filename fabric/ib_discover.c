@@ -91,7 +91,7 @@ fa_ib_discover(struct fa_ib *ib)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = ib->opts->max_smps;
 	cfg.timeout_ms = ib->opts->timeout_ms;
-	cfg.retries = ib->opts->retries;
+	cfg.retries = ib->opts->retries;	/* kernel retries; 0 = its default */
 	cfg.mkey = 0;
 	req = fa_strfmt("libibnetdisc discovery from %s port %d (directed "
 	    "route Gets; window %u, timeout %u ms, retries %u)", ib->ca,

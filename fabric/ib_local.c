@@ -67,7 +67,8 @@ fa_ib_local(struct fa_ib *ib)
 		return fa_snapshot_set_family(ib->snap, FA_FAM_IB,
 		    FA_FAMST_UNAVAILABLE, "cannot open the SMI of the "
 		    "InfiniBand port (umad device permission?)");
-	mad_rpc_set_retries(ib->srcport, (int)ib->opts->retries);
+	/* libibmad counts sends, not retries, and takes 0 as "default". */
+	mad_rpc_set_retries(ib->srcport, (int)ib->opts->retries + 1);
 	smp_mkey_set(ib->srcport, 0);
 
 	/* NodeInfo and NodeDescription of our own node, DR with no hops. */

@@ -24,6 +24,7 @@ struct fa_report_ctx {
 	const char		*snapshot_file;	/* name in the output dir, or NULL */
 	const char		*snapshot_sha256; /* hex, or NULL */
 	const char		*mode;		/* "scan" or "offline" */
+	const char		*policy_name;	/* the policy evaluated, or NULL */
 	time_t			 generated;
 };
 

@@ -108,16 +108,17 @@ fa_report_json(const struct fa_report_ctx *ctx)
 		    json_array_append_new(results, r) != 0)
 			goto fail;
 	}
-	root = json_pack("{s:s, s:O*, s:O*, s:{s:s, s:s}, s:{s:s?, s:s?}, "
-	    "s:o*, s:{s:s?}, s:o, s:o}",
+	root = json_pack("{s:s, s:{s:s, s:s}, s:O*, s:O*, s:{s:s, s:s}, "
+	    "s:{s:s?, s:s?}, s:o*, s:{s:s?}, s:o, s:o}",
 	    "schema", FA_REPORT_SCHEMA,
-	    "tool", json_object_get(ctx->snap->meta, "tool"),
+	    "tool", "name", "fabaudit", "version", FA_VERSION,
+	    "scanned_by", json_object_get(ctx->snap->meta, "tool"),
 	    "scan", json_object_get(ctx->snap->meta, "scan"),
 	    "evaluation", "mode", ctx->mode, "generated", when,
 	    "snapshot", "file", ctx->snapshot_file,
 	    "sha256", ctx->snapshot_sha256,
 	    "families", families_json(ctx->snap),
-	    "policy", "name", ctx->snap->policy_name,
+	    "policy", "name", ctx->policy_name,
 	    "summary", summary, "results", results);
 	return root;
 fail:

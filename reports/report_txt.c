@@ -126,12 +126,13 @@ fa_report_txt(const struct fa_report_ctx *ctx)
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
 	fa_time_rfc3339(ctx->generated, when, sizeof(when));
-	fprintf(f, "fabaudit %s report (%s evaluation, %s)\n",
-	    meta_str(s, "tool", "version"), ctx->mode, when);
-	fprintf(f, "Scan: %s to %s on %s\n", meta_str(s, "scan", "started"),
-	    meta_str(s, "scan", "finished"), meta_str(s, "scan", "host"));
-	fprintf(f, "Policy: %s\n", s->policy_name != NULL ? s->policy_name :
-	    "(none)");
+	fprintf(f, "fabaudit %s report (%s evaluation, %s)\n", FA_VERSION,
+	    ctx->mode, when);
+	fprintf(f, "Scan: %s to %s on %s by fabaudit %s\n",
+	    meta_str(s, "scan", "started"), meta_str(s, "scan", "finished"),
+	    meta_str(s, "scan", "host"), meta_str(s, "tool", "version"));
+	fprintf(f, "Policy: %s\n", ctx->policy_name != NULL ?
+	    ctx->policy_name : "(none)");
 	if (ctx->snapshot_sha256 != NULL)
 		fprintf(f, "Snapshot: %s sha256 %s\n", ctx->snapshot_file != NULL ?
 		    ctx->snapshot_file : "-", ctx->snapshot_sha256);

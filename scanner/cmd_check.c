@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
@@ -27,8 +28,10 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Read and parse a snapshot; the bytes are kept for the hash. */
 static int
-load_snapshot(const char *path, struct fa_snapshot **out)
+load_snapshot(const char *path, struct fa_snapshot **out, char **bufp,
+    size_t *lenp)
 {
 	json_error_t jerr;
 	json_t *j;
@@ -43,20 +46,39 @@ load_snapshot(const char *path, struct fa_snapshot **out)
 		return FA_EXIT_USAGE;
 	}
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(buf);
 	if (j == NULL) {
+		free(buf);
 		fa_diag(NULL, "%s:%d: %s", path, jerr.line, jerr.text);
 		return FA_EXIT_USAGE;
 	}
 	r = fa_snapshot_from_json(j, out, &why);
 	json_decref(j);
 	if (r != 0) {
+		free(buf);
 		fa_diag(path, "not a fabaudit snapshot: %s", why != NULL ? why :
 		    fa_strerror(r));
 		free(why);
 		return FA_EXIT_USAGE;
 	}
+	*bufp = buf;
+	*lenp = len;
 	return 0;
+}
+
+/* The scan's start time from the snapshot, or now if absent/garbled. */
+static time_t
+scan_time(const struct fa_snapshot *snap)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(
+	    snap->meta, "scan"), "started"));
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (s == NULL || (end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) ==
+	    NULL || *end != '\0')
+		return time(NULL);
+	return timegm(&tm);
 }
 
 int
@@ -66,6 +88,8 @@ fa_cmd_check(int argc, char **argv)
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL, *path;
+	char *bytes = NULL;
+	size_t len = 0;
 	int c, rc = FA_EXIT_USAGE;
 
 	optind = 1;
@@ -104,25 +128,27 @@ fa_cmd_check(int argc, char **argv)
 		goto usage;
 	}
 	path = argv[optind];
-	if ((rc = load_snapshot(path, &snap)) != 0)
+	if ((rc = load_snapshot(path, &snap, &bytes, &len)) != 0)
 		goto out;
 	if (policy_path != NULL)
 		rc = fa_load_policy(policy_path, &policy);
 	else if (snap->policy_name != NULL)
 		rc = fa_load_policy_text(snap->policy_name, snap->policy_text,
-		    &policy);
+		    scan_time(snap), &policy);
 	else if ((policy = fa_policy_new_empty()) == NULL)
 		rc = FA_EXIT_NORUN;
 	if (rc != 0)
 		goto out;
 	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
-	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", 0, path);
+	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, bytes,
+	    len);
 	goto out;
 usage:
 	fa_print_usage(stderr, fa_usage_check);
 	rc = FA_EXIT_USAGE;
 out:
+	free(bytes);
 	fa_snapshot_free(snap);
 	fa_policy_free(policy);
 	return rc;

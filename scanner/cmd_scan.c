@@ -135,7 +135,7 @@ fa_cmd_scan(int argc, char **argv)
 			ib.port = (int)v;
 			break;
 		case OPT_RETRIES:
-			if (num_opt("--retries", optarg, 0, 10, &v) != 0)
+			if (num_opt("--retries", optarg, 1, 10, &v) != 0)
 				goto usage;
 			ib.retries = (unsigned)v;
 			break;
@@ -210,7 +210,7 @@ fa_cmd_scan(int argc, char **argv)
 		fa_diag(NULL, "out of memory");
 		goto out;
 	}
-	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", 1, NULL);
+	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0);
 	if (usable == 0 && rc != FA_EXIT_NORUN) {
 		fa_diag(NULL, "no family could be scanned; report written to %s",
 		    out.outdir);

@@ -153,12 +153,13 @@ report_policy_errors(const char *errs)
 }
 
 int
-fa_load_policy_text(const char *name, const char *text, struct fa_policy **out)
+fa_load_policy_text(const char *name, const char *text, time_t now,
+    struct fa_policy **out)
 {
 	char *errs = NULL;
 	int r;
 
-	r = fa_policy_parse(name, text, strlen(text), time(NULL), out, &errs);
+	r = fa_policy_parse(name, text, strlen(text), now, out, &errs);
 	if (r != 0) {
 		if (errs != NULL)
 			report_policy_errors(errs);
@@ -281,15 +282,15 @@ write_json(const char *dir, const char *name, const json_t *j, char **bytes,
 int
 fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
-    const char *mode, int write_snapshot, const char *snapshot_path)
+    const char *mode, const char *snapshot_name, const char *snapbytes,
+    size_t snaplen)
 {
 	struct fa_eval_ctx ectx = { snap, policy };
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rctx;
 	struct fa_tally t;
 	json_t *j = NULL;
-	char *snapbytes = NULL, *txt = NULL, *why = NULL, sha[65];
-	size_t snaplen = 0;
+	char *written = NULL, *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
 
 	if ((r = fa_evaluate(&ectx, &res)) != 0) {
@@ -302,27 +303,23 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.reveal = o->reveal;
 	rctx.fail_on = o->fail_on;
 	rctx.mode = mode;
+	rctx.policy_name = policy->name;
 	rctx.generated = time(NULL);
-	if (write_snapshot) {
+	if (snapshot_name == NULL) {
+		/* A scan: write the snapshot, then hash what was written. */
 		if ((j = fa_snapshot_to_json(snap, o->reveal)) == NULL) {
 			fa_diag(NULL, "out of memory");
 			goto out;
 		}
-		if ((r = write_json(o->outdir, "snapshot.json", j, &snapbytes,
+		if ((r = write_json(o->outdir, "snapshot.json", j, &written,
 		    &snaplen)) != 0)
 			goto out;
 		json_decref(j);
 		j = NULL;
-		rctx.snapshot_file = "snapshot.json";
-	} else if (snapshot_path != NULL) {
-		if (fa_read_file(snapshot_path, FA_SNAPSHOT_MAX_BYTES,
-		    &snapbytes, &snaplen, &why) != 0) {
-			fa_diag(snapshot_path, "%s", why != NULL ? why :
-			    "cannot read");
-			goto out;
-		}
-		rctx.snapshot_file = snapshot_path;
+		snapbytes = written;
+		snapshot_name = "snapshot.json";
 	}
+	rctx.snapshot_file = snapshot_name;
 	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
 		rctx.snapshot_sha256 = sha;
 	if (o->outdir != NULL && o->json) {
@@ -364,7 +361,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 out:
 	json_decref(j);
-	free(snapbytes);
+	free(written);
 	free(txt);
 	free(why);
 	fa_results_free(&res);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "../checks/check.h"
 #include "../core/policy.h"
@@ -43,8 +44,12 @@ int fa_parse_fail_on(const char *s, struct fa_out_opts *o);
 
 /* Load and parse a policy file; 0 or FA_EXIT_USAGE (diagnostics printed). */
 int fa_load_policy(const char *path, struct fa_policy **out);
-/* Parse policy text from a snapshot; 0 or FA_EXIT_USAGE. */
-int fa_load_policy_text(const char *name, const char *text,
+/*
+ * Parse policy text from a snapshot, with waivers judged as of `now` (the
+ * scan's time, so that re-evaluation reproduces the scan); 0 or
+ * FA_EXIT_USAGE.
+ */
+int fa_load_policy_text(const char *name, const char *text, time_t now,
     struct fa_policy **out);
 
 /* Create outdir if missing (mode 0750); 0 or FA_EXIT_USAGE. */
@@ -53,11 +58,14 @@ int fa_prepare_outdir(const char *dir);
 /*
  * Evaluate snap against policy, write the outputs and print the summary.
  * Returns the exit status (0, 1, or FA_EXIT_NORUN on a write failure).
- * write_snapshot: also write snapshot.json (scan).
+ * A scan passes snapshot_name NULL: snapshot.json is written to the output
+ * directory.  `check` passes the snapshot's name and the bytes it parsed,
+ * whose SHA-256 goes into the report.
  */
 int fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
-    const char *mode, int write_snapshot, const char *snapshot_path);
+    const char *mode, const char *snapshot_name, const char *snapbytes,
+    size_t snaplen);
 
 int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
