@@ -84,6 +84,14 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 
+# Test-only shim that logs the MADs a process sends (tests/ib/madlog.c).
+MADLOG = $(B)/tests/madlog.so
+$(MADLOG): tests/ib/madlog.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< \
+		-ldl $(shell $(PKG_CONFIG) --libs libibumad)
+
 deps:
 	@sh mk/deps.sh
 
@@ -93,7 +101,7 @@ demo: deps
 
 # The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG)
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
 	@sh tests/run.sh $(B) build-asan

@@ -80,7 +80,14 @@ else
 	fa_fail "no-device tests need a machine without umad devices"
 fi
 
-# The manual documents every check and every option the program has.
+# The manual documents every published check ID (implemented or reserved),
+# every exit status, and every option the program has.
+for id in $(grep -v '^#' tests/ids.frozen); do
+	expect_grep "fabaudit.8 lists $id" "$id" man/man8/fabaudit.8
+done
+for code in 0 1 2 3; do
+	expect_grep "fabaudit.8 EXIT STATUS has $code" "^\.It $code$" man/man8/fabaudit.8
+done
 for id in $(jq -r '.[].id' "$T/checks.json"); do
 	expect_grep "fabaudit.8 documents $id" "$id" man/man8/fabaudit.8
 done

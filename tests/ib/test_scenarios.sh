@@ -9,6 +9,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+# The MAD logger built beside the binary (make: $(B)/tests/madlog.so).
+MADLOG=$(dirname "$BIN")/tests/madlog.so
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -24,12 +26,14 @@ scenario() {
 	dir=fixtures/ib/$name
 	out=$T/$name
 	# Both scans run against one fabric; the second reveals secrets.
+	# Every MAD sent goes to mads.log through the logging shim.
+	mkdir -p "$out"
+	FA_MADLOG=$out/mads.log LD_PRELOAD=$MADLOG \
 	tests/ib/with-fabric.sh "$dir" -- sh -c '
 		"$1" scan --ib -q -c "$2/policy.conf" -o "$3/scan"; echo $? >"$3/scan.rc"
 		"$1" scan --ib -q --reveal-secrets -c "$2/policy.conf" -o "$3/reveal"
 		echo $? >"$3/reveal.rc"' sh "$BIN" "$dir" "$out" 2>"$T/$name.err"
 	wf=$?
-	mkdir -p "$out"
 	expect_eq "$name: fabric came up and the scan ran" "$wf" 0
 	if [ "$wf" -ne 0 ]; then
 		sed 's/^/    /' "$T/$name.err"
@@ -52,6 +56,21 @@ scenario() {
 	expect_grep "$name: report.txt has the summary" '^Summary: ' "$out/scan/report.txt"
 	expect_eq "$name: no temporary files left" \
 	    "$(find "$out/scan" -name '.*' -type f | wc -l)" 0
+
+	# Read-only: every MAD sent was a Get with M_Key 0 (the log holds
+	# both scans).
+	expect_eq "$name: the scans sent MADs" \
+	    "$(test -s "$out/mads.log" && echo yes || echo no)" yes
+	expect_eq "$name: only Get methods were sent" \
+	    "$(grep -cv 'method=0x01 ' "$out/mads.log")" 0
+	expect_eq "$name: every SMP carried M_Key 0" \
+	    "$(grep -cv 'mkey=0x0000000000000000$' "$out/mads.log")" 0
+	expect_eq "$name: SMInfo was asked" \
+	    "$(grep -c 'class=0x01 method=0x01 attr=0x0020 ' "$out/mads.log" | \
+	    awk '{ print ($1 > 0) }')" 1
+	expect_eq "$name: the P_Key table was read" \
+	    "$(grep -c 'method=0x01 attr=0x0016 ' "$out/mads.log" | \
+	    awk '{ print ($1 > 0) }')" 1
 
 	# The SM_Key is in no output unless --reveal-secrets.
 	expect_nogrep "$name: SM_Key redacted everywhere" "$smkey" \

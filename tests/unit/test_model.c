@@ -273,6 +273,31 @@ atomic_write(void **state)
 	free(why);
 }
 
+/* Run from the repository root (tests/run.sh does). */
+static void
+frozen_ids_are_known(void **state)
+{
+	char line[128];
+	FILE *f;
+	size_t n = 0, len;
+
+	(void)state;
+	f = fopen("tests/ids.frozen", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		len = strcspn(line, "\n");
+		line[len] = '\0';
+		if (!fa_check_id_known(line))
+			fail_msg("published ID %s is no longer known", line);
+		assert_true(fa_check_id_valid(line));
+		n++;
+	}
+	fclose(f);
+	assert_true(n >= 46);
+}
+
 int
 main(void)
 {
@@ -284,6 +309,7 @@ main(void)
 		cmocka_unit_test(snapshot_rejects_malformed),
 		cmocka_unit_test(report_json_and_txt),
 		cmocka_unit_test(atomic_write),
+		cmocka_unit_test(frozen_ids_are_known),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
