@@ -45,6 +45,8 @@ CHECKS_SRCS	= $(wildcard checks/*.c)
 REPORTS_SRCS	= $(wildcard reports/*.c)
 SCANNER_SRCS	= $(wildcard scanner/*.c)
 UNIT_SRCS	= $(wildcard tests/unit/test_*.c)
+FUNIT_SRCS	= $(wildcard tests/unit/ftest_*.c)
+AGENT_SRCS	= $(wildcard tests/agent/*.c)
 
 objs = $(patsubst %.c,$(B)/%.o,$(1))
 
@@ -53,7 +55,8 @@ LIBFABRIC	= $(B)/libfabric.a
 LIBCHECKS	= $(B)/libchecks.a
 LIBREPORTS	= $(B)/libreports.a
 BIN		= $(B)/fabaudit
-UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS)) \
+		  $(patsubst tests/unit/%.c,$(B)/tests/%,$(FUNIT_SRCS))
 
 .SECONDARY:
 .PHONY: all deps demo check unit unit-asan scenarios lint-man install \
@@ -79,8 +82,13 @@ $(BIN): $(call objs,$(SCANNER_SRCS)) $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) $(L
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# Unit tests never link libfabric: a check that does I/O fails to link.
-$(B)/tests/%: $(B)/tests/unit/%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBCORE)
+# Unit tests of fabric/ code (ftest_*) link libfabric ...
+$(B)/tests/ftest_%: $(B)/tests/unit/ftest_%.o $(LIBFABRIC) $(LIBCORE)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
+
+# ... the others never do: a check that does I/O fails to link.
+$(B)/tests/test_%: $(B)/tests/unit/test_%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 
@@ -92,6 +100,15 @@ $(MADLOG): tests/ib/madlog.c
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< \
 		-ldl $(shell $(PKG_CONFIG) --libs libibumad)
 
+# The spec-conforming test agent (tests/agent/): an LD_PRELOAD library that
+# answers as protected hardware would where ibsim cannot.  Never installed.
+AGENT = $(B)/tests/agent.so
+$(AGENT): $(AGENT_SRCS) $(wildcard tests/agent/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -shared -o $@ \
+		$(AGENT_SRCS) -ldl $(PKG_CFLAGS) $(PKG_LIBS)
+
 deps:
 	@sh mk/deps.sh
 
@@ -101,7 +118,8 @@ demo: deps
 
 # The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) \
+		$(if $(AGENT_SRCS),$(AGENT))
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
 	@sh tests/run.sh $(B) build-asan

@@ -41,10 +41,12 @@ run() {
 	failed=$((failed + f))
 }
 
-for t in "$B"/tests/test_*; do
+for t in "$B"/tests/test_* "$B"/tests/ftest_*; do
+	[ -x "$t" ] || continue
 	run "unit $(basename "$t")" "$t"
 done
-for t in "$A"/tests/test_*; do
+for t in "$A"/tests/test_* "$A"/tests/ftest_*; do
+	[ -x "$t" ] || continue
 	run "unit-asan $(basename "$t")" env \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
