@@ -1,0 +1,63 @@
+/*
+ * mads.pcap: every MAD the scanner sends and receives, written with
+ * libpcap in link type DLT_INFINIBAND (247), which Wireshark's InfiniBand
+ * dissector decodes.  That link type carries whole IB packets from the
+ * Local Route Header on, so each MAD is wrapped in a synthesised UD
+ * packet: LRH, BTH (opcode UD SEND Only), DETH (Q_Key, source QP), the MAD,
+ * then ICRC and VCRC.  The headers describe what was asked of whom; they
+ * are a faithful summary, not a claim about the wire.
+ *
+ * The file is written to a temporary name and renamed into place by
+ * fa_ib_pcap_close(), so a capture is complete or absent.
+ */
+#ifndef FA_FABRIC_IB_PCAP_H
+#define FA_FABRIC_IB_PCAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/time.h>
+
+struct fa_ib_pcap;
+
+enum fa_pcap_dir {
+	FA_PCAP_SENT = 0,
+	FA_PCAP_RECEIVED,
+};
+
+struct fa_ib_pkt {
+	uint16_t	slid;	/* LRH source LID (0xffff permissive for DR) */
+	uint16_t	dlid;	/* LRH destination LID */
+	uint32_t	src_qp;	/* DETH source QP (0 for SMPs, 1 for GMPs) */
+	uint32_t	dst_qp;	/* BTH destination QP */
+	uint32_t	qkey;	/* DETH Q_Key (0x80010000 for QP1) */
+	uint8_t		sl;	/* LRH service level */
+	uint8_t		vl;	/* LRH virtual lane (15 for SMPs) */
+};
+
+/*
+ * Create dir/name (via a temporary file).  Returns 0, or FA_ERR_IO /
+ * FA_ERR_NOMEM with *why (if not NULL) a new string naming the file.
+ */
+int fa_ib_pcap_open(const char *dir, const char *name, struct fa_ib_pcap **out,
+    char **why);
+
+/*
+ * Append one MAD of `len` bytes (at most 256) as a packet with the given
+ * addressing.  Returns 0 or FA_ERR_IO / FA_ERR_INPUT (len out of range).
+ */
+int fa_ib_pcap_write(struct fa_ib_pcap *c, const struct timeval *ts,
+    enum fa_pcap_dir dir, const struct fa_ib_pkt *pkt, const uint8_t *mad,
+    size_t len);
+
+/* Packets written so far. */
+unsigned long fa_ib_pcap_count(const struct fa_ib_pcap *c);
+
+/*
+ * Flush, close and rename into place.  Returns 0 or FA_ERR_IO with *why.
+ * fa_ib_pcap_abort() closes and removes the temporary file instead.
+ * Both accept NULL.
+ */
+int fa_ib_pcap_close(struct fa_ib_pcap *c, char **why);
+void fa_ib_pcap_abort(struct fa_ib_pcap *c);
+
+#endif
