@@ -327,6 +327,24 @@ fa_json_get_str(const json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
+json_t *
+fa_json_stringf(const char *fmt, ...)
+{
+	va_list ap;
+	char *m = NULL;
+	json_t *j;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&m, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	j = json_string(m);
+	free(m);
+	return j;
+}
+
 int
 fa_json_set_u64(json_t *obj, const char *key, uint64_t v)
 {
@@ -556,8 +574,12 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 			r = why_set(why, "observations[%zu] is malformed", i);
 			goto fail;
 		}
+		if ((v = json_deep_copy(json_object_get(o, "data"))) == NULL) {
+			r = FA_ERR_NOMEM;
+			goto fail;
+		}
 		r = fa_snapshot_add(s, family, id, kind, target, request, ost,
-		    reason, json_deep_copy(json_object_get(o, "data")), NULL);
+		    reason, (json_t *)v, NULL);
 		if (r != 0)
 			goto fail;
 	}

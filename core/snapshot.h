@@ -25,7 +25,7 @@
 
 #define FA_REDACTED	"<redacted>"
 #define FA_SNAPSHOT_SCHEMA	"fabaudit-snapshot/1"
-#define FA_SNAPSHOT_MAX_BYTES	(512u * 1024 * 1024)
+#define FA_SNAPSHOT_MAX_BYTES	(128u * 1024 * 1024)
 #define FA_SNAPSHOT_MAX_OBS	(16u * 1024 * 1024)
 
 enum fa_obs_state {
@@ -131,6 +131,9 @@ int fa_json_get_int(const json_t *obj, const char *key, long long min,
     long long max, long long *out);
 int fa_json_get_bool(const json_t *obj, const char *key, int *out);
 const char *fa_json_get_str(const json_t *obj, const char *key);
+/* A new JSON string formatted like printf; NULL on ENOMEM. */
+json_t *fa_json_stringf(const char *fmt, ...)
+    __attribute__((__format__(__printf__, 1, 2)));
 /* Store v as a "0x%016" string; returns 0 or FA_ERR_NOMEM. */
 int fa_json_set_u64(json_t *obj, const char *key, uint64_t v);
 

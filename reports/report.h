@@ -1,8 +1,9 @@
 /*
  * Rendering: results plus evidence into report.json (jansson) and
- * report.txt, the exit-code tally, and atomic file output.  Every string
- * that came from the fabric was sanitised at acquisition (fa_str_sanitize);
- * secrets are redacted here unless `reveal` is set.
+ * report.txt, the exit-code tally, and atomic file output.  Strings from the
+ * fabric were sanitised at acquisition (fa_str_sanitize), but a snapshot
+ * file or policy may hold anything: the text writer escapes on output.
+ * Secrets are redacted here unless `reveal` is set.
  */
 #ifndef FA_REPORT_H
 #define FA_REPORT_H

@@ -51,7 +51,7 @@ result_json(const struct fa_result *r, int reveal)
 		return NULL;
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:s, s:s, s:o*, s:o*}",
+	    "s:s, s:s, s:o, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
@@ -109,7 +109,7 @@ fa_report_json(const struct fa_report_ctx *ctx)
 			goto fail;
 	}
 	root = json_pack("{s:s, s:{s:s, s:s}, s:O*, s:O*, s:{s:s, s:s}, "
-	    "s:{s:s?, s:s?}, s:o*, s:{s:s?}, s:o, s:o}",
+	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o}",
 	    "schema", FA_REPORT_SCHEMA,
 	    "tool", "name", "fabaudit", "version", FA_VERSION,
 	    "scanned_by", json_object_get(ctx->snap->meta, "tool"),

@@ -1,7 +1,8 @@
 /*
  * report.txt and the stdout summary: the same content as report.json for a
- * reader at a terminal.  Strings from the fabric are already printable
- * ASCII (fa_str_sanitize); secrets are redacted unless revealed.
+ * reader at a terminal.  Every string that did not come from this program
+ * (fabric, snapshot file, policy) goes through put(), which escapes what a
+ * terminal would interpret; secrets are redacted unless revealed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,24 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "report.h"
+
+/* Write s with control bytes, DEL and non-ASCII as \xNN; NULL as "-". */
+static void
+put(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (s == NULL) {
+		fputc('-', f);
+		return;
+	}
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p < 0x7f)
+			fputc(*p, f);
+		else
+			fprintf(f, "\\x%02x", *p);
+	}
+}
 
 static const char *
 meta_str(const struct fa_snapshot *s, const char *obj, const char *key)
@@ -27,17 +46,32 @@ print_value(FILE *f, const json_t *v, int reveal)
 	size_t i;
 
 	if (json_is_object(v) && json_is_true(json_object_get(v, "secret"))) {
-		fputs(reveal ? json_string_value(json_object_get(v, "value")) :
-		    FA_REDACTED, f);
+		put(f, reveal ? json_string_value(json_object_get(v, "value")) :
+		    FA_REDACTED);
 		fprintf(f, " (%s)", json_is_true(json_object_get(v, "zero")) ?
 		    "zero" : "non-zero");
 	} else if (json_is_string(v))
-		fputs(json_string_value(v), f);
+		put(f, json_string_value(v));
 	else if (json_is_integer(v))
 		fprintf(f, "%lld", (long long)json_integer_value(v));
 	else if (json_is_boolean(v))
 		fputs(json_is_true(v) ? "true" : "false", f);
-	else if (json_is_array(v)) {
+	else if (json_is_object(v)) {
+		const char *k;
+		json_t *e2;
+		int first = 1;
+
+		fputc('{', f);
+		json_object_foreach((json_t *)v, k, e2) {
+			if (!first)
+				fputs(", ", f);
+			first = 0;
+			put(f, k);
+			fputc('=', f);
+			print_value(f, e2, reveal);
+		}
+		fputc('}', f);
+	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, e) {
 			if (i > 0)
 				fputs(" ", f);
@@ -53,23 +87,36 @@ print_result(FILE *f, const struct fa_result *r, int reveal, int full)
 	const json_t *e;
 	size_t i;
 
-	fprintf(f, "%-14s %-8s %s  %s", fa_status_name(r->status),
-	    fa_severity_name(r->severity), r->check->id, r->target);
-	if (r->target_name != NULL)
-		fprintf(f, " (%s)", r->target_name);
-	fprintf(f, "\n    %s\n    %s\n", r->check->title, r->reason);
-	if (r->waiver_reason != NULL)
-		fprintf(f, "    WAIVED until %s (policy line %u): %s\n",
-		    r->waiver_expires, r->waiver_line, r->waiver_reason);
+	fprintf(f, "%-14s %-8s %s  ", fa_status_name(r->status),
+	    fa_severity_name(r->severity), r->check->id);
+	put(f, r->target);
+	if (r->target_name != NULL) {
+		fputs(" (", f);
+		put(f, r->target_name);
+		fputc(')', f);
+	}
+	fprintf(f, "\n    %s\n    ", r->check->title);
+	put(f, r->reason);
+	fputc('\n', f);
+	if (r->waiver_reason != NULL) {
+		fprintf(f, "    WAIVED until %s (policy line %u): ",
+		    r->waiver_expires, r->waiver_line);
+		put(f, r->waiver_reason);
+		fputc('\n', f);
+	}
 	if (!full)
 		return;
 	json_array_foreach(r->evidence, i, e) {
-		fprintf(f, "    evidence: %s = ",
-		    json_string_value(json_object_get(e, "field")));
+		fputs("    evidence: ", f);
+		put(f, json_string_value(json_object_get(e, "field")));
+		fputs(" = ", f);
 		print_value(f, json_object_get(e, "value"), reveal);
-		if (json_is_string(json_object_get(e, "observation")))
-			fprintf(f, "  [%s]", json_string_value(
-			    json_object_get(e, "observation")));
+		if (json_is_string(json_object_get(e, "observation"))) {
+			fputs("  [", f);
+			put(f, json_string_value(json_object_get(e,
+			    "observation")));
+			fputc(']', f);
+		}
 		fputc('\n', f);
 	}
 	if (r->status == FA_ST_FAIL)
@@ -128,19 +175,30 @@ fa_report_txt(const struct fa_report_ctx *ctx)
 	fa_time_rfc3339(ctx->generated, when, sizeof(when));
 	fprintf(f, "fabaudit %s report (%s evaluation, %s)\n", FA_VERSION,
 	    ctx->mode, when);
-	fprintf(f, "Scan: %s to %s on %s by fabaudit %s\n",
-	    meta_str(s, "scan", "started"), meta_str(s, "scan", "finished"),
-	    meta_str(s, "scan", "host"), meta_str(s, "tool", "version"));
-	fprintf(f, "Policy: %s\n", ctx->policy_name != NULL ?
-	    ctx->policy_name : "(none)");
-	if (ctx->snapshot_sha256 != NULL)
-		fprintf(f, "Snapshot: %s sha256 %s\n", ctx->snapshot_file != NULL ?
-		    ctx->snapshot_file : "-", ctx->snapshot_sha256);
+	fputs("Scan: ", f);
+	put(f, meta_str(s, "scan", "started"));
+	fputs(" to ", f);
+	put(f, meta_str(s, "scan", "finished"));
+	fputs(" on ", f);
+	put(f, meta_str(s, "scan", "host"));
+	fputs(" by fabaudit ", f);
+	put(f, meta_str(s, "tool", "version"));
+	fputs("\nPolicy: ", f);
+	put(f, ctx->policy_name != NULL ? ctx->policy_name : "(none)");
+	fputc('\n', f);
+	if (ctx->snapshot_sha256 != NULL) {
+		fputs("Snapshot: ", f);
+		put(f, ctx->snapshot_file);
+		fprintf(f, " sha256 %s\n", ctx->snapshot_sha256);
+	}
 	for (fam = 0; fam < FA_FAM_MAX; fam++) {
 		fprintf(f, "Family %s: %s", fa_family_name((enum fa_family)fam),
 		    fa_fam_state_name(s->fam[fam].state));
-		if (s->fam[fam].reason != NULL)
-			fprintf(f, " (%s)", s->fam[fam].reason);
+		if (s->fam[fam].reason != NULL) {
+			fputs(" (", f);
+			put(f, s->fam[fam].reason);
+			fputc(')', f);
+		}
 		fputc('\n', f);
 	}
 	/* Failures first, then the undecided, then the rest. */

@@ -48,7 +48,11 @@ load_snapshot(const char *path, struct fa_snapshot **out, char **bufp,
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (j == NULL) {
 		free(buf);
-		fa_diag(NULL, "%s:%d: %s", path, jerr.line, jerr.text);
+		char *msg = fa_str_sanitize(jerr.text, sizeof(jerr.text));
+
+		fa_diag(NULL, "%s:%d: %s", path, jerr.line, msg != NULL ? msg :
+		    "invalid JSON");
+		free(msg);
 		return FA_EXIT_USAGE;
 	}
 	r = fa_snapshot_from_json(j, out, &why);
@@ -94,7 +98,7 @@ fa_cmd_check(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
-	while ((c = getopt_long(argc, argv, "qc:f:o:h", longopts,
+	while ((c = getopt_long(argc, argv, ":qc:f:o:h", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'q':
@@ -118,8 +122,7 @@ fa_cmd_check(int argc, char **argv)
 			fa_print_usage(stdout, fa_usage_check);
 			return FA_EXIT_OK;
 		default:
-			fa_diag("check", "invalid or incomplete option '%s'",
-			    argv[optind - 1]);
+			fa_bad_option("check", c, argv);
 			goto usage;
 		}
 	}

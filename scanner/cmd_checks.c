@@ -45,7 +45,7 @@ fa_cmd_checks(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'F':
 			if (fa_family_parse(optarg, &fam) != 0) {
@@ -69,8 +69,7 @@ fa_cmd_checks(int argc, char **argv)
 			fa_print_usage(stdout, fa_usage_checks);
 			return FA_EXIT_OK;
 		default:
-			fa_diag("checks", "invalid or incomplete option '%s'",
-			    argv[optind - 1]);
+			fa_bad_option("checks", ch, argv);
 			goto usage;
 		}
 	}

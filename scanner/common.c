@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,22 @@ fa_diag(const char *where, const char *fmt, ...)
 }
 
 void
+fa_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+	int len = (int)strcspn(arg, "=");
+
+	/* A long option is named as typed; optopt holds its table value. */
+	if (strncmp(arg, "--", 2) == 0)
+		fa_diag(cmd, c == ':' ? "option %.*s needs an argument" :
+		    "unknown option %.*s", len, arg);
+	else if (c == ':')
+		fa_diag(cmd, "option -%c needs an argument", optopt);
+	else
+		fa_diag(cmd, "unknown option -%c", optopt);
+}
+
+void
 fa_print_usage(FILE *f, const char *u)
 {
 	if (strncmp(u, "       ", 7) == 0)
@@ -52,7 +69,9 @@ fa_read_file(const char *path, size_t max, char **bufp, size_t *lenp,
 
 	*bufp = NULL;
 	*why = NULL;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+	/* O_NONBLOCK: a FIFO must not block us before the S_ISREG test. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) < 0) {
 		*why = fa_strdup(strerror(errno));
 		return FA_ERR_IO;
 	}
@@ -226,6 +245,10 @@ fa_prepare_outdir(const char *dir)
 {
 	struct stat st;
 
+	if (*dir == '\0') {
+		fa_diag(NULL, "the output directory name is empty");
+		return FA_EXIT_USAGE;
+	}
 	if (mkdir_p(dir) != 0) {
 		fa_diag(dir, "cannot create output directory: %s",
 		    strerror(errno));

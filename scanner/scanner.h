@@ -71,6 +71,9 @@ int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
 int fa_cmd_checks(int argc, char **argv);
 
+/* Report a getopt_long() failure (optstring starting with ':'). */
+void fa_bad_option(const char *cmd, int c, char **argv);
+
 /* Print a usage string, its leading indent replaced by "usage:". */
 void fa_print_usage(FILE *f, const char *u);
 

@@ -41,6 +41,17 @@ run() {
 	failed=$((failed + f))
 }
 
+# Every unit test source must have produced a binary in both builds.
+for src in tests/unit/test_*.c tests/unit/ftest_*.c; do
+	[ -e "$src" ] || continue
+	n=$(basename "$src" .c)
+	for d in "$B" "$A"; do
+		if [ ! -x "$d/tests/$n" ]; then
+			echo "FAIL: $d/tests/$n was not built"
+			failed=$((failed + 1))
+		fi
+	done
+done
 for t in "$B"/tests/test_* "$B"/tests/ftest_*; do
 	[ -x "$t" ] || continue
 	run "unit $(basename "$t")" "$t"
@@ -54,7 +65,10 @@ done
 run "man lint" sh tests/lint-man.sh
 run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
+run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
+run "ib agent" sh tests/ib/test_agent.sh "$B"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
+run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

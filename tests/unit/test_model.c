@@ -84,10 +84,14 @@ sample(void)
 	assert_int_equal(fa_snapshot_set_policy(s, "p.conf",
 	    "tenant_node acme-*\n"), 0);
 	d = json_pack("{s:o, s:s}", "sm_key", fa_secret_new(0x1122334455667788ULL),
-	    "node_desc", "<script>alert(1)</script>");
+	    "node_desc", "<script>alert(1)</script>\x1b]0;owned\x07\r");
 	assert_non_null(d);
+	assert_int_equal(json_object_set_new(d, "state", json_integer(3)), 0);
+	assert_int_equal(json_object_set_new(d, "priority", json_integer(0)),
+	    0);
 	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.smp.sminfo",
-	    "H-0x1/1", "SubnGet(SMInfo)", FA_OBS_COMPLETE, NULL, d, NULL), 0);
+	    "H-0x1/1\x1b[2J", "SubnGet(SMInfo)", FA_OBS_COMPLETE, NULL, d,
+	    NULL), 0);
 	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.smp.sminfo",
 	    "H-0x2/1", "SubnGet(SMInfo)", FA_OBS_NO_RESPONSE, "timed out",
 	    NULL, NULL), 0);
@@ -277,7 +281,8 @@ atomic_write(void **state)
 static void
 frozen_ids_are_known(void **state)
 {
-	char line[128];
+	char line[128], all[8192] = "\n";
+	const char *const *id;
 	FILE *f;
 	size_t n = 0, len;
 
@@ -292,10 +297,21 @@ frozen_ids_are_known(void **state)
 		if (!fa_check_id_known(line))
 			fail_msg("published ID %s is no longer known", line);
 		assert_true(fa_check_id_valid(line));
+		assert_true(strlen(all) + len + 2 < sizeof(all));
+		strncat(all, line, len);
+		strncat(all, "\n", 2);
 		n++;
 	}
 	fclose(f);
 	assert_true(n >= 46);
+	/* And the other way: every ID the program knows has been frozen. */
+	for (id = fa_known_check_ids; *id != NULL; id++) {
+		char pat[80];
+
+		snprintf(pat, sizeof(pat), "\n%s\n", *id);
+		if (strstr(all, pat) == NULL)
+			fail_msg("%s is not in tests/ids.frozen", *id);
+	}
 }
 
 int
