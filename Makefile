@@ -31,6 +31,8 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# What checks/ and reports/ may use: no InfiniBand, netlink or pcap library.
+PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFA_VERSION='"$(VERSION)"' \
 	     -DFA_DATADIR='"$(DATADIR)"' $(WARN) $(OPT) $(HARDEN) $(SANFLAGS) \
 	     $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
@@ -87,10 +89,11 @@ $(B)/tests/ftest_%: $(B)/tests/unit/ftest_%.o $(LIBFABRIC) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-# ... the others never do: a check that does I/O fails to link.
+# ... the others link neither libfabric nor the fabric libraries: a check
+# that does I/O fails to link.
 $(B)/tests/test_%: $(B)/tests/unit/test_%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PURE_LIBS) -lcmocka
 
 # Test-only shim that logs the MADs a process sends (tests/ib/madlog.c).
 MADLOG = $(B)/tests/madlog.so

@@ -16,6 +16,7 @@ struct fa_ib_opts {
 	unsigned	 retries;	/* per MAD, after the first send; >= 1,
 					   since libibnetdisc turns 0 into 3 */
 	unsigned	 max_smps;	/* discovery window (SMPs in flight) */
+	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
 };
 
 #define FA_IB_DEF_TIMEOUT_MS	500

@@ -23,17 +23,38 @@ port_json(ibnd_port_t *p)
 	json_t *o;
 	uint32_t cap;
 
+	/*
+	 * PortInfo as libibnetdisc read it (IBA vol. 1 14.2.5): capability
+	 * mask (bit 1 IsSM), the M_Key with its protection bits, lease and
+	 * violation count, and for switch ports the partition enforcement
+	 * bits.  The M_Key is a secret: the writers redact it.
+	 */
 	cap = mad_get_field(p->info, 0, IB_PORT_CAPMASK_F);
-	o = json_pack("{s:i, s:i, s:i, s:b}", "num", p->portnum,
-	    "lid", p->base_lid, "capmask", (json_int_t)cap,
-	    "is_sm", (cap & 0x2) != 0);	/* PortInfo CapabilityMask IsSM */
+	o = json_pack("{s:i, s:i, s:I, s:b, s:i, s:o, s:i, s:i, s:i}",
+	    "num", p->portnum, "lid", p->base_lid, "capmask", (json_int_t)cap,
+	    "is_sm", (cap & 0x2) != 0,
+	    "state", mad_get_field(p->info, 0, IB_PORT_STATE_F),
+	    "mkey", fa_secret_new(mad_get_field64(p->info, 0, IB_PORT_MKEY_F)),
+	    "mkey_protect", mad_get_field(p->info, 0, IB_PORT_MKEY_PROT_BITS_F),
+	    "mkey_lease", mad_get_field(p->info, 0, IB_PORT_MKEY_LEASE_F),
+	    "mkey_violations", mad_get_field(p->info, 0, IB_PORT_MKEY_VIOL_F));
 	if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
+		goto fail;
+	if (p->node->type == IB_NODE_SWITCH && p->portnum > 0 &&
+	    (json_object_set_new(o, "part_enf_in", json_integer(mad_get_field(
+	    p->info, 0, IB_PORT_PART_EN_INB_F))) != 0 ||
+	    json_object_set_new(o, "part_enf_out", json_integer(mad_get_field(
+	    p->info, 0, IB_PORT_PART_EN_OUTB_F))) != 0))
 		goto fail;
 	if (p->remoteport != NULL && p->remoteport->node != NULL) {
 		if (fa_json_set_u64(o, "remote_node_guid",
 		    p->remoteport->node->guid) != 0 ||
 		    json_object_set_new(o, "remote_port",
-		    json_integer(p->remoteport->portnum)) != 0)
+		    json_integer(p->remoteport->portnum)) != 0 ||
+		    json_object_set_new(o, "remote_type", json_string(
+		    p->remoteport->node->type == IB_NODE_SWITCH ? "Switch" :
+		    p->remoteport->node->type == IB_NODE_ROUTER ? "Router" :
+		    "CA")) != 0)
 			goto fail;
 	}
 	return o;
@@ -63,10 +84,11 @@ node_cb(ibnd_node_t *n, void *arg)
 		    json_array_append_new(ports, pj) != 0)
 			goto fail;
 	}
-	o = json_pack("{s:s, s:s, s:i, s:o}", "type",
+	o = json_pack("{s:s, s:s, s:i, s:i, s:o}", "type",
 	    n->type == IB_NODE_SWITCH ? "Switch" :
 	    n->type == IB_NODE_ROUTER ? "Router" : "CA", "desc", desc,
-	    "num_ports", n->numports, "ports", ports);
+	    "num_ports", n->numports, "partition_cap",
+	    mad_get_field(n->info, 0, IB_NODE_PARTITION_CAP_F), "ports", ports);
 	ports = NULL;
 	if (o == NULL || fa_json_set_u64(o, "guid", n->guid) != 0 ||
 	    json_array_append_new(w->nodes, o) != 0)
@@ -75,6 +97,7 @@ node_cb(ibnd_node_t *n, void *arg)
 	return;
 fail:
 	w->err = 1;
+	json_decref(o);
 	json_decref(ports);
 	free(desc);
 }

@@ -10,11 +10,14 @@
 
 #include "../core/snapshot.h"
 #include "ib.h"
+#include "ib_mad.h"
+#include "ib_pcap.h"
 
 struct fa_ib {
 	const struct fa_ib_opts	*opts;
 	struct fa_snapshot	*snap;
-	struct ibmad_port	*srcport;	/* SMI classes, for SMP Gets */
+	struct fa_mad		*mad;		/* the MAD engine (SMI, SA) */
+	struct fa_ib_pcap	*pcap;		/* mads.pcap, or NULL */
 	char			 ca[UMAD_CA_NAME_LEN];
 	int			 portnum;
 	uint16_t		 lid;		/* local base LID */
@@ -23,9 +26,9 @@ struct fa_ib {
 	uint64_t		 node_guid;
 	int			 node_type;	/* IB_NODE_CA, ... */
 	uint16_t		 partition_cap;
+	int			 node_info_ok;	/* our own SMA answered NodeInfo */
 	char			*node_desc;	/* sanitised */
 	ibnd_fabric_t		*fabric;	/* NULL if discovery failed */
-	unsigned long		 smps;		/* SMPs sent by us (not libibnetdisc) */
 };
 
 /* How one SMP Get ended. */
@@ -34,6 +37,10 @@ enum fa_smp_outcome {
 	FA_SMP_STATUS,		/* GetResp with non-zero status */
 	FA_SMP_NO_RESPONSE,	/* no response after retries */
 };
+
+/* A SubnGet(attr, mod) request to pid with M_Key 0, LID-routed or DR. */
+void fa_ib_smp_req(struct fa_mad_req *r, const ib_portid_t *pid,
+    unsigned attr, unsigned mod);
 
 /*
  * Send SubnGet(attr, mod) to `pid` (LID-routed if pid->lid > 0, else
@@ -55,5 +62,6 @@ int fa_ib_local(struct fa_ib *ib);		/* ib_local.c */
 int fa_ib_discover(struct fa_ib *ib);		/* ib_discover.c */
 int fa_ib_sminfo(struct fa_ib *ib);		/* ib_sminfo.c */
 int fa_ib_pkeys_local(struct fa_ib *ib);	/* ib_pkeys.c */
+int fa_ib_sa(struct fa_ib *ib);		/* ib_sa.c */
 
 #endif

@@ -60,55 +60,77 @@ fa_ib_local(struct fa_ib *ib)
 	unsigned status;
 	json_t *d;
 	char *why = NULL, *target = NULL;
-	int r, mgmt[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	struct fa_mad_opts mo;
+	int r;
 
-	ib->srcport = mad_rpc_open_port(ib->ca, ib->portnum, mgmt, 2);
-	if (ib->srcport == NULL)
+	mo.timeout_ms = ib->opts->timeout_ms;
+	mo.retries = ib->opts->retries;
+	mo.window = ib->opts->max_smps;
+	mo.per_dest = 1;
+	mo.allow_set = 0;
+	if (fa_mad_open(ib->ca, ib->portnum, ib->lid, &mo, ib->pcap,
+	    &ib->mad) != 0)
 		return fa_snapshot_set_family(ib->snap, FA_FAM_IB,
 		    FA_FAMST_UNAVAILABLE, "cannot open the SMI of the "
 		    "InfiniBand port (umad device permission?)");
-	/* libibmad counts sends, not retries, and takes 0 as "default". */
-	mad_rpc_set_retries(ib->srcport, (int)ib->opts->retries + 1);
-	smp_mkey_set(ib->srcport, 0);
 
 	/* NodeInfo and NodeDescription of our own node, DR with no hops. */
 	memset(&self, 0, sizeof(self));
+	/*
+	 * Unanswered, this is not a failure of the scan: an SR-IOV virtual
+	 * function without SMI drops every SMP, its own included, while
+	 * GMPs (the SA) still work.  The observation records it and the rest
+	 * of the scan goes on with what umad told us.
+	 */
 	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data, &status);
-	if (oc != FA_SMP_ANSWERED) {
-		why = fa_ib_smp_reason(oc, status);
-		r = fa_snapshot_set_family(ib->snap, FA_FAM_IB,
-		    FA_FAMST_FAILED, why != NULL ? why : "NodeInfo failed");
-		free(why);
-		return r;
+	if (oc == FA_SMP_ANSWERED) {
+		ib->node_info_ok = 1;
+		ib->node_guid = mad_get_field64(data, 0, IB_NODE_GUID_F);
+		ib->node_type = (int)mad_get_field(data, 0, IB_NODE_TYPE_F);
+		ib->partition_cap = (uint16_t)mad_get_field(data, 0,
+		    IB_NODE_PARTITION_CAP_F);
+		oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0, data,
+		    &status);
+	} else {
+		/* The port GUID of a CA's port N is not its node GUID; we
+		 * name the node by the port GUID, and say so. */
+		ib->node_guid = ib->port_guid;
+		ib->node_type = IB_NODE_CA;
+		if ((why = fa_ib_smp_reason(oc, status)) == NULL)
+			return FA_ERR_NOMEM;
 	}
-	ib->node_guid = mad_get_field64(data, 0, IB_NODE_GUID_F);
-	ib->node_type = (int)mad_get_field(data, 0, IB_NODE_TYPE_F);
-	ib->partition_cap = (uint16_t)mad_get_field(data, 0,
-	    IB_NODE_PARTITION_CAP_F);
-	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0, data, &status);
 	ib->node_desc = oc == FA_SMP_ANSWERED ?
 	    fa_str_sanitize(data, IB_SMP_DATA_SIZE) : fa_strdup("");
-	if (ib->node_desc == NULL)
+	if (ib->node_desc == NULL) {
+		free(why);
 		return FA_ERR_NOMEM;
+	}
 
 	if ((target = fa_ib_target(ib->node_type, ib->node_guid,
-	    ib->portnum)) == NULL)
+	    ib->portnum)) == NULL) {
+		free(why);
 		return FA_ERR_NOMEM;
+	}
 	d = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i}",
 	    "ca", ib->ca, "port", ib->portnum, "lid", ib->lid,
 	    "sm_lid", ib->sm_lid, "node_desc", ib->node_desc,
 	    "node_type", node_type_name(ib->node_type),
 	    "partition_cap", ib->partition_cap);
 	if (d == NULL || fa_json_set_u64(d, "port_guid", ib->port_guid) != 0 ||
-	    fa_json_set_u64(d, "node_guid", ib->node_guid) != 0) {
+	    fa_json_set_u64(d, "node_guid", ib->node_guid) != 0 ||
+	    json_object_set_new(d, "node_info_answered",
+	    json_boolean(ib->node_info_ok)) != 0) {
 		json_decref(d);
 		free(target);
+		free(why);
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", KIND_LOCAL,
 	    target, "umad port attributes; SubnGet(NodeInfo), "
 	    "SubnGet(NodeDescription) by directed route to self",
-	    FA_OBS_COMPLETE, NULL, d, NULL);
+	    ib->node_info_ok ? FA_OBS_COMPLETE : FA_OBS_INCOMPLETE, why, d,
+	    NULL);
 	free(target);
+	free(why);
 	return r;
 }

@@ -1,11 +1,13 @@
 /*
- * mads.pcap: every MAD the scanner sends and receives, written with
- * libpcap in link type DLT_INFINIBAND (247), which Wireshark's InfiniBand
- * dissector decodes.  That link type carries whole IB packets from the
- * Local Route Header on, so each MAD is wrapped in a synthesised UD
- * packet: LRH, BTH (opcode UD SEND Only), DETH (Q_Key, source QP), the MAD,
- * then ICRC and VCRC.  The headers describe what was asked of whom; they
- * are a faithful summary, not a claim about the wire.
+ * mads.pcap: every MAD the scanner's engine sends and receives, written
+ * with libpcap.  The link type is DLT_ERF (197): one ERF record of type 21
+ * (InfiniBand) per packet, which Wireshark's InfiniBand dissector decodes
+ * (Debian's tshark does not read DLT_INFINIBAND, 247).  The ERF capture
+ * interface records the direction: 0 sent, 1 received.  Each MAD is
+ * wrapped in a synthesised UD packet: LRH, BTH (opcode UD SEND Only), DETH
+ * (Q_Key, source QP), the MAD, then a real ICRC and VCRC.  The headers
+ * describe what was asked of whom; they are a faithful summary, not a
+ * claim about the wire.
  *
  * The file is written to a temporary name and renamed into place by
  * fa_ib_pcap_close(), so a capture is complete or absent.

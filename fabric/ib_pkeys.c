@@ -31,6 +31,8 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	int r = FA_ERR_NOMEM;
 
 	nblocks = (ib->partition_cap + PKEYS_PER_BLOCK - 1) / PKEYS_PER_BLOCK;
+	if (!ib->node_info_ok)
+		nblocks = 1;	/* PartitionCap unknown: block 0 at least */
 	if (nblocks > MAX_BLOCKS)
 		nblocks = MAX_BLOCKS;
 	target = fa_ib_target(ib->node_type, ib->node_guid, ib->portnum);

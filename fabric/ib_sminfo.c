@@ -90,7 +90,7 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 	enum fa_smp_outcome oc;
 	enum fa_obs_state st;
 	unsigned status;
-	uint64_t guid, key;
+	uint64_t guid, key = 0;
 	json_t *d, *secret;
 	char *target, *req, *reason = NULL;
 	int r = FA_ERR_NOMEM;
@@ -128,10 +128,11 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 		st = FA_OBS_COMPLETE;
 		mad_decode_field(data, IB_SMINFO_GUID_F, &guid);
 		mad_decode_field(data, IB_SMINFO_KEY_F, &key);
+		/* set_new steals secret even when it fails. */
 		if ((secret = fa_secret_new(key)) == NULL ||
+		    json_object_set_new(d, "sm_key", secret) != 0 ||
 		    json_object_set_new(secret, "well_known",
 		    json_boolean(key == 0 || key == 1)) != 0 ||
-		    json_object_set_new(d, "sm_key", secret) != 0 ||
 		    fa_json_set_u64(d, "guid", guid) != 0 ||
 		    json_object_set_new(d, "priority", json_integer(
 		    mad_get_field(data, 0, IB_SMINFO_PRIO_F))) != 0 ||
@@ -140,8 +141,6 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 		    json_object_set_new(d, "act_count", json_integer(
 		    mad_get_field(data, 0, IB_SMINFO_ACT_F))) != 0)
 			goto out;
-		key = 0;
-		explicit_bzero(data, sizeof(data));
 	} else {
 		st = oc == FA_SMP_STATUS ? FA_OBS_REJECTED : FA_OBS_NO_RESPONSE;
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
@@ -151,6 +150,8 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 	    req, st, reason, d, NULL);
 	d = NULL;
 out:
+	key = 0;
+	explicit_bzero(data, sizeof(data));
 	json_decref(d);
 	free(target);
 	free(req);

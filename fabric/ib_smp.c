@@ -1,12 +1,6 @@
 /*
- * One SMP Get through libibmad, and the naming helpers every IB collector
- * shares.  This is the single place SMPs leave from, so that the pipelined
- * MAD engine can replace it without touching the collectors.
- *
- * libibmad's smp_query_status_via() returns NULL both for a timeout (MAD
- * status left 0) and for a GetResp with a non-zero status; the two differ
- * only in rstatus (libibmad rpc.c).  For directed-route SMPs the status is
- * 15 bits: bit 15 is the D (direction) bit (IBA vol. 1 14.2.1).
+ * SMP Gets through the MAD engine, synchronous or as prepared requests,
+ * and the naming helpers every IB collector shares.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,21 +8,42 @@
 #include "../core/util.h"
 #include "ib_internal.h"
 
+void
+fa_ib_smp_req(struct fa_mad_req *r, const ib_portid_t *pid, unsigned attr,
+    unsigned mod)
+{
+	memset(r, 0, sizeof(*r));
+	r->dest = *pid;
+	r->mgmt_class = pid->lid > 0 ? IB_SMI_CLASS : IB_SMI_DIRECT_CLASS;
+	if (pid->lid <= 0)	/* pure DR: permissive DrSLID/DrDLID */
+		r->dest.drpath.drslid = r->dest.drpath.drdlid = 0xffff;
+	r->method = IB_MAD_METHOD_GET;
+	r->attr = attr;
+	r->mod = mod;
+	r->key = 0;		/* M_Key 0: we hold no key */
+}
+
 enum fa_smp_outcome
 fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid, unsigned attr,
     unsigned mod, uint8_t data[IB_SMP_DATA_SIZE], unsigned *status)
 {
-	int rstatus = 0;
-	uint8_t *p;
+	struct fa_mad_req r;
 
 	memset(data, 0, IB_SMP_DATA_SIZE);
-	ib->smps++;
-	p = smp_query_status_via(data, pid, attr, mod, ib->opts->timeout_ms,
-	    &rstatus, ib->srcport);
-	*status = (unsigned)rstatus & 0x7fff;
-	if (p != NULL)
+	fa_ib_smp_req(&r, pid, attr, mod);
+	*status = 0;
+	if (fa_mad_call(ib->mad, &r) != 0 && r.outcome == FA_MAD_PENDING)
+		return FA_SMP_NO_RESPONSE;
+	*status = r.status & 0x7fff;
+	switch (r.outcome) {
+	case FA_MAD_ANSWERED:
+		memcpy(data, fa_mad_data(&r), IB_SMP_DATA_SIZE);
 		return FA_SMP_ANSWERED;
-	return *status != 0 ? FA_SMP_STATUS : FA_SMP_NO_RESPONSE;
+	case FA_MAD_STATUS:
+		return FA_SMP_STATUS;
+	default:
+		return FA_SMP_NO_RESPONSE;
+	}
 }
 
 char *

@@ -9,7 +9,7 @@ libibumad-dev libibmad-dev libibnetdisc-dev
 libnl-3-dev libnl-route-3-dev libpcap-dev libssl-dev libxml2-dev libjansson-dev
 libcmocka-dev
 ibsim-utils libumad2sim0 opensm infiniband-diags
-mandoc jq"
+mandoc jq tshark"
 
 missing=""
 for p in $PKGS; do

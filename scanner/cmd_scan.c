@@ -51,6 +51,23 @@ num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* The families actually collected, for scan.families. */
+static json_t *
+scanned_families(const struct fa_snapshot *snap)
+{
+	json_t *a = json_array();
+	int f;
+
+	for (f = 0; a != NULL && f < FA_FAM_MAX; f++)
+		if (snap->fam[f].state == FA_FAMST_COLLECTED &&
+		    json_array_append_new(a, json_string(fa_family_name(
+		    (enum fa_family)f))) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static int
 set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
     time_t started, int want_ib)
@@ -76,10 +93,9 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	    "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_smps", ib->max_smps);
 	free(h);
-	if (scan == NULL ||
+	if (scan == NULL || json_object_set_new(snap->meta, "scan", scan) != 0 ||
 	    json_object_set_new(snap->meta, "tool", json_pack("{s:s, s:s}",
-	    "name", "fabaudit", "version", FA_VERSION)) != 0 ||
-	    json_object_set_new(snap->meta, "scan", scan) != 0)
+	    "name", "fabaudit", "version", FA_VERSION)) != 0)
 		return FA_ERR_NOMEM;
 	return 0;
 }
@@ -88,7 +104,7 @@ int
 fa_cmd_scan(int argc, char **argv)
 {
 	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
-	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS };
+	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL };
 	struct fa_out_opts out = { NULL, 1, 1, FA_SEV_HIGH, 0, 0 };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
@@ -100,7 +116,7 @@ fa_cmd_scan(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
-	while ((c = getopt_long(argc, argv, "qC:c:f:o:P:h", longopts,
+	while ((c = getopt_long(argc, argv, ":qC:c:f:o:P:h", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case OPT_IB:
@@ -148,8 +164,7 @@ fa_cmd_scan(int argc, char **argv)
 			fputs(fa_usage_scan, stdout);
 			return FA_EXIT_OK;
 		default:
-			fa_diag("scan", "invalid or incomplete option '%s'",
-			    argv[optind - 1]);
+			fa_bad_option("scan", c, argv);
 			goto usage;
 		}
 	}
@@ -173,6 +188,7 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
+	ib.capture_dir = out.outdir;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
 	    set_meta(snap, &ib, started, 1) != 0 ||
@@ -206,7 +222,9 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	fa_time_rfc3339(time(NULL), when, sizeof(when));
 	if (json_object_set_new(json_object_get(snap->meta, "scan"),
-	    "finished", json_string(when)) != 0) {
+	    "finished", json_string(when)) != 0 ||
+	    json_object_set_new(json_object_get(snap->meta, "scan"),
+	    "families", scanned_families(snap)) != 0) {
 		fa_diag(NULL, "out of memory");
 		goto out;
 	}

@@ -1,0 +1,394 @@
+/*
+ * The MAD engine (see ib_mad.h).  One FIFO of queued requests, a bounded
+ * set in flight, one receive loop.  TIDs are matched on their low 32 bits:
+ * the kernel (and umad2sim) use the high bits for the agent ID.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <infiniband/umad.h>
+
+#include "../core/errors.h"
+#include "ib_mad.h"
+#include "ib_pcap.h"
+
+#define MAX_WINDOW	256	/* above this the MAD QP's receive ring overruns */
+#define RECV_MAX	(16u * 1024 * 1024)	/* largest RMPP answer kept */
+#define QP1_QKEY	0x80010000u	/* IBA vol. 1 13.5.1: the GSI Q_Key */
+
+struct fa_mad {
+	struct ibmad_port	*port;
+	int			 portid;	/* libibumad port handle */
+	uint16_t		 lid;
+	struct fa_mad_opts	 o;
+	struct fa_ib_pcap	*pcap;
+	struct fa_mad_req	*head, *tail;	/* queued, not yet sent */
+	struct fa_mad_req	*inflight[MAX_WINDOW];
+	unsigned		 ninflight;
+	void			*sbuf, *rbuf;
+	size_t			 rbuf_len;
+	struct fa_mad_stats	 st;
+};
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int
+is_smp(int mgmt_class)
+{
+	return mgmt_class == IB_SMI_CLASS || mgmt_class == IB_SMI_DIRECT_CLASS;
+}
+
+int
+fa_mad_open(const char *ca, int port, uint16_t lid,
+    const struct fa_mad_opts *o, struct fa_ib_pcap *pcap, struct fa_mad **out)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
+	struct fa_mad *m;
+
+	*out = NULL;
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return FA_ERR_NOMEM;
+	m->o = *o;
+	if (m->o.window == 0)
+		m->o.window = 1;
+	if (m->o.window > MAX_WINDOW)
+		m->o.window = MAX_WINDOW;
+	if (m->o.per_dest == 0)
+		m->o.per_dest = 1;
+	if (m->o.timeout_ms == 0)
+		m->o.timeout_ms = 500;
+	m->lid = lid;
+	m->pcap = pcap;
+	m->rbuf_len = umad_size() + IB_MAD_SIZE * 16;
+	m->sbuf = calloc(1, umad_size() + IB_MAD_SIZE);
+	m->rbuf = calloc(1, m->rbuf_len);
+	if (m->sbuf == NULL || m->rbuf == NULL) {
+		fa_mad_close(m);
+		return FA_ERR_NOMEM;
+	}
+	m->port = mad_rpc_open_port((char *)ca, port, classes,
+	    (int)(sizeof(classes) / sizeof(classes[0])));
+	if (m->port == NULL) {
+		fa_mad_close(m);
+		return FA_ERR_UNAVAIL;
+	}
+	m->portid = mad_rpc_portid(m->port);
+	*out = m;
+	return 0;
+}
+
+void
+fa_mad_close(struct fa_mad *m)
+{
+	if (m == NULL)
+		return;
+	if (m->port != NULL)
+		mad_rpc_close_port(m->port);
+	free(m->sbuf);
+	free(m->rbuf);
+	free(m);
+}
+
+int
+fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
+{
+	r->outcome = FA_MAD_PENDING;
+	r->status = 0;
+	r->sends = 0;
+	r->inflight = 0;
+	r->next = NULL;
+	/* Read-only unless asked: Get (0x01) and GetTable (0x12) only. */
+	if (!m->o.allow_set && r->method != IB_MAD_METHOD_GET &&
+	    r->method != IB_MAD_METHOD_GET_TABLE) {
+		r->outcome = FA_MAD_REFUSED;
+		return FA_ERR_INPUT;
+	}
+	if (mad_rpc_class_agent(m->port, r->mgmt_class) < 0) {
+		r->outcome = FA_MAD_SEND_ERROR;
+		return FA_ERR_INPUT;
+	}
+	if (m->tail != NULL)
+		m->tail->next = r;
+	else
+		m->head = r;
+	m->tail = r;
+	return 0;
+}
+
+static void
+capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
+    const uint8_t *mad, size_t len)
+{
+	uint8_t full[IB_MAD_SIZE];
+	struct fa_ib_pkt pkt;
+	struct timeval tv;
+	uint16_t peer;
+
+	if (m->pcap == NULL)
+		return;
+	/*
+	 * On the wire a MAD is always 256 bytes (IBA vol. 1 13.4.2); the
+	 * simulator hands back SA answers cut to their records.  Capture the
+	 * packet as it would have been: zero-padded.
+	 */
+	memset(full, 0, sizeof(full));
+	memcpy(full, mad, len > sizeof(full) ? sizeof(full) : len);
+	memset(&pkt, 0, sizeof(pkt));
+	if (r->mgmt_class == IB_SMI_DIRECT_CLASS || r->dest.lid <= 0)
+		peer = 0xffff;		/* permissive LID for DR SMPs */
+	else
+		peer = (uint16_t)r->dest.lid;
+	pkt.slid = dir == FA_PCAP_SENT ? (peer == 0xffff ? 0xffff : m->lid) :
+	    peer;
+	pkt.dlid = dir == FA_PCAP_SENT ? peer : (peer == 0xffff ? 0xffff :
+	    m->lid);
+	if (is_smp(r->mgmt_class))
+		pkt.vl = 15;	/* SMPs travel on VL15, QP0 */
+	else {
+		pkt.src_qp = pkt.dst_qp = 1;
+		pkt.qkey = QP1_QKEY;
+	}
+	gettimeofday(&tv, NULL);
+	(void)fa_ib_pcap_write(m->pcap, &tv, dir, &pkt, full, sizeof(full));
+}
+
+static int
+same_dest(const struct fa_mad_req *a, const struct fa_mad_req *b)
+{
+	if (a->dest.lid > 0 || b->dest.lid > 0)
+		return a->dest.lid == b->dest.lid;
+	return a->dest.drpath.cnt == b->dest.drpath.cnt &&
+	    memcmp(a->dest.drpath.p, b->dest.drpath.p,
+	    (size_t)a->dest.drpath.cnt + 1) == 0;
+}
+
+static unsigned
+dest_load(const struct fa_mad *m, const struct fa_mad_req *r)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < m->ninflight; i++)
+		if (same_dest(m->inflight[i], r))
+			n++;
+	return n;
+}
+
+/* Encode and send r once; 0, or -1 when the stack refused it. */
+static int
+send_one(struct fa_mad *m, struct fa_mad_req *r)
+{
+	ib_rpc_t rpc;
+	uint8_t *mad;
+	int len, agent;
+
+	memset(&rpc, 0, sizeof(rpc));
+	rpc.mgtclass = r->mgmt_class;
+	rpc.method = r->method;
+	rpc.attr.id = r->attr;
+	rpc.attr.mod = r->mod;
+	rpc.trid = r->tid;
+	rpc.timeout = (int)m->o.timeout_ms;
+	if (is_smp(r->mgmt_class)) {
+		rpc.mkey = r->key;
+		rpc.dataoffs = IB_SMP_DATA_OFFS;
+		rpc.datasz = IB_SMP_DATA_SIZE;
+	} else {
+		rpc.mask = r->comp_mask;
+		rpc.dataoffs = IB_SA_DATA_OFFS;
+		rpc.datasz = IB_SA_DATA_SIZE;
+	}
+	memset(m->sbuf, 0, umad_size() + IB_MAD_SIZE);
+	len = mad_build_pkt(m->sbuf, &rpc, &r->dest, NULL,
+	    r->datalen > 0 ? r->data : NULL);
+	if (len < 0)
+		return -1;
+	mad = umad_get_mad(m->sbuf);
+	/* The SA header's SM_Key (bytes 36-43, IBA vol. 1 15.2.1.1). */
+	if (r->mgmt_class == IB_SA_CLASS)
+		mad_set_field64(mad, 0, IB_SA_MKEY_F, r->key);
+	agent = mad_rpc_class_agent(m->port, r->mgmt_class);
+	r->sends++;
+	m->st.sent++;
+	capture(m, r, FA_PCAP_SENT, mad, IB_MAD_SIZE);
+	if (umad_send(m->portid, agent, m->sbuf, len, (int)m->o.timeout_ms,
+	    0) < 0)
+		return -1;
+	r->deadline_ms = now_ms() + m->o.timeout_ms;
+	return 0;
+}
+
+static void
+finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
+{
+	struct fa_mad_req *r = m->inflight[idx];
+
+	m->inflight[idx] = m->inflight[--m->ninflight];
+	r->inflight = 0;
+	r->outcome = oc;
+	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS)
+		m->st.answered++;
+	else
+		m->st.unanswered++;
+	if (r->done != NULL)
+		r->done(r, r->arg);
+}
+
+/* Fill the window from the queue, respecting the per-destination cap. */
+static void
+fill(struct fa_mad *m)
+{
+	struct fa_mad_req *r, *prev = NULL, *next;
+
+	for (r = m->head; r != NULL && m->ninflight < m->o.window; r = next) {
+		next = r->next;
+		if (dest_load(m, r) >= m->o.per_dest) {
+			prev = r;
+			continue;
+		}
+		if (prev != NULL)
+			prev->next = next;
+		else
+			m->head = next;
+		if (m->tail == r)
+			m->tail = prev;
+		r->next = NULL;
+		r->tid = (uint32_t)mad_trid();
+		if (r->tid == 0)
+			r->tid = (uint32_t)mad_trid();
+		m->inflight[m->ninflight++] = r;
+		r->inflight = 1;
+		if (send_one(m, r) != 0)
+			finish(m, m->ninflight - 1, FA_MAD_SEND_ERROR);
+	}
+}
+
+/* A send timed out (kernel or our timer): send again or give up. */
+static void
+lost(struct fa_mad *m, unsigned idx)
+{
+	struct fa_mad_req *r = m->inflight[idx];
+
+	m->st.lost++;
+	if (r->sends <= m->o.retries) {
+		if (send_one(m, r) != 0)
+			finish(m, idx, FA_MAD_SEND_ERROR);
+		return;
+	}
+	finish(m, idx, FA_MAD_NO_RESPONSE);
+}
+
+static void
+received(struct fa_mad *m, int len)
+{
+	const uint8_t *mad = umad_get_mad(m->rbuf);
+	struct fa_mad_req *r;
+	uint32_t tid;
+	unsigned i;
+
+	if (len < 24)
+		return;
+	tid = (uint32_t)mad_get_field64((void *)mad, 0, IB_MAD_TRID_F);
+	for (i = 0; i < m->ninflight; i++)
+		if (m->inflight[i]->tid == tid)
+			break;
+	if (i == m->ninflight) {
+		m->st.stray++;
+		return;
+	}
+	r = m->inflight[i];
+	if (umad_status(m->rbuf) != 0) {
+		/* The send came back unanswered (kernel timeout, ibsim 110). */
+		lost(m, i);
+		return;
+	}
+	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
+	memset(r->resp, 0, sizeof(r->resp));
+	memcpy(r->resp, mad, (size_t)len < sizeof(r->resp) ? (size_t)len :
+	    sizeof(r->resp));
+	/* DR SMPs have a 15-bit status; bit 15 is the D bit (IBA 14.2.1.2). */
+	if (r->mgmt_class == IB_SMI_DIRECT_CLASS)
+		r->status = mad_get_field(r->resp, 0, IB_DRSMP_STATUS_F);
+	else
+		r->status = mad_get_field(r->resp, 0, IB_MAD_STATUS_F);
+	finish(m, i, r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS);
+}
+
+int
+fa_mad_run(struct fa_mad *m)
+{
+	uint64_t now, next;
+	unsigned i;
+	int len, n, wait;
+
+	for (;;) {
+		fill(m);
+		if (m->ninflight == 0)
+			return m->head == NULL ? 0 : FA_ERR_INTERNAL;
+		now = now_ms();
+		next = UINT64_MAX;
+		for (i = 0; i < m->ninflight; i++)
+			if (m->inflight[i]->deadline_ms < next)
+				next = m->inflight[i]->deadline_ms;
+		/* Our own timer, with slack for the kernel's to fire first. */
+		wait = next + 50 > now ? (int)(next + 50 - now) : 0;
+		len = (int)(m->rbuf_len - umad_size());
+		n = umad_recv(m->portid, m->rbuf, &len, wait);
+		if (n >= 0) {
+			received(m, len);
+			continue;
+		}
+		if (n == -ENOSPC) {
+			/* An RMPP answer larger than the buffer: grow once. */
+			size_t need = umad_size() + (size_t)len;
+			void *nb;
+
+			if (len <= 0 || need > RECV_MAX ||
+			    (nb = realloc(m->rbuf, need)) == NULL)
+				return FA_ERR_NOMEM;
+			m->rbuf = nb;
+			m->rbuf_len = need;
+			continue;
+		}
+		if (n != -ETIMEDOUT && n != -EAGAIN && n != -EINTR)
+			return FA_ERR_IO;
+		now = now_ms();
+		for (i = 0; i < m->ninflight; )
+			if (m->inflight[i]->deadline_ms + 50 <= now)
+				lost(m, i);	/* may swap another into i */
+			else
+				i++;
+	}
+}
+
+int
+fa_mad_call(struct fa_mad *m, struct fa_mad_req *r)
+{
+	int rc;
+
+	if ((rc = fa_mad_submit(m, r)) != 0)
+		return rc;
+	return fa_mad_run(m);
+}
+
+void
+fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
+{
+	*s = m->st;
+}
+
+const uint8_t *
+fa_mad_data(const struct fa_mad_req *r)
+{
+	return r->resp + (is_smp(r->mgmt_class) ? IB_SMP_DATA_OFFS :
+	    IB_SA_DATA_OFFS);
+}

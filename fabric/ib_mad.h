@@ -1,0 +1,107 @@
+/*
+ * The MAD engine: every MAD fabaudit sends (SMP, SA, and later PerfMgt, CC,
+ * VS, AM, BM) leaves through here.  Built on libibumad, with libibmad's
+ * mad_build_pkt() and field tables doing the encoding: a bounded window of
+ * requests in flight with distinct TIDs, at most `per_dest` in flight to one
+ * destination, our own per-request timeout (the simulator never times a
+ * send out) and a bounded number of sends per request, and every MAD sent
+ * and received written to mads.pcap when a capture is attached.
+ *
+ * It waits with umad_recv(), never by polling the file descriptor itself,
+ * so that a library interposed on libibumad (the test agent) sees every
+ * exchange.  Only Get and GetTable methods are sent unless the engine was
+ * opened with `allow_set` (fabaudit scan --active).
+ */
+#ifndef FA_FABRIC_IB_MAD_H
+#define FA_FABRIC_IB_MAD_H
+
+#include <stdint.h>
+
+#include <infiniband/mad.h>
+
+struct fa_ib_pcap;
+struct fa_mad;
+
+enum fa_mad_outcome {
+	FA_MAD_PENDING = 0,	/* not finished yet */
+	FA_MAD_ANSWERED,	/* response with status 0 */
+	FA_MAD_STATUS,		/* response with a non-zero MAD status */
+	FA_MAD_NO_RESPONSE,	/* nothing after every send timed out */
+	FA_MAD_SEND_ERROR,	/* the local stack refused the send */
+	FA_MAD_REFUSED,		/* not sent: a Set without allow_set */
+};
+
+struct fa_mad_req {
+	/* Filled by the caller. */
+	int		 mgmt_class;	/* IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS */
+	int		 method;	/* IB_MAD_METHOD_GET, ..._GET_TABLE */
+	unsigned	 attr;
+	uint32_t	 mod;
+	ib_portid_t	 dest;		/* lid > 0: LID-routed; else DR path */
+	uint64_t	 key;		/* M_Key (SMP) or SM_Key (SA header) */
+	uint64_t	 comp_mask;	/* SA component mask */
+	uint8_t		 data[IB_MAD_SIZE];	/* request payload, class offset */
+	unsigned	 datalen;	/* bytes of data used (0: none) */
+	void		(*done)(struct fa_mad_req *r, void *arg);
+	void		*arg;
+	/* Filled by the engine. */
+	enum fa_mad_outcome outcome;
+	unsigned	 status;	/* MAD status; DR SMPs without the D bit */
+	unsigned	 sends;		/* times sent */
+	uint32_t	 tid;
+	uint8_t		 resp[IB_MAD_SIZE];	/* the whole response MAD */
+	/* Engine-private. */
+	struct fa_mad_req *next;
+	uint64_t	 deadline_ms;
+	int		 inflight;
+};
+
+struct fa_mad_opts {
+	unsigned	timeout_ms;	/* per send */
+	unsigned	retries;	/* extra sends after the first */
+	unsigned	window;		/* requests in flight, all destinations */
+	unsigned	per_dest;	/* requests in flight to one destination */
+	int		allow_set;	/* permit Set methods (--active) */
+};
+
+struct fa_mad_stats {
+	unsigned long	sent;		/* sends, retries included */
+	unsigned long	answered;	/* requests answered (any status) */
+	unsigned long	lost;		/* sends that timed out */
+	unsigned long	unanswered;	/* requests never answered */
+	unsigned long	stray;		/* responses matching no request */
+};
+
+/*
+ * Open `ca` port `port` for the SMI classes and the SA.  `pcap` (may be
+ * NULL) receives every MAD; the engine does not own it.  `lid` is our own
+ * LID, used as the source in the capture.  Returns 0 or FA_ERR_UNAVAIL /
+ * FA_ERR_NOMEM.
+ */
+int fa_mad_open(const char *ca, int port, uint16_t lid,
+    const struct fa_mad_opts *o, struct fa_ib_pcap *pcap, struct fa_mad **out);
+void fa_mad_close(struct fa_mad *m);	/* NULL is fine */
+
+/*
+ * Queue a request; `r` must stay valid until its done callback has run.
+ * Returns 0, or FA_ERR_INPUT for a request the engine will not send (then
+ * r->outcome says why and done is not called).
+ */
+int fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r);
+
+/*
+ * Send and receive until every queued request, including those queued by
+ * done callbacks, has finished.  Returns 0, or a negative FA_ERR_* if the
+ * local stack failed outright.
+ */
+int fa_mad_run(struct fa_mad *m);
+
+/* Submit one request and run until it is finished. */
+int fa_mad_call(struct fa_mad *m, struct fa_mad_req *r);
+
+void fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s);
+
+/* The SMP/SA data of a response (offset 64 for SMPs, 56 for SA). */
+const uint8_t *fa_mad_data(const struct fa_mad_req *r);
+
+#endif

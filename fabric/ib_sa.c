@@ -1,0 +1,317 @@
+/*
+ * Subnet administration probes, all Get/GetTable, sent to the SA at the
+ * master SM's LID on QP1 through the MAD engine:
+ *
+ *  - PKeyTableRecord for our own port, once with SM_Key 0 (untrusted) and
+ *    once with SM_Key 1, OpenSM's well-known default (IBA vol. 1 15.2.1.1
+ *    puts the SM_Key in the SA header; OpenSM answers trusted-only records
+ *    when it equals its sa_key, rejects untrusted ones with 0x0200 and
+ *    silently drops a wrong non-zero key: osm_sa_mad_ctrl.c,
+ *    osm_sa_pkey_record.c).  The untrusted query is the control: if the SA
+ *    answered it, a silent drop of the keyed one means "wrong key".
+ *  - SMInfoRecord GetTable: every SM the SA knows.
+ *  - PathRecord GetTable from our LID to every other CA port discovered:
+ *    the SA returns paths only between ports that share a partition.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include <infiniband/umad_sa.h>
+
+#include "ib_internal.h"
+
+#define QP1_QKEY		0x80010000u
+#define SA_REC_MAX		IB_SA_DATA_SIZE	/* one MAD's worth of records */
+/* SA component mask bits (IBA vol. 1 15.2.5: one bit per record field). */
+#define PKTR_COMP_LID		(1ull << 0)
+#define PKTR_COMP_BLOCK		(1ull << 1)
+#define PR_COMP_DLID		(1ull << 4)
+#define PR_COMP_SLID		(1ull << 5)
+/* PathRecord P_Key: bytes 50-51 (IBA vol. 1 15.2.5.16). */
+#define PR_PKEY_OFFS		50
+
+static void
+sa_req(struct fa_ib *ib, struct fa_mad_req *r, int method, unsigned attr,
+    uint64_t key)
+{
+	memset(r, 0, sizeof(*r));
+	ib_portid_set(&r->dest, ib->sm_lid, 1, QP1_QKEY);
+	r->mgmt_class = IB_SA_CLASS;
+	r->method = method;
+	r->attr = attr;
+	r->key = key;
+}
+
+/* Number of records in an SA response (attribute offset is in 8-byte words). */
+static unsigned
+sa_records(const struct fa_mad_req *r, unsigned *recsz)
+{
+	unsigned off = mad_get_field((void *)r->resp, 0, IB_SA_ATTROFFS_F) * 8;
+
+	*recsz = off;
+	if (r->outcome != FA_MAD_ANSWERED || off == 0)
+		return 0;
+	if (r->method == IB_MAD_METHOD_GET)
+		return 1;
+	return SA_REC_MAX / off;	/* bounded by one MAD */
+}
+
+static int
+add_obs(struct fa_ib *ib, const char *kind, const char *target,
+    const char *request, const struct fa_mad_req *r, json_t *d)
+{
+	enum fa_obs_state st;
+	char *reason = NULL;
+	int rc;
+
+	if (json_object_set_new(d, "mad_status", json_integer(r->status)) != 0 ||
+	    json_object_set_new(d, "sends", json_integer(r->sends)) != 0) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	switch (r->outcome) {
+	case FA_MAD_ANSWERED:
+		st = FA_OBS_COMPLETE;
+		break;
+	case FA_MAD_STATUS:
+		st = FA_OBS_REJECTED;
+		reason = fa_strfmt("answered with MAD status 0x%04x", r->status);
+		break;
+	case FA_MAD_NO_RESPONSE:
+		st = FA_OBS_NO_RESPONSE;
+		reason = fa_strfmt("no response after %u sends", r->sends);
+		break;
+	default:
+		st = FA_OBS_ERROR;
+		reason = fa_strdup("the request could not be sent");
+		break;
+	}
+	if (st != FA_OBS_COMPLETE && reason == NULL) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, kind, target, request,
+	    st, reason, d, NULL);
+	free(reason);
+	return rc;
+}
+
+static int
+pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name)
+{
+	struct fa_mad_req r;
+	unsigned recsz, n;
+	json_t *d;
+	char *req;
+	int rc;
+
+	sa_req(ib, &r, IB_MAD_METHOD_GET, UMAD_SA_ATTR_PKEY_TABLE_REC, key);
+	/* LID (bytes 0-1) and block 0 (bytes 2-3): one record for a CA. */
+	r.comp_mask = PKTR_COMP_LID | PKTR_COMP_BLOCK;
+	mad_set_field(r.data, 0, IB_SA_NR_LID_F, ib->lid);
+	r.datalen = IB_SA_DATA_SIZE;
+	if (fa_mad_call(ib->mad, &r) < 0 && r.outcome == FA_MAD_PENDING)
+		return FA_ERR_IO;
+	n = sa_records(&r, &recsz);
+	req = fa_strfmt("SubnAdmGet(PKeyTableRecord) LID %u to the SA at LID "
+	    "%u, SM_Key %s", ib->lid, ib->sm_lid, key_name);
+	d = json_pack("{s:s, s:b, s:i}", "sm_key_sent", key_name,
+	    "trusted_query", key != 0, "records", n);
+	if (req == NULL || d == NULL) {
+		free(req);
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	rc = add_obs(ib, "ib.sa.pkey_table_record", key != 0 ?
+	    "sa/trusted-default-key" : "sa/untrusted", req, &r, d);
+	free(req);
+	return rc;
+}
+
+static int
+sminfo_records(struct fa_ib *ib)
+{
+	struct fa_mad_req r;
+	const uint8_t *rec;
+	unsigned recsz, n, i;
+	json_t *d, *arr, *o;
+	char *req;
+	int rc;
+
+	sa_req(ib, &r, IB_MAD_METHOD_GET_TABLE, UMAD_SA_ATTR_SM_INFO_REC, 0);
+	if (fa_mad_call(ib->mad, &r) < 0 && r.outcome == FA_MAD_PENDING)
+		return FA_ERR_IO;
+	n = sa_records(&r, &recsz);
+	if ((arr = json_array()) == NULL)
+		return FA_ERR_NOMEM;
+	/* SMInfoRecord: LID (2), reserved (2), SMInfo (IBA vol. 1 15.2.5.5). */
+	for (i = 0; i < n && recsz >= 28 && (i + 1) * recsz <= SA_REC_MAX; i++) {
+		rec = fa_mad_data(&r) + (size_t)i * recsz;
+		if (rec[0] == 0 && rec[1] == 0)
+			break;	/* padding after the last record */
+		o = json_pack("{s:i, s:i, s:i}", "lid", rec[0] << 8 | rec[1],
+		    "priority", mad_get_field((void *)(rec + 4), 0,
+		    IB_SMINFO_PRIO_F), "state", mad_get_field((void *)(rec + 4),
+		    0, IB_SMINFO_STATE_F));
+		if (o == NULL || fa_json_set_u64(o, "guid", mad_get_field64(
+		    (void *)(rec + 4), 0, IB_SMINFO_GUID_F)) != 0 ||
+		    json_array_append_new(arr, o) != 0) {
+			json_decref(o);
+			json_decref(arr);
+			return FA_ERR_NOMEM;
+		}
+	}
+	req = fa_strfmt("SubnAdmGetTable(SMInfoRecord) to the SA at LID %u, "
+	    "SM_Key 0", ib->sm_lid);
+	d = json_pack("{s:o}", "sms", arr);
+	if (req == NULL || d == NULL) {
+		free(req);
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	rc = add_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d);
+	free(req);
+	return rc;
+}
+
+/* One PathRecord query per CA port; results go to the snapshot as they end. */
+struct pr_job {
+	struct fa_mad_req	 r;
+	struct fa_ib		*ib;
+	char			*target;
+	char			*desc;
+	uint64_t		 guid;
+	uint16_t		 lid;
+	int			 err;
+};
+
+static void
+pr_done(struct fa_mad_req *r, void *arg)
+{
+	struct pr_job *j = arg;
+	unsigned recsz, n, i;
+	json_t *d, *pk;
+	char *req, hex[8];
+	const uint8_t *rec;
+
+	n = sa_records(r, &recsz);
+	pk = json_array();
+	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", j->lid, "node_desc",
+	    j->desc, "records", 0, "pkeys", pk);
+	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
+	    "at LID %u, SM_Key 0", j->ib->lid, j->lid, j->ib->sm_lid);
+	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
+	    j->guid) != 0)
+		goto nomem;
+	for (i = 0; i < n && recsz >= IB_SA_PR_RECSZ &&
+	    (i + 1) * recsz <= SA_REC_MAX; i++) {
+		rec = fa_mad_data(r) + (size_t)i * recsz;
+		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) == 0)
+			break;	/* padding */
+		snprintf(hex, sizeof(hex), "0x%04x", rec[PR_PKEY_OFFS] << 8 |
+		    rec[PR_PKEY_OFFS + 1]);
+		if (json_array_append_new(pk, json_string(hex)) != 0)
+			goto nomem;
+	}
+	if (json_object_set_new(d, "records", json_integer(
+	    (json_int_t)json_array_size(pk))) != 0)
+		goto nomem;
+	if (add_obs(j->ib, "ib.sa.path_record", j->target, req, r, d) != 0)
+		j->err = FA_ERR_NOMEM;
+	free(req);
+	return;
+nomem:
+	json_decref(d);
+	free(req);
+	j->err = FA_ERR_NOMEM;
+}
+
+int
+fa_ib_sa(struct fa_ib *ib)
+{
+	struct pr_job *jobs = NULL;
+	ibnd_node_t *n;
+	size_t njobs = 0, cap = 0, i;
+	int p, rc;
+
+	if (ib->sm_lid == 0) {
+		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+		    "ib.sa.pkey_table_record", "sa/untrusted", "none",
+		    FA_OBS_NOT_COLLECTED, "no SM LID known: the SA cannot be "
+		    "addressed", NULL, NULL);
+	}
+	if ((rc = pkey_record(ib, 0, "0")) != 0 ||
+	    (rc = pkey_record(ib, 1, "1 (OpenSM default)")) != 0 ||
+	    (rc = sminfo_records(ib)) != 0)
+		return rc;
+	if (ib->fabric == NULL)
+		return 0;
+	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
+		if (n->type != IB_NODE_CA || n->ports == NULL)
+			continue;
+		for (p = 1; p <= n->numports; p++) {
+			ibnd_port_t *pt = n->ports[p];
+
+			if (pt == NULL || pt->base_lid == 0 ||
+			    pt->base_lid == ib->lid)
+				continue;
+			if (njobs == cap) {
+				struct pr_job *nj;
+				size_t nc = cap ? cap * 2 : 64;
+
+				/* The engine holds pointers: grow before
+				 * anything is submitted. */
+				if ((nj = reallocarray(jobs, nc,
+				    sizeof(*nj))) == NULL) {
+					rc = FA_ERR_NOMEM;
+					goto out;
+				}
+				jobs = nj;
+				cap = nc;
+			}
+			memset(&jobs[njobs], 0, sizeof(jobs[njobs]));
+			jobs[njobs].ib = ib;
+			jobs[njobs].lid = pt->base_lid;
+			jobs[njobs].guid = pt->guid;
+			jobs[njobs].target = fa_ib_target(n->type, n->guid, p);
+			jobs[njobs].desc = fa_str_sanitize(n->nodedesc,
+			    sizeof(n->nodedesc));
+			njobs++;
+			if (jobs[njobs - 1].target == NULL ||
+			    jobs[njobs - 1].desc == NULL) {
+				rc = FA_ERR_NOMEM;
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < njobs; i++) {
+		struct pr_job *j = &jobs[i];
+
+		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
+		    UMAD_SA_ATTR_PATH_REC, 0);
+		j->r.comp_mask = PR_COMP_SLID | PR_COMP_DLID;
+		mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
+		mad_set_field(j->r.data, 0, IB_SA_PR_DLID_F, j->lid);
+		j->r.datalen = IB_SA_DATA_SIZE;
+		j->r.done = pr_done;
+		j->r.arg = j;
+		if (fa_mad_submit(ib->mad, &j->r) != 0) {
+			rc = FA_ERR_INTERNAL;
+			goto out;
+		}
+	}
+	rc = fa_mad_run(ib->mad);
+	for (i = 0; rc == 0 && i < njobs; i++)
+		if (jobs[i].err != 0)
+			rc = jobs[i].err;
+out:
+	for (i = 0; i < njobs; i++) {
+		free(jobs[i].target);
+		free(jobs[i].desc);
+	}
+	free(jobs);
+	return rc;
+}
