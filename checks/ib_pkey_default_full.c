@@ -77,8 +77,16 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				return r;
 			continue;
 		}
-		(void)fa_json_get_int(o->data, "blocks_read", 0, 2048, &got);
-		(void)fa_json_get_int(o->data, "blocks_total", 0, 2048, &total);
+		if (fa_json_get_int(o->data, "blocks_read", 0, 2048, &got) != 0 ||
+		    fa_json_get_int(o->data, "blocks_total", 0, 2048,
+		    &total) != 0 || got > total || (o->state ==
+		    FA_OBS_COMPLETE && (total == 0 || got != total))) {
+			if ((r = fa_results_add(out, c, FA_ST_ERROR, o->target,
+			    name, NULL, "observation %s has inconsistent block "
+			    "counts", o->id)) < 0)
+				return r;
+			continue;
+		}
 		if ((ev = json_array()) == NULL || fa_evidence_add(ev,
 		    fa_evidence(o, "pkeys", json_deep_copy(json_object_get(
 		    o->data, "pkeys")))) != 0) {

@@ -7,10 +7,16 @@
  * this fails on an OpenSM fabric without M_Key protection.
  *
  * A zero key passes here (nothing disclosed); whether zero is a real,
- * unauthenticated configuration is IB-SMKEY-DEFAULT's question.
+ * unauthenticated configuration is IB-SMKEY-DEFAULT's question.  Silence
+ * from the SM port passes only with a control: the SA, which OpenSM runs
+ * at the master SM's own LID, answered in the same run, so the node is up
+ * and its SMA dropped our Get, as M_Key protection level 2 requires.
  */
+#include <string.h>
+
 #include "../core/errors.h"
 #include "ib_checks.h"
+#include "ib_topo.h"
 
 static const char *const refs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 14.2.5: SMInfo "
@@ -22,11 +28,34 @@ static const char *const refs[] = {
 	NULL
 };
 
+/*
+ * The SA answered at the LID this SMInfo was sent to (the master's): the
+ * answered SA observation, or NULL.
+ */
+static const struct fa_obs *
+sa_alive_at(const struct fa_eval_ctx *ctx, const struct fa_obs *sm)
+{
+	const struct fa_obs *local = fa_ib_local_obs(ctx->snap), *o;
+	long long lid = -1, sm_lid = -2;
+	size_t it = 0;
+
+	if (local == NULL ||
+	    fa_json_get_int(sm->data, "lid", 1, 0xbfff, &lid) != 0 ||
+	    fa_json_get_int(local->data, "sm_lid", 1, 0xbfff, &sm_lid) != 0 ||
+	    lid != sm_lid)
+		return NULL;
+	while ((o = fa_snapshot_next(ctx->snap, NULL, &it)) != NULL)
+		if (strncmp(o->kind, "ib.sa.", 6) == 0 &&
+		    (o->state == FA_OBS_COMPLETE || o->state == FA_OBS_REJECTED))
+			return o;
+	return NULL;
+}
+
 static int
 eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
-	const struct fa_obs *o;
+	const struct fa_obs *o, *ctl;
 	const json_t *key;
 	json_t *ev;
 	size_t it = 0;
@@ -39,6 +68,25 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
 		seen++;
 		name = fa_json_get_str(o->data, "node_desc");
+		if (o->state == FA_OBS_NO_RESPONSE &&
+		    (ctl = sa_alive_at(ctx, o)) != NULL) {
+			if ((ev = json_array()) == NULL || fa_evidence_add(ev,
+			    fa_evidence(o, "unanswered", json_string(
+			    o->request))) != 0 || fa_evidence_add(ev,
+			    fa_evidence(ctl, "answered_control",
+			    json_string(ctl->request))) != 0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+			r = fa_results_add(out, c, FA_ST_PASS, o->target, name,
+			    ev, "the SM port dropped our SubnGet(SMInfo) while "
+			    "the SA at the same LID answered: the SMA refuses "
+			    "unauthenticated Gets (M_Key protection level 2 or "
+			    "more), so the SM_Key is not disclosed");
+			if (r < 0)
+				return r;
+			continue;
+		}
 		if (o->state != FA_OBS_COMPLETE) {
 			r = fa_results_add(out, c, fa_status_for_obs(o),
 			    o->target, name, NULL,
@@ -50,17 +98,16 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		}
 		key = json_object_get(o->data, "sm_key");
-		if (!json_is_object(key) ||
-		    fa_json_get_bool(key, "zero", &zero) != 0) {
+		if (fa_ib_secret_zero(key, &zero) != 0 ||
+		    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
+		    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0) {
 			r = fa_results_add(out, c, FA_ST_ERROR, o->target, name,
-			    NULL, "observation %s has no decodable sm_key",
-			    o->id);
+			    NULL, "observation %s lacks a consistent sm_key, "
+			    "state or priority", o->id);
 			if (r < 0)
 				return r;
 			continue;
 		}
-		(void)fa_json_get_int(o->data, "state", 0, 15, &state);
-		(void)fa_json_get_int(o->data, "priority", 0, 15, &prio);
 		if ((ev = json_array()) == NULL ||
 		    fa_evidence_add(ev, fa_evidence(o, "sm_key",
 		    json_deep_copy(key))) != 0 ||
@@ -86,7 +133,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (seen == 0)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no subnet manager was found to query");
-	return 0;
+	return fa_ib_sm_enum_gate(c, ctx, out);
 }
 
 const struct fa_check fa_chk_ib_smkey_disclosed = {

@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 
 # status ID REPORT: the statuses of check ID in REPORT, space separated.
 status() {
-	jq -r --arg id "$1" '[.results[] | select(.id == $id) | .status] | join(" ")' "$2"
+	jq -r --arg id "$1" '[.results[] | select(.id == $id) | .status] | sort | join(" ")' "$2"
 }
 
 # scenario NAME SMKEY EXPECT...: EXPECT is "ID=STATUS" for every check.
@@ -42,6 +42,8 @@ scenario() {
 	r=$out/scan/report.json
 	expect_eq "$name: scan exits 1 (failures at or above high)" \
 	    "$(cat "$out/scan.rc")" 1
+	expect_eq "$name: the --reveal-secrets scan exits 1 too" \
+	    "$(cat "$out/reveal.rc")" 1
 	for e in "$@"; do
 		expect_eq "$name: ${e%%=*} is ${e#*=}" "$(status "${e%%=*}" "$r")" "${e#*=}"
 	done
@@ -61,16 +63,34 @@ scenario() {
 	# both scans).
 	expect_eq "$name: the scans sent MADs" \
 	    "$(test -s "$out/mads.log" && echo yes || echo no)" yes
-	expect_eq "$name: only Get methods were sent" \
-	    "$(grep -cv 'method=0x01 ' "$out/mads.log")" 0
+	expect_eq "$name: only Get and GetTable methods were sent" \
+	    "$(grep -Ecv 'method=0x(01|12) ' "$out/mads.log")" 0
 	expect_eq "$name: every SMP carried M_Key 0" \
-	    "$(grep -cv 'mkey=0x0000000000000000$' "$out/mads.log")" 0
+	    "$(grep -E 'class=0x(01|81) ' "$out/mads.log" | \
+	    grep -cv 'mkey=0x0000000000000000$')" 0
+	expect_eq "$name: the SA was asked" \
+	    "$(grep -c 'class=0x03 ' "$out/mads.log" | \
+	    awk '{ print ($1 > 0) }')" 1
 	expect_eq "$name: SMInfo was asked" \
 	    "$(grep -c 'class=0x01 method=0x01 attr=0x0020 ' "$out/mads.log" | \
 	    awk '{ print ($1 > 0) }')" 1
 	expect_eq "$name: the P_Key table was read" \
 	    "$(grep -c 'method=0x01 attr=0x0016 ' "$out/mads.log" | \
 	    awk '{ print ($1 > 0) }')" 1
+
+	# mads.pcap, decoded by tshark, holds every MAD the engine counted,
+	# and only read methods: Get, GetTable and their responses.
+	tshark -r "$out/scan/mads.pcap" -T fields -e infiniband.mad.method \
+	    >"$out/methods" 2>"$out/tshark.err"
+	expect_eq "$name: tshark decodes mads.pcap" "$?" 0
+	expect_eq "$name: mads.pcap holds every MAD sent and received" \
+	    "$(wc -l <"$out/methods")" \
+	    "$(jq '.observations[] | select(.kind == "ib.engine") | .data | .sent + .answered' "$out/scan/snapshot.json")"
+	expect_eq "$name: mads.pcap shows only Get/GetTable and responses" \
+	    "$(grep -Evc '^0x(01|81|12|92)$' "$out/methods")" 0
+	expect_eq "$name: mads.pcap has SMInfo, PathRecord and PKeyTableRecord" \
+	    "$(tshark -r "$out/scan/mads.pcap" -T fields -e infiniband.mad.attributeid 2>/dev/null | \
+	    grep -E '^0x00(20|35|33)$' | sort -u | tr '\n' ' ')" "0x0020 0x0033 0x0035 "
 
 	# The SM_Key is in no output unless --reveal-secrets.
 	expect_nogrep "$name: SM_Key redacted everywhere" "$smkey" \
@@ -92,13 +112,67 @@ scenario() {
 }
 
 # OpenSM's default SM_Key is 1; the careful provider set a random one.
+# ibsim stores no M_Key and no enforcement bits: those fail on both, as
+# they are true of the simulated fabric.  Two foreign (zeta) ports.
 scenario careless 0x0000000000000001 \
-    IB-SMKEY-DISCLOSED=fail IB-PKEY-DEFAULT-FULL=fail
+    IB-SMP-UNRESTRICTED=fail IB-MKEY-UNSET=fail \
+    IB-MKEY-READABLE=not_applicable IB-MKEY-PROTECT-LOW=fail \
+    IB-SMKEY-DISCLOSED=fail IB-SMKEY-DEFAULT=fail IB-SM-UNEXPECTED=pass \
+    IB-SAKEY-DEFAULT=fail IB-SA-DISCLOSURE=pass \
+    IB-PKEY-DEFAULT-FULL=fail IB-PKEY-SHARED=fail \
+    "IB-XTENANT-REACHABLE=fail fail" IB-PKEY-ENFORCE-OFF=fail
 scenario careful 0x5c1e7a92b04d3f68 \
-    IB-SMKEY-DISCLOSED=fail IB-PKEY-DEFAULT-FULL=pass
+    IB-SMP-UNRESTRICTED=fail IB-MKEY-UNSET=fail \
+    IB-MKEY-READABLE=not_applicable IB-MKEY-PROTECT-LOW=fail \
+    IB-SMKEY-DISCLOSED=fail IB-SMKEY-DEFAULT=pass IB-SM-UNEXPECTED=pass \
+    IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass \
+    IB-PKEY-DEFAULT-FULL=pass IB-PKEY-SHARED=pass \
+    IB-XTENANT-REACHABLE=pass IB-PKEY-ENFORCE-OFF=fail
+# quick NAME EXPECT...: one scan of a further fixture, statuses asserted.
+quick() {
+	name=$1
+	shift
+	tests/ib/with-fabric.sh "fixtures/ib/$name" -- "$BIN" scan -q \
+	    -c "fixtures/ib/$name/policy.conf" -o "$T/$name" 2>"$T/$name.err"
+	expect_eq "$name: scan exits 1" "$?" 1
+	for e in "$@"; do
+		expect_eq "$name: ${e%%=*} is ${e#*=}" \
+		    "$(status "${e%%=*}" "$T/$name/report.json")" "${e#*=}"
+	done
+}
+
+# A storage partition with acme and zeta both full members: the careful
+# provider's one mistake, seen through the SA's PathRecords (P_Key 0x8010).
+quick shared-storage IB-PKEY-DEFAULT-FULL=pass IB-SAKEY-DEFAULT=pass \
+    IB-PKEY-SHARED=fail "IB-XTENANT-REACHABLE=fail fail"
+expect_eq "shared-storage: the shared partition is 0x8010" \
+    "$(jq -r '.results[] | select(.id == "IB-PKEY-SHARED") | .target' \
+    "$T/shared-storage/report.json")" pkey-0x8010
+# A provider standby (listed) and a rogue SM with the default key on a
+# zeta node, which becomes a second MASTER.
+quick multi-sm IB-SM-UNEXPECTED=fail "IB-SMKEY-DEFAULT=fail pass pass"
+expect_eq "multi-sm: the rogue is the SM with the default key" \
+    "$(jq -r '.results[] | select(.id == "IB-SMKEY-DEFAULT" and .status == "fail") | .target_name' \
+    "$T/multi-sm/report.json")" "zeta-gpu-02 mlx5_0"
+expect_eq "multi-sm: the rogue is listed as unexpected in the evidence" \
+    "$(jq -r '[.results[] | select(.id == "IB-SM-UNEXPECTED") | .evidence[0].value[] | select(.listed_in_policy == false) | .guid] | unique | join(",")' \
+    "$T/multi-sm/report.json")" 0x0002c90300c3d4f1
+# 24 end ports, three tenants: every zeta and kilo port reachable.
+quick large IB-SM-UNEXPECTED=pass
+expect_eq "large: all 12 foreign ports are reported reachable" \
+    "$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE" and .status == "fail")] | length' \
+    "$T/large/report.json")" 12
+
+# Every check of the catalogue was asserted above.
+for id in $("$BIN" checks --format json | jq -r '.[].id'); do
+	expect_grep "scenarios assert $id" "$id=" "$0"
+done
 expect_grep "careful: the tenant keeps 0x7fff and 0x8001" \
     '"0x7fff"' "$T/careful/scan/snapshot.json"
 expect_grep "careful: the tenant partition is read" \
     '"0x8001"' "$T/careful/scan/snapshot.json"
+expect_eq "careless: the reachable foreign ports are zeta's" \
+    "$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE") | .target_name] | sort | join(",")' \
+    "$T/careless/scan/report.json")" "zeta-gpu-01 mlx5_0,zeta-gpu-02 mlx5_0"
 
 fa_done

@@ -5,8 +5,8 @@
 #   tests/ib/with-fabric.sh SCENARIO_DIR [--host NODE] -- CMD [ARGS...]
 #
 # SCENARIO_DIR (e.g. fixtures/ib/careless) holds net, opensm.conf,
-# partitions.conf and scenario (SM_HOST=, TENANT_HOST=, DESCRIPTION=).
-# The script
+# partitions.conf and scenario (SM_HOST=, TENANT_HOST=, DESCRIPTION=, and
+# optionally EXTRA_SMS=, see below). The script
 #   1. makes a private work dir (removed at the end unless FA_KEEP_WORK=1),
 #   2. starts ibsim on SCENARIO_DIR/net with a unique IBSIM_SOCKNAME,
 #   3. starts a real opensm on node $SM_HOST under libumad2sim.so with the
@@ -14,10 +14,25 @@
 #      in the work dir,
 #   4. waits (FA_SM_TIMEOUT seconds, default 30) until the SM is MASTER and
 #      the subnet is up,
+#   4b. starts the scenario's extra SMs, if any, one after the other, each
+#      waited for (FA_SM_TIMEOUT again) until its log says it entered
+#      STANDBY or MASTER state (a MASTER also until its SUBNET UP),
 #   5. runs CMD from the caller's cwd "from" node NODE (default $TENANT_HOST)
 #      with LD_PRELOAD=libumad2sim.so, SIM_HOST, IBSIM_SOCKNAME,
 #      FA_SCENARIO_DIR (absolute) and FA_WORKDIR exported, and
-#   6. exits with CMD's exit status, after stopping ibsim and opensm.
+#   6. exits with CMD's exit status, after stopping ibsim and every opensm.
+#
+# EXTRA_SMS (scenario file, optional): whitespace-separated
+# NODE:OPTIONS[:PARTITIONS] entries, e.g.
+#   EXTRA_SMS="ufm-sm02:standby.conf zeta-gpu-02:rogue.conf:rogue-partitions.conf"
+# Each is a further real opensm on ibsim node NODE with -F OPTIONS and
+# -P PARTITIONS (file names relative to SCENARIO_DIR; PARTITIONS defaults to
+# the scenario's partitions.conf). Its cache, dump files, osm.log and
+# opensm.out are in FA_WORKDIR/sm-NODE/ (the master's stay in FA_WORKDIR).
+# NODE must differ from SM_HOST and from the other entries: ibsim hands the
+# SMPs addressed to a node (SMInfo Gets included) to the first SM client
+# attached there, so a second opensm on a node runs blind and is never seen
+# (tried: it still logs MASTER and SUBNET UP).
 #
 # Exit status: CMD's, or 2 for a usage error, 3 if the fabric did not come up.
 # ibsim and opensm run without any LD_PRELOAD from the caller; a caller's
@@ -68,20 +83,48 @@ for f in net opensm.conf partitions.conf scenario; do
 		{ echo "$prog: missing $wf_scen/$f" >&2; exit 2; }
 done
 
-SM_HOST='' TENANT_HOST=''
+SM_HOST='' TENANT_HOST='' EXTRA_SMS=''
 # shellcheck source=/dev/null
 . "$wf_scen/scenario"
 if [ -z "$SM_HOST" ] || [ -z "$TENANT_HOST" ]; then
 	echo "$prog: $wf_scen/scenario must set SM_HOST and TENANT_HOST" >&2
 	exit 2
 fi
+
+scenfile() {	# NAME: NAME if absolute, else SCENARIO_DIR/NAME
+	case $1 in /*) echo "$1" ;; *) echo "$wf_scen/$1" ;; esac
+}
+
+# Check EXTRA_SMS before starting anything: NODE:OPTIONS[:PARTITIONS].
+bad_xsm() {
+	echo "$prog: $wf_scen/scenario: EXTRA_SMS entry '$1': $2" >&2
+	exit 2
+}
+wf_xnodes=" $SM_HOST "
+set -f
+for e in $EXTRA_SMS; do
+	case $e in *:*) ;; *) bad_xsm "$e" "not NODE:OPTIONS[:PARTITIONS]" ;; esac
+	x_node=${e%%:*} x_rest=${e#*:}
+	x_opts=${x_rest%%:*} x_part=
+	case $x_rest in *:*) x_part=${x_rest#*:} ;; esac
+	case $x_part in *:*) bad_xsm "$e" "too many fields" ;; esac
+	if [ -z "$x_node" ] || [ -z "$x_opts" ]; then bad_xsm "$e" "empty field"; fi
+	[ -r "$(scenfile "$x_opts")" ] || bad_xsm "$e" "cannot read $x_opts"
+	[ -z "$x_part" ] || [ -r "$(scenfile "$x_part")" ] ||
+		bad_xsm "$e" "cannot read $x_part"
+	case $wf_xnodes in
+	*" $x_node "*) bad_xsm "$e" "node already runs an SM (ibsim: one SM per node)" ;;
+	esac
+	wf_xnodes="$wf_xnodes$x_node "
+done
+set +f
 wf_host=${wf_host:-$TENANT_HOST}
 [ -r "$umad2sim" ] || die3 "cannot read $umad2sim (set FA_UMAD2SIM)"
 command -v ibsim >/dev/null 2>&1 || die3 "ibsim not found (Debian: ibsim-utils)"
 command -v opensm >/dev/null 2>&1 || die3 "opensm not found (Debian: opensm)"
 
 # --- cleanup: our own PIDs only ---------------------------------------------
-wf_work='' ibsim_pid='' osm_pid='' cmd_pid='' cmd_done=''
+wf_work='' ibsim_pid='' osm_pid='' xsm_pids='' cmd_pid='' cmd_done=''
 
 alive() {	# running (not gone, not a zombie awaiting our wait)
 	wf_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
@@ -115,6 +158,7 @@ cleanup() {
 	    [ -d "$wf_cwd/sys-$cmd_done/sys/class/infiniband_mad" ]; then
 		rm -rf "${wf_cwd:?}/sys-$cmd_done"
 	fi
+	for p in $xsm_pids; do stop "$p"; done
 	stop "$osm_pid"
 	stop "$ibsim_pid"
 	if [ -n "$wf_work" ]; then
@@ -166,19 +210,25 @@ done
 say "ibsim up (pid $ibsim_pid)"
 
 # --- opensm -----------------------------------------------------------------
-# -F/-P: the scenario's config; -f: log in the work dir; -d 2: flush the log
-# after each message (so it can be polled). No -B: stay in the foreground.
-# OSM_CACHE_DIR (guid2lid, guid2mkey, neighbors) and OSM_TMP_DIR (dump files)
-# keep it out of /var; cwd = work dir, where umad2sim puts its ./sys-PID.
-(
-	cd "$wf_work" || exit 127
-	SIM_HOST=$SM_HOST OSM_TMP_DIR=$wf_work OSM_CACHE_DIR=$wf_work
-	LD_PRELOAD=$umad2sim
-	export IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
-	exec opensm -d 2 -f "$wf_work/osm.log" \
-		-F "$wf_scen/opensm.conf" -P "$wf_scen/partitions.conf"
-) >"$wf_work/opensm.out" 2>&1 </dev/null &
-osm_pid=$!
+# start_sm DIR NODE OPTIONS PARTITIONS: start an opensm on NODE in the
+# background, its PID in sm_pid. -F/-P: the scenario's config; -f: log in
+# DIR; -d 2: flush the log after each message (so it can be polled). No -B:
+# stay in the foreground. OSM_CACHE_DIR (guid2lid, guid2mkey, neighbors) and
+# OSM_TMP_DIR (dump files) keep it out of /var; cwd = DIR, where umad2sim
+# puts its ./sys-PID.
+start_sm() {
+	(
+		cd "$1" || exit 127
+		SIM_HOST=$2 OSM_TMP_DIR=$1 OSM_CACHE_DIR=$1
+		LD_PRELOAD=$umad2sim
+		export IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
+		exec opensm -d 2 -f "$1/osm.log" -F "$3" -P "$4"
+	) >"$1/opensm.out" 2>&1 </dev/null &
+	sm_pid=$!
+}
+
+start_sm "$wf_work" "$SM_HOST" "$wf_scen/opensm.conf" "$wf_scen/partitions.conf"
+osm_pid=$sm_pid
 
 i=0 wf_limit=$((${FA_SM_TIMEOUT:-30} * 10))
 until grep -q 'Entering MASTER state' "$wf_work/osm.log" 2>/dev/null &&
@@ -196,7 +246,50 @@ until grep -q 'Entering MASTER state' "$wf_work/osm.log" 2>/dev/null &&
 	sleep 0.1
 	i=$((i + 1))
 done
-say "opensm MASTER, subnet up (pid $osm_pid); running on $wf_host: $*"
+say "opensm on $SM_HOST MASTER, subnet up (pid $osm_pid)"
+
+# --- extra SMs (EXTRA_SMS, checked above) ----------------------------------
+# Started one at a time after the master is up; each is waited for until it
+# has settled: STANDBY, or MASTER with its own SUBNET UP.
+set -f
+for e in $EXTRA_SMS; do
+	x_node=${e%%:*} x_rest=${e#*:}
+	x_opts=${x_rest%%:*} x_part=partitions.conf
+	case $x_rest in *:*) x_part=${x_rest#*:} ;; esac
+	x_dir=$wf_work/sm-$(printf '%s' "$x_node" | tr -c 'A-Za-z0-9_.-' '_')
+	mkdir "$x_dir" || die3 "cannot create $x_dir"
+	start_sm "$x_dir" "$x_node" "$(scenfile "$x_opts")" "$(scenfile "$x_part")"
+	xsm_pids="$sm_pid $xsm_pids"	# stopped in reverse order
+	i=0 x_state=
+	while :; do
+		if grep -q 'Entering STANDBY state' "$x_dir/osm.log" 2>/dev/null; then
+			x_state=STANDBY
+			break
+		fi
+		if grep -q 'Entering MASTER state' "$x_dir/osm.log" 2>/dev/null &&
+		    grep -q 'SUBNET UP' "$x_dir/osm.log" 2>/dev/null; then
+			x_state=MASTER
+			break
+		fi
+		wf_why=
+		alive "$ibsim_pid" || wf_why="ibsim exited"
+		alive "$osm_pid" || wf_why="the master opensm exited"
+		alive "$sm_pid" || wf_why="opensm exited"
+		[ $i -ge "$wf_limit" ] &&
+			wf_why="timed out after ${FA_SM_TIMEOUT:-30} s"
+		if [ -n "$wf_why" ]; then
+			logtail "$wf_work/ibsim.log" 10
+			logtail "$x_dir/opensm.out" 10
+			logtail "$x_dir/osm.log" 30
+			die3 "extra SM on $x_node did not enter STANDBY or MASTER: $wf_why"
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	say "extra opensm on $x_node: $x_state (pid $sm_pid, $x_opts, $x_part)"
+done
+set +f
+say "running on $wf_host: $*"
 
 # --- the command ------------------------------------------------------------
 # Run in the background and wait, so that a signal to this script is handled

@@ -1,0 +1,245 @@
+/*
+ * Fabric-wide checks over discovery:
+ *
+ * IB-PKEY-ENFORCE-OFF   a switch port facing a CA or router does not enforce
+ *                       partitions inbound and outbound (PortInfo byte 43
+ *                       bits 3 and 2, IBA vol. 1 14.2.5; OpenSM sets them
+ *                       only on such ports, osm_pkey_mgr.c).  ibsim stores
+ *                       no enforcement bits, so on the simulator this fails,
+ *                       correctly: nothing is enforced there.
+ * IB-SMP-UNRESTRICTED   directed-route SMPs from the tenant port reached
+ *                       other nodes' SMAs (SMPs are never P_Key-checked);
+ *                       on an SR-IOV VF without SMI they are dropped.  Our
+ *                       own SMA answering is the control that makes
+ *                       silence from the others meaningful.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "ib_checks.h"
+#include "ib_topo.h"
+
+static int
+eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *topo;
+	struct fa_ib_port_ref p;
+	struct fa_ib_list l;
+	const char *rt;
+	size_t ni = 0, pi = 0, examined = 0;
+	long long in, outb;
+	json_t *item, *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((topo = fa_ib_topology(ctx->snap)) == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "discovery did not complete: no switch PortInfo");
+	if (fa_ib_list_init(&l) != 0)
+		return FA_ERR_NOMEM;
+	while ((r = fa_ib_next_port(topo, &ni, &pi, &p)) == 1) {
+		rt = fa_json_get_str(p.port, "remote_type");
+		if (strcmp(p.type, "Switch") != 0 || p.num == 0 || rt == NULL ||
+		    strcmp(rt, "Switch") == 0)
+			continue;
+		if (fa_json_get_int(p.port, "part_enf_in", 0, 1, &in) != 0 ||
+		    fa_json_get_int(p.port, "part_enf_out", 0, 1, &outb) != 0) {
+			r = -1;
+			break;
+		}
+		examined++;
+		if (in && outb)
+			continue;
+		item = fa_ib_port_json(&p);
+		if (item == NULL || json_object_set_new(item, "inbound",
+		    json_boolean(in)) != 0 || json_object_set_new(item,
+		    "outbound", json_boolean(outb)) != 0 ||
+		    fa_ib_list_add(&l, item) != 0) {
+			json_decref(l.items);
+			return FA_ERR_NOMEM;
+		}
+	}
+	if (r < 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "observation %s holds a malformed port", topo->id);
+	}
+	if (examined == 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
+		    NULL, NULL, "no switch port facing an end node was found");
+	}
+	if ((ev = fa_ib_list_evidence(&l, topo, "switch_ports")) == NULL ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
+	    "smpquery portinfo <switch-lid> <port>   (PartEnforceInb/Outb)")))
+	    != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (l.count == 0)
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
+		    "all %zu switch ports facing end nodes enforce partitions "
+		    "both ways", examined);
+	return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
+	    "%zu of %zu switch ports facing end nodes do not enforce "
+	    "partitions inbound and outbound", l.count, examined);
+}
+
+/* The first SA query of this run that got an answer (any status). */
+static const struct fa_obs *
+sa_answered(const struct fa_eval_ctx *ctx)
+{
+	const struct fa_obs *o;
+	size_t it = 0;
+
+	while ((o = fa_snapshot_next(ctx->snap, NULL, &it)) != NULL)
+		if (strncmp(o->kind, "ib.sa.", 6) == 0 &&
+		    (o->state == FA_OBS_COMPLETE || o->state == FA_OBS_REJECTED))
+			return o;
+	return NULL;
+}
+
+static const struct fa_obs *
+first_of(const struct fa_eval_ctx *ctx, const char *kind)
+{
+	size_t it = 0;
+
+	return fa_snapshot_next(ctx->snap, kind, &it);
+}
+
+static int
+eval_smp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *topo, *local, *disc, *ctl, *self_obs;
+	const json_t *nodes;
+	uint64_t self = 0;
+	size_t i, others = 0;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	local = fa_ib_local_obs(ctx->snap);
+	topo = fa_ib_topology(ctx->snap);
+	disc = fa_snapshot_find(ctx->snap, FA_KIND_IB_TOPOLOGY, "fabric");
+	if (local == NULL) {
+		/*
+		 * Our own SMA did not answer either.  If the SA answered GMPs
+		 * in the same run, the port works and SMPs are filtered at
+		 * it (an SR-IOV VF without SMI); otherwise we know nothing.
+		 */
+		self_obs = first_of(ctx, FA_KIND_IB_LOCAL);
+		if (topo == NULL && self_obs != NULL &&
+		    (ctl = sa_answered(ctx)) != NULL) {
+			if ((ev = json_array()) == NULL || fa_evidence_add(ev,
+			    fa_evidence(self_obs, "unanswered", json_string(
+			    self_obs->request))) != 0 || fa_evidence_add(ev,
+			    fa_evidence(ctl, "answered_control", json_string(
+			    ctl->request))) != 0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+			return fa_results_add(out, c, FA_ST_PASS, "local", NULL,
+			    ev, "no SMP from the tenant port was answered, "
+			    "not even by its own SMA, while the SA answered "
+			    "GMPs: SMPs are filtered at the tenant port");
+		}
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "local", NULL,
+		    NULL, "our own SMA did not answer and no GMP control was "
+		    "answered: nothing can be concluded");
+	}
+	if (fa_json_get_u64(local->data, "node_guid", &self) != 0)
+		return fa_results_add(out, c, FA_ST_ERROR, "local", NULL, NULL,
+		    "observation %s has no node_guid", local->id);
+	if (topo == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "discovery did not complete (%s)", disc != NULL ?
+		    fa_obs_reason(disc) : "not run");
+	nodes = json_object_get(topo->data, "nodes");
+	for (i = 0; i < json_array_size(nodes); i++) {
+		uint64_t g;
+
+		if (fa_json_get_u64(json_array_get(nodes, i), "guid", &g) != 0)
+			return fa_results_add(out, c, FA_ST_ERROR, "local", NULL,
+			    NULL, "observation %s holds a node without a GUID",
+			    topo->id);
+		if (g != self)
+			others++;
+	}
+	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
+	    topo, "nodes_answering_smps", json_integer((json_int_t)others)))
+	    != 0 || fa_evidence_add(ev, fa_evidence(topo, "max_hops",
+	    json_object_get(topo->data, "max_hops") != NULL ? json_deep_copy(
+	    json_object_get(topo->data, "max_hops")) : json_null())) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
+	    "smpquery -D nodeinfo 0,1"))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (others > 0)
+		return fa_results_add(out, c, FA_ST_FAIL, "local", NULL, ev,
+		    "directed-route SMPs from the tenant port were answered by "
+		    "%zu other nodes' SMAs", others);
+	return fa_results_add(out, c, FA_ST_PASS, "local", NULL, ev,
+	    "our own SMA answered but no other node's SMA did");
+}
+
+static const char *const refs_enf[] = {
+	"InfiniBand Architecture Specification Vol. 1, 10.9.4 and 14.2.5: "
+	    "switch partition enforcement (PortInfo PartitionEnforcement)",
+	"OpenSM osm_pkey_mgr.c: enforcement on CA-facing switch ports",
+	NULL
+};
+
+static const char *const refs_smp[] = {
+	"InfiniBand Architecture Specification Vol. 1, 14.2.2: directed-route "
+	    "SMPs; SMPs are not subject to partitioning",
+	"Linux mlx4 SR-IOV: SMPs from VFs without SMI are dropped",
+	NULL
+};
+
+const struct fa_check fa_chk_ib_pkey_enforce_off = {
+	.id = "IB-PKEY-ENFORCE-OFF",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "Switch ports facing end nodes do not enforce partitions",
+	.rationale =
+	    "Without switch partition enforcement a node that forges its "
+	    "P_Key (or whose P_Key table it controls, e.g. a bare-metal tenant "
+	    "with M_Key 0) can send into any partition: isolation rests on "
+	    "every host behaving.",
+	.remediation =
+	    "Enable partition enforcement inbound and outbound on every switch "
+	    "port facing an end node (OpenSM part_enforce both; make sure the "
+	    "switch port P_Key tables are large enough, or OpenSM turns "
+	    "enforcement off).",
+	.msa_clause =
+	    "Provider shall enable inbound and outbound partition enforcement "
+	    "on every switch port connected to a host channel adapter.",
+	.refs = refs_enf,
+	.eval = eval_enforce,
+};
+
+const struct fa_check fa_chk_ib_smp_unrestricted = {
+	.id = "IB-SMP-UNRESTRICTED",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "The tenant port can reach other nodes' SMAs with SMPs",
+	.rationale =
+	    "Subnet management packets reach every SMA regardless of "
+	    "partitions. A tenant that can send them can map the whole fabric "
+	    "and, wherever M_Keys are weak, reconfigure it.",
+	.remediation =
+	    "Give tenants SR-IOV virtual functions with QP0/SMI disabled, or "
+	    "filter SMPs at the host; on bare metal, protect every port with "
+	    "M_Key level 2.",
+	.msa_clause =
+	    "Provider shall prevent Customer nodes from sending subnet "
+	    "management packets to any node other than themselves, or shall "
+	    "protect every port with M_Key protection level 2 or higher.",
+	.refs = refs_smp,
+	.eval = eval_smp,
+};

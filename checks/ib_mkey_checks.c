@@ -1,0 +1,229 @@
+/*
+ * The M_Key checks over the PortInfo that discovery read from every port
+ * (CA ports and switch port 0, whose M_Key guards the whole switch):
+ *
+ * IB-MKEY-UNSET        M_Key 0 with protection bits 0: any node may Set
+ *                      this port's configuration (IBA vol. 1 14.2.4: a zero
+ *                      M_Key disables checking; qib check_mkey()).
+ * IB-MKEY-READABLE     a non-zero M_Key came back to our M_Key-0 Get: the
+ *                      port is at protection level 0, which returns the key
+ *                      to anyone (level table: ib-security.md 1.2).
+ * IB-MKEY-PROTECT-LOW  a port below protection level 2, where Gets are
+ *                      answered without the key (a port with no key at all
+ *                      is at level 0: it also fails IB-MKEY-UNSET).  A key
+ *                      is hidden when protection bits >= 1 and the M_Key
+ *                      reads 0 (OpenSM osm_port_info_rcv.c).
+ *
+ * Ports at level >= 2 do not answer discovery at all and so are not in the
+ * topology; the evidence says how many ports were examined.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "ib_checks.h"
+#include "ib_topo.h"
+
+enum mk_kind { MK_UNSET, MK_READABLE, MK_PROTECT_LOW };
+
+/* Port facts: key state and protection; 0 ok, -1 malformed. */
+static int
+port_key(const struct fa_ib_port_ref *p, int *zero, long long *prot,
+    long long *lease)
+{
+	const json_t *k = json_object_get(p->port, "mkey");
+
+	if (fa_ib_secret_zero(k, zero) != 0 || fa_json_get_int(p->port, "mkey_protect", 0, 3, prot) != 0 ||
+	    fa_json_get_int(p->port, "mkey_lease", 0, 65535, lease) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, enum mk_kind kind)
+{
+	const struct fa_obs *topo;
+	struct fa_ib_port_ref p;
+	struct fa_ib_list l;
+	size_t ni = 0, pi = 0, examined = 0, keyed = 0;
+	long long prot, lease;
+	json_t *item, *ev;
+	int r, zero, off;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((topo = fa_ib_topology(ctx->snap)) == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "discovery did not complete: no PortInfo to examine");
+	if (fa_ib_list_init(&l) != 0)
+		return FA_ERR_NOMEM;
+	while ((r = fa_ib_next_port(topo, &ni, &pi, &p)) == 1) {
+		if (strcmp(p.type, "Switch") == 0 && p.num != 0)
+			continue;	/* switch M_Key lives in port 0 */
+		if (port_key(&p, &zero, &prot, &lease) != 0) {
+			r = -1;
+			break;
+		}
+		examined++;
+		if (!zero || prot > 0)
+			keyed++;
+		switch (kind) {
+		case MK_UNSET:
+			off = zero && prot == 0;
+			break;
+		case MK_READABLE:
+			off = !zero;
+			break;
+		default:
+			off = prot < 2;
+			break;
+		}
+		if (!off)
+			continue;
+		item = fa_ib_port_json(&p);
+		if (item == NULL || json_object_set_new(item, "mkey_protect",
+		    json_integer(prot)) != 0 || json_object_set_new(item,
+		    "mkey_lease", json_integer(lease)) != 0 ||
+		    (kind == MK_READABLE && json_object_set_new(item, "mkey",
+		    json_deep_copy(json_object_get(p.port, "mkey"))) != 0) ||
+		    fa_ib_list_add(&l, item) != 0) {
+			json_decref(l.items);
+			return FA_ERR_NOMEM;
+		}
+	}
+	if (r < 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "observation %s holds a malformed port", topo->id);
+	}
+	if (examined == 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "discovery returned no CA port or switch port 0 to "
+		    "examine");
+	}
+	if (l.count == 0 && kind == MK_READABLE && keyed == 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
+		    NULL, NULL, "none of the %zu ports examined has an M_Key "
+		    "(see IB-MKEY-UNSET)", examined);
+	}
+	if ((ev = fa_ib_list_evidence(&l, topo, "ports")) == NULL ||
+	    fa_evidence_add(ev, fa_evidence(topo, "ports_examined",
+	    json_integer((json_int_t)examined))) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
+	    "smpquery portinfo <lid>   (or: smpquery -D portinfo <dr-path>)")))
+	    != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (l.count == 0)
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
+		    "none of the %zu ports examined %s", examined,
+		    kind == MK_UNSET ? "has M_Key 0 with protection off" :
+		    kind == MK_READABLE ? "returned its M_Key to an "
+		    "unauthenticated Get" : "is below M_Key protection level 2");
+	return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
+	    "%zu of %zu ports examined %s", l.count, examined,
+	    kind == MK_UNSET ? "have M_Key 0 with protection off: any node "
+	    "may reconfigure them" : kind == MK_READABLE ? "returned their "
+	    "non-zero M_Key to an unauthenticated Get (protection level 0)" :
+	    "are below M_Key protection level 2, so unauthenticated Gets are "
+	    "answered");
+}
+
+static int
+eval_unset(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return mk_eval(c, ctx, out, MK_UNSET);
+}
+
+static int
+eval_readable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return mk_eval(c, ctx, out, MK_READABLE);
+}
+
+static int
+eval_protect_low(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return mk_eval(c, ctx, out, MK_PROTECT_LOW);
+}
+
+static const char *const refs[] = {
+	"InfiniBand Architecture Specification Vol. 1, 14.2.4: management "
+	    "key (M_Key) and protection levels",
+	"OpenSM opensm.8: m_key, m_key_protection_level, m_key_lease_period",
+	"NVIDIA InfiniBand Security Overview: M_Key per port, protection "
+	    "level 2",
+	NULL
+};
+
+const struct fa_check fa_chk_ib_mkey_unset = {
+	.id = "IB-MKEY-UNSET",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "Ports have no management key (M_Key 0)",
+	.rationale =
+	    "A port whose M_Key is zero accepts configuration (SubnSet) from "
+	    "any node: a tenant can change LIDs, P_Key tables, port states "
+	    "and forwarding of the provider's switches and other tenants' "
+	    "ports.",
+	.remediation =
+	    "Configure a secret M_Key (per port where the SM supports it) "
+	    "with protection level 2 and a lease period, e.g. OpenSM m_key, "
+	    "m_key_protection_level 2, m_key_lease_period; UFM m_key_per_port.",
+	.msa_clause =
+	    "Provider shall protect every switch and host channel adapter "
+	    "port of the fabric with a secret, non-zero management key (M_Key) "
+	    "at protection level 2 or higher, unknown to Customer and to every "
+	    "other tenant.",
+	.refs = refs,
+	.eval = eval_unset,
+};
+
+const struct fa_check fa_chk_ib_mkey_readable = {
+	.id = "IB-MKEY-READABLE",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_CRITICAL,
+	.title = "Ports return their M_Key to unauthenticated Gets",
+	.rationale =
+	    "At protection level 0 a PortInfo Get from anyone returns the "
+	    "M_Key. The key is then no protection at all: any tenant can read "
+	    "it and use it to reconfigure the port (and, with one fabric-wide "
+	    "key, every port).",
+	.remediation =
+	    "Raise the M_Key protection level to 2 (m_key_protection_level "
+	    "2) and replace the disclosed key, since it must be assumed "
+	    "known.",
+	.msa_clause =
+	    "Provider shall configure M_Key protection so that no port "
+	    "discloses its M_Key in response to a query from a tenant node, "
+	    "and shall rotate any M_Key found to have been disclosed within "
+	    "five business days.",
+	.refs = refs,
+	.eval = eval_readable,
+};
+
+const struct fa_check fa_chk_ib_mkey_protect_low = {
+	.id = "IB-MKEY-PROTECT-LOW",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_MEDIUM,
+	.title = "M_Key protection level below 2",
+	.rationale =
+	    "Below protection level 2 a port answers Gets without the M_Key, "
+	    "so every tenant can map the fabric by directed route and read "
+	    "port configuration; at level 0 it also reads the key itself.",
+	.remediation =
+	    "Set m_key_protection_level 2 with a lease period shorter than "
+	    "the SM's sweep recovery, so that unauthenticated Gets are "
+	    "dropped and logged as M_Key violations.",
+	.msa_clause =
+	    "Provider shall operate M_Key protection at level 2 or higher on "
+	    "every port of the fabric.",
+	.refs = refs,
+	.eval = eval_protect_low,
+};

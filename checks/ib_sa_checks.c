@@ -1,0 +1,222 @@
+/*
+ * SA access control, from two PKeyTableRecord queries of our own port:
+ *
+ * IB-SAKEY-DEFAULT   the query carrying SM_Key 1 (OpenSM's default sa_key,
+ *                    osm_base.h) was treated as trusted: records or any
+ *                    answer but REQ_INVALID/DENIED.  OpenSM silently drops
+ *                    a wrong non-zero key (osm_sa_mad_ctrl.c), so silence
+ *                    means "not the key" only if the SA answered the
+ *                    untrusted control query in the same run.
+ * IB-SA-DISCLOSURE   the query with SM_Key 0 (untrusted) was answered with
+ *                    records; OpenSM rejects it with 0x0200
+ *                    (osm_sa_pkey_record.c).
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "ib_checks.h"
+
+#define SA_REQ_INVALID	0x0200	/* SA class status codes, IBA 15.2.1.1 */
+#define SA_DENIED	0x0700
+/*
+ * Common MAD status bits 4:2 (IBA vol. 1 13.4.7): bad class version,
+ * method or attribute unsupported, invalid field.  An SA that answers so
+ * did not judge our key at all.
+ */
+#define MAD_ST_INVALID_FIELD	0x001c
+
+static const struct fa_obs *
+pktr(const struct fa_eval_ctx *ctx, const char *target)
+{
+	return fa_snapshot_find(ctx->snap, "ib.sa.pkey_table_record", target);
+}
+
+/* Evidence for an SA observation; *records gets its record count. */
+static json_t *
+ev_of(const struct fa_obs *o, long long records)
+{
+	json_t *ev = json_array();
+
+	if (ev == NULL || fa_evidence_add(ev, fa_evidence(o, "request",
+	    json_string(o->request))) != 0 || fa_evidence_add(ev,
+	    fa_evidence(o, "outcome", json_string(o->reason != NULL ?
+	    o->reason : "answered"))) != 0 || fa_evidence_add(ev,
+	    fa_evidence(o, "records", json_integer(records))) != 0) {
+		json_decref(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+/*
+ * Common checks of an answered SA observation: 1 if a result was added
+ * (malformed, or the SA does not support the query), 0 to go on, <0 on
+ * error.
+ */
+static int
+sa_sane(const struct fa_check *c, const struct fa_obs *o, long long *records,
+    struct fa_results *out)
+{
+	long long st = -1;
+	int r;
+
+	if (fa_json_get_int(o->data, "records", 0, 1 << 20, records) != 0 ||
+	    fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st) != 0) {
+		r = fa_results_add(out, c, FA_ST_ERROR, "sa", NULL, NULL,
+		    "observation %s lacks its record count or MAD status",
+		    o->id);
+		return r < 0 ? r : 1;
+	}
+	if (st & MAD_ST_INVALID_FIELD) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, NULL,
+		    "the SA does not support the query (MAD status 0x%04llx)",
+		    st);
+		return r < 0 ? r : 1;
+	}
+	return 0;
+}
+
+static int
+answered(const struct fa_obs *o)
+{
+	return o != NULL && (o->state == FA_OBS_COMPLETE ||
+	    o->state == FA_OBS_REJECTED);
+}
+
+static long long
+status_of(const struct fa_obs *o)
+{
+	long long st = -1;
+
+	(void)fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st);
+	return st;
+}
+
+static int
+eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *k = pktr(ctx, "sa/trusted-default-key"),
+	    *ctl = pktr(ctx, "sa/untrusted");
+	long long st, recs = 0;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	if (k == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL,
+		    NULL, "the SA was not queried with the default SA_Key%s%s",
+		    ctl != NULL ? ": " : "", ctl != NULL ? fa_obs_reason(ctl) :
+		    "");
+	if (answered(k) && (r = sa_sane(c, k, &recs, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((ev = ev_of(k, recs)) == NULL || fa_evidence_add(ev,
+	    fa_evidence(NULL, "reproduce", json_string("saquery --smkey 1 "
+	    "PKTR"))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	st = status_of(k);
+	if (k->state == FA_OBS_COMPLETE || (k->state == FA_OBS_REJECTED &&
+	    st != SA_REQ_INVALID && st != SA_DENIED))
+		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
+		    "the SA treated a request carrying SM_Key 1 (OpenSM's "
+		    "default sa_key) as trusted (%s)", k->state ==
+		    FA_OBS_COMPLETE ? "records returned" : fa_obs_reason(k));
+	if (k->state == FA_OBS_REJECTED)
+		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
+		    "the SA refused the request carrying SM_Key 1 (%s)",
+		    fa_obs_reason(k));
+	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl))
+		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
+		    "the SA dropped the request carrying SM_Key 1 while it "
+		    "answered the untrusted control request: 1 is not its "
+		    "SA_Key");
+	return fa_results_add(out, c, fa_status_for_obs(k), "sa", NULL, ev,
+	    "no usable answer to the request carrying SM_Key 1 (%s) and no "
+	    "answered control request", fa_obs_reason(k));
+}
+
+static int
+eval_disclosure(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *u = pktr(ctx, "sa/untrusted");
+	long long recs = 0;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	if (u == NULL || (u->state != FA_OBS_COMPLETE &&
+	    u->state != FA_OBS_REJECTED))
+		return fa_results_add(out, c, u != NULL ? fa_status_for_obs(u) :
+		    FA_ST_NOT_TESTED, "sa", NULL, NULL, "the untrusted "
+		    "PKeyTableRecord query got no answer (%s)", u != NULL ?
+		    fa_obs_reason(u) : "not sent");
+	if ((r = sa_sane(c, u, &recs, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((ev = ev_of(u, recs)) == NULL || fa_evidence_add(ev,
+	    fa_evidence(NULL, "reproduce", json_string("saquery PKTR"))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (u->state == FA_OBS_COMPLETE && recs > 0)
+		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
+		    "the SA returned P_Key table records to an untrusted "
+		    "requester (SM_Key 0)");
+	return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
+	    "the SA refused P_Key table records to an untrusted requester "
+	    "(%s)", fa_obs_reason(u));
+}
+
+static const char *const refs[] = {
+	"InfiniBand Architecture Specification Vol. 1, 15.2.1: SA MAD header "
+	    "(SM_Key) and trusted requests",
+	"OpenSM osm_sa_mad_ctrl.c, osm_sa_pkey_record.c: sa_key check, "
+	    "untrusted PKeyTableRecord rejected",
+	NULL
+};
+
+const struct fa_check fa_chk_ib_sakey_default = {
+	.id = "IB-SAKEY-DEFAULT",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_CRITICAL,
+	.title = "The SA accepts the well-known default SA_Key",
+	.rationale =
+	    "With OpenSM's default sa_key of 1 any tenant can make trusted "
+	    "SA queries: P_Key tables of every port it shares a partition "
+	    "with, real M_Keys in PortInfoRecords, service keys and "
+	    "subscriptions to security traps.",
+	.remediation =
+	    "Set a random, secret sa_key (OpenSM sa_key; UFM sa_key) and "
+	    "distribute it only to provider management hosts.",
+	.msa_clause =
+	    "Provider shall configure the subnet administrator with a secret, "
+	    "randomly generated SA_Key, and shall not disclose it to Customer "
+	    "or to any other tenant.",
+	.refs = refs,
+	.eval = eval_sakey,
+};
+
+const struct fa_check fa_chk_ib_sa_disclosure = {
+	.id = "IB-SA-DISCLOSURE",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "The SA discloses restricted records to untrusted requesters",
+	.rationale =
+	    "P_Key tables (and M_Keys in PortInfoRecords) are for trusted "
+	    "managers only. An SA that hands them to any node discloses the "
+	    "partition layout and keys of the fabric.",
+	.remediation =
+	    "Use an SA that enforces the trusted/untrusted distinction "
+	    "(OpenSM does; NVIDIA's SA enhanced trust model restricts "
+	    "further).",
+	.msa_clause =
+	    "Provider shall configure the subnet administrator to refuse "
+	    "P_Key table records, management keys and other restricted "
+	    "records to tenant nodes.",
+	.refs = refs,
+	.eval = eval_disclosure,
+};

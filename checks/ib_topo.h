@@ -1,0 +1,87 @@
+/*
+ * Read helpers over the IB observations for the checks: the topology's
+ * nodes and ports, the local port, and the tenant/provider/foreign
+ * classification of a CA port under the policy.  Pure: snapshot in, values
+ * out.
+ */
+#ifndef FA_IB_TOPO_H
+#define FA_IB_TOPO_H
+
+#include <stdint.h>
+
+#include "check.h"
+
+enum fa_ib_owner {
+	FA_OWN_SELF = 0,	/* the node the scan runs on */
+	FA_OWN_TENANT,		/* policy: tenant_node / tenant_guid */
+	FA_OWN_PROVIDER,	/* policy: provider_*, sm_guid; every switch */
+	FA_OWN_FOREIGN,		/* a CA port that is nobody above */
+};
+
+struct fa_ib_port_ref {
+	const json_t	*node;		/* topology node object */
+	const json_t	*port;		/* its port object */
+	uint64_t	 node_guid;
+	uint64_t	 port_guid;
+	const char	*type;		/* "CA", "Switch", "Router" */
+	const char	*desc;		/* NodeDescription (sanitised) */
+	long long	 num;		/* port number */
+	long long	 lid;
+};
+
+/*
+ * The "zero" fact of a secret object, checked against its value when the
+ * value was not redacted.  0 with *zero set, or -1 when absent/inconsistent.
+ */
+int fa_ib_secret_zero(const json_t *secret, int *zero);
+
+/*
+ * When discovery did not complete, SMs other than the master named by our
+ * PortInfo were never asked: add a not_tested row saying so.  Returns 0 or
+ * a negative FA_ERR_*.
+ */
+int fa_ib_sm_enum_gate(const struct fa_check *c,
+    const struct fa_eval_ctx *ctx, struct fa_results *out);
+
+/* The complete topology observation, or NULL (absent or not complete). */
+const struct fa_obs *fa_ib_topology(const struct fa_snapshot *s);
+/* The local port observation, or NULL. */
+const struct fa_obs *fa_ib_local_obs(const struct fa_snapshot *s);
+
+/*
+ * Iterate every port of the topology: *ni and *pi start at 0.  Returns 1
+ * with *ref filled, 0 at the end, -1 on a malformed member.
+ */
+int fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
+    struct fa_ib_port_ref *ref);
+
+/* Find the CA port, or switch port 0, with this port GUID; 1, 0, -1. */
+int fa_ib_find_port(const struct fa_obs *topo, uint64_t guid,
+    struct fa_ib_port_ref *ref);
+
+enum fa_ib_owner fa_ib_owner(const struct fa_eval_ctx *ctx,
+    const struct fa_ib_port_ref *ref, uint64_t self_node_guid);
+
+/* "H-0x<node guid>/<port>" for a port reference; new string or NULL. */
+char *fa_ib_ref_target(const struct fa_ib_port_ref *ref);
+
+/* Evidence value {"target","guid","lid","desc"} for a port; NULL on ENOMEM. */
+json_t *fa_ib_port_json(const struct fa_ib_port_ref *ref);
+
+/*
+ * A list of offending items for a fabric-wide result: the first
+ * FA_IB_LIST_MAX items are kept as evidence, all are counted.
+ */
+#define FA_IB_LIST_MAX	100
+struct fa_ib_list {
+	json_t	*items;		/* array */
+	size_t	 count;
+};
+int fa_ib_list_init(struct fa_ib_list *l);
+/* Steals item; 0 or FA_ERR_NOMEM. */
+int fa_ib_list_add(struct fa_ib_list *l, json_t *item);
+/* Evidence array {field: items, count} referencing obs; steals the list. */
+json_t *fa_ib_list_evidence(struct fa_ib_list *l, const struct fa_obs *obs,
+    const char *field);
+
+#endif

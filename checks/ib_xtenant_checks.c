@@ -1,0 +1,289 @@
+/*
+ * Cross-tenant checks from the SA's PathRecords to every other CA port.
+ * OpenSM returns a path only when both ends share a partition in which at
+ * least one of them is a full member (osm_sa_path_record.c; IBA vol. 1
+ * 10.9.3), so a path to a foreign port is evidence that the two can talk.
+ * SMP visibility alone is not: SMPs are never P_Key-checked.
+ *
+ * IB-XTENANT-REACHABLE  one result per foreign port the SA gave a path to.
+ * IB-PKEY-SHARED        one result per P_Key shared with foreign ports.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_checks.h"
+#include "ib_topo.h"
+
+#define KIND_PR		"ib.sa.path_record"
+#define SMP_NOTE	"SMP discovery sees every port regardless of " \
+			"partitions; only the SA path is evidence of reachability"
+
+struct pr_walk {
+	const struct fa_obs	*o;
+	struct fa_ib_port_ref	 ref;
+	long long		 records;	/* when o is complete */
+};
+
+/* Next PathRecord observation about a foreign port; 1, 0 at end, <0 bad. */
+static int
+next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
+    uint64_t self, size_t *it, struct pr_walk *w)
+{
+	uint64_t guid;
+	int r;
+
+	while ((w->o = fa_snapshot_next(ctx->snap, KIND_PR, it)) != NULL) {
+		if (fa_json_get_u64(w->o->data, "port_guid", &guid) != 0)
+			return -1;
+		if ((r = fa_ib_find_port(topo, guid, &w->ref)) < 0)
+			return -1;	/* a malformed port hides the rest */
+		if (r == 0)
+			continue;	/* not a port discovery saw */
+		if (w->o->state == FA_OBS_COMPLETE &&
+		    (fa_json_get_int(w->o->data, "records", 0, 1 << 20,
+		    &w->records) != 0 || (w->records > 0 &&
+		    !json_is_array(json_object_get(w->o->data, "pkeys")))))
+			return -1;
+		if (fa_ib_owner(ctx, &w->ref, self) == FA_OWN_FOREIGN)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const struct fa_obs **topo, uint64_t *self)
+{
+	const struct fa_obs *local;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r;
+	local = fa_ib_local_obs(ctx->snap);
+	*topo = fa_ib_topology(ctx->snap);
+	if (local == NULL || *topo == NULL ||
+	    fa_json_get_u64(local->data, "node_guid", self) != 0) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "discovery did not complete: foreign ports unknown");
+		return r < 0 ? r : 1;
+	}
+	if (fa_snapshot_find(ctx->snap, KIND_PR, "") == NULL) {
+		size_t it = 0;
+
+		if (fa_snapshot_next(ctx->snap, KIND_PR, &it) == NULL) {
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric",
+			    NULL, NULL, "no PathRecord was asked of the SA");
+			return r < 0 ? r : 1;
+		}
+	}
+	return 0;
+}
+
+static int
+eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *topo;
+	struct pr_walk w;
+	uint64_t self;
+	size_t it = 0, foreign = 0, reach = 0, unknown = 0;
+	long long own_lid = 0;
+	char *t;
+	json_t *ev;
+	int r;
+
+	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
+		return r < 0 ? r : 0;
+	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
+	    0xffff, &own_lid);
+	while ((r = next_foreign(ctx, topo, self, &it, &w)) == 1) {
+		foreign++;
+		if (w.o->state != FA_OBS_COMPLETE) {
+			unknown++;
+			continue;
+		}
+		if (w.records == 0)
+			continue;
+		reach++;
+		t = fa_ib_ref_target(&w.ref);
+		ev = json_array();
+		if (t == NULL || ev == NULL || fa_evidence_add(ev, fa_evidence(
+		    w.o, "port", fa_ib_port_json(&w.ref))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(w.o, "how", json_string(
+		    "SA PathRecord returned"))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(w.o, "path_pkeys", json_deep_copy(
+		    json_object_get(w.o->data, "pkeys")))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(NULL, "note",
+		    json_string(SMP_NOTE))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(NULL, "reproduce", fa_json_stringf(
+		    "saquery PR %lld %lld", own_lid, w.ref.lid))) != 0) {
+			free(t);
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+		r = fa_results_add(out, c, FA_ST_FAIL, t, w.ref.desc, ev,
+		    "the SA returned a path from the tenant port to this "
+		    "foreign port: the two share a partition");
+		free(t);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "malformed PathRecord or topology observation");
+	if (reach > 0)
+		return 0;
+	if (foreign == 0)
+		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
+		    NULL, NULL, "no foreign CA port was found (every other "
+		    "port is the tenant's or the provider's per the policy)");
+	if (unknown > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no path to the %zu foreign ports answered for, but "
+		    "%zu PathRecord queries got no usable answer",
+		    foreign - unknown, unknown);
+	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+	    "the SA returned no path to any of the %zu foreign ports", foreign);
+}
+
+static int
+eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *topo;
+	struct pr_walk w;
+	json_t *by_pkey, *lst, *ev, *v;
+	const json_t *pks;
+	const char *pk;
+	uint64_t self;
+	size_t it = 0, i, foreign = 0, unknown = 0;
+	void *iter;
+	int r;
+
+	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
+		return r < 0 ? r : 0;
+	if ((by_pkey = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	while ((r = next_foreign(ctx, topo, self, &it, &w)) == 1) {
+		foreign++;
+		if (w.o->state != FA_OBS_COMPLETE) {
+			unknown++;
+			continue;
+		}
+		pks = json_object_get(w.o->data, "pkeys");
+		json_array_foreach(pks, i, v) {
+			if ((pk = json_string_value(v)) == NULL)
+				continue;
+			if ((lst = json_object_get(by_pkey, pk)) == NULL) {
+				lst = json_array();
+				if (json_object_set_new(by_pkey, pk, lst) != 0)
+					goto nomem;
+			}
+			if (json_array_size(lst) < FA_IB_LIST_MAX &&
+			    json_array_append_new(lst, fa_ib_port_json(&w.ref))
+			    != 0)
+				goto nomem;
+		}
+	}
+	if (r < 0) {
+		json_decref(by_pkey);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "malformed PathRecord or topology observation");
+	}
+	for (iter = json_object_iter(by_pkey); iter != NULL;
+	    iter = json_object_iter_next(by_pkey, iter)) {
+		char *t = fa_strfmt("pkey-%s", json_object_iter_key(iter));
+
+		ev = json_array();
+		if (t == NULL || ev == NULL || fa_evidence_add(ev, fa_evidence(
+		    NULL, "foreign_ports", json_deep_copy(
+		    json_object_iter_value(iter)))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(NULL, "how", json_string("SA PathRecords carry "
+		    "this P_Key: at least one end is a full member"))) != 0) {
+			free(t);
+			json_decref(ev);
+			goto nomem;
+		}
+		r = fa_results_add(out, c, FA_ST_FAIL, t, NULL, ev,
+		    "the tenant port shares partition %s with %zu foreign "
+		    "port(s), with a full member on one side",
+		    json_object_iter_key(iter),
+		    json_array_size(json_object_iter_value(iter)));
+		free(t);
+		if (r < 0) {
+			json_decref(by_pkey);
+			return r;
+		}
+	}
+	i = json_object_size(by_pkey);
+	json_decref(by_pkey);
+	if (i > 0)
+		return 0;
+	if (foreign == 0)
+		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
+		    NULL, NULL, "no foreign CA port was found");
+	if (unknown > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "%zu of %zu PathRecord queries to foreign ports got "
+		    "no usable answer", unknown, foreign);
+	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+	    "no partition is shared with any of the %zu foreign ports",
+	    foreign);
+nomem:
+	json_decref(by_pkey);
+	return FA_ERR_NOMEM;
+}
+
+static const char *const refs[] = {
+	"InfiniBand Architecture Specification Vol. 1, 10.9: partitioning; "
+	    "15.2.5.16: PathRecord",
+	"OpenSM osm_sa_path_record.c: paths only between ports sharing a "
+	    "partition",
+	NULL
+};
+
+const struct fa_check fa_chk_ib_xtenant_reachable = {
+	.id = "IB-XTENANT-REACHABLE",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_CRITICAL,
+	.title = "A foreign tenant's port is reachable from the tenant",
+	.rationale =
+	    "If the SA hands out a path between the tenant and another "
+	    "tenant's port, the two share a partition and can exchange "
+	    "traffic (RDMA included): tenant isolation on the fabric is "
+	    "broken for that pair.",
+	.remediation =
+	    "Place each tenant in partitions of its own; make tenants only "
+	    "limited members of the default and any shared service partition, "
+	    "with only provider service ports as full members.",
+	.msa_clause =
+	    "Provider shall ensure that no Customer port shares an InfiniBand "
+	    "partition with any port of another tenant, other than as a "
+	    "limited member of a partition whose only full members are "
+	    "Provider service ports.",
+	.refs = refs,
+	.eval = eval_reachable,
+};
+
+const struct fa_check fa_chk_ib_pkey_shared = {
+	.id = "IB-PKEY-SHARED",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "The tenant shares a partition with foreign ports",
+	.rationale =
+	    "A partition in which the tenant and another tenant meet, with a "
+	    "full member on either side, is a channel between them; shared "
+	    "storage partitions with every port full are the classic case.",
+	.remediation =
+	    "Give each tenant its own partitions; in shared service "
+	    "partitions make tenant ports limited members and only the "
+	    "service ports full members.",
+	.msa_clause =
+	    "Provider shall not place Customer ports in any partition shared "
+	    "with another tenant's ports unless Customer ports and the other "
+	    "tenant's ports are all limited members of it.",
+	.refs = refs,
+	.eval = eval_shared,
+};

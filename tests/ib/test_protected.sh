@@ -1,0 +1,73 @@
+#!/bin/sh
+# Scenario tests for what ibsim cannot express, through the spec-conforming
+# test agent (tests/agent/, loaded before umad2sim in the scanner process
+# only): M_Key protection levels 0/1/2, partition enforcement bits, and a
+# VF-like port whose SMPs are dropped.  Each check's protected form is
+# asserted through the real MAD path; the unprotected forms are in
+# test_scenarios.sh.
+# usage: tests/ib/test_protected.sh FABAUDIT
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+AGENT=$(dirname "$BIN")/tests/agent.so
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+status() {
+	jq -r --arg id "$1" '[.results[] | select(.id == $id) | .status] | sort | join(" ")' "$2"
+}
+
+# scan_agent NAME: scan fixtures/ib/NAME through the agent into $T/NAME.
+scan_agent() {
+	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$1/agent.conf \
+	    FA_AGENT_LOG=$T/$1.agent.log LD_PRELOAD=$AGENT \
+	    tests/ib/with-fabric.sh "fixtures/ib/$1" -- "$BIN" scan -q \
+	    -c "fixtures/ib/$1/policy.conf" -o "$T/$1" 2>"$T/$1.err"
+	echo $?
+}
+
+if [ ! -f "$AGENT" ]; then
+	fa_fail "test agent not built: $AGENT"
+	fa_done
+	exit
+fi
+
+# protected: SM port at M_Key level 2, switches at level 1, acme-gpu-02 at
+# level 0 with a key, enforcement on leaf01's CA-facing ports only.
+expect_eq "protected: scan exits 1" "$(scan_agent protected)" 1
+r=$T/protected/report.json
+expect_eq "protected: the agent acted" \
+    "$(test -s "$T/protected.agent.log" && echo yes)" yes
+for e in IB-MKEY-UNSET=fail IB-MKEY-READABLE=fail IB-MKEY-PROTECT-LOW=fail \
+    IB-SMKEY-DISCLOSED=pass IB-SMKEY-DEFAULT=not_tested \
+    IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass IB-PKEY-DEFAULT-FULL=pass \
+    IB-PKEY-ENFORCE-OFF=fail; do
+	expect_eq "protected: ${e%%=*} is ${e#*=}" "$(status "${e%%=*}" "$r")" "${e#*=}"
+done
+expect_eq "protected: level-0 port acme-gpu-02 is the readable one" \
+    "$(jq -r '.results[] | select(.id == "IB-MKEY-READABLE") | .evidence[0].value[].node_desc' "$r")" \
+    "acme-gpu-02 mlx5_0"
+expect_eq "protected: the readable M_Key is redacted" \
+    "$(grep -c 71c2d5e8a9b04f13 "$r" "$T/protected/snapshot.json" "$T/protected/report.txt" | awk -F: '{ s += $2 } END { print s }')" 0
+expect_eq "protected: every port examined is below level 2 (none is at 2)" \
+    "$(jq -r '.results[] | select(.id == "IB-MKEY-PROTECT-LOW") | .evidence[1].value' "$r")" 6
+expect_eq "protected: the level-1 switches are among them, at level 1" \
+    "$(jq -r '[.results[] | select(.id == "IB-MKEY-PROTECT-LOW") | .evidence[0].value[] | select(.mkey_protect == 1)] | length' "$r")" 2
+expect_eq "protected: the level-2 SM port stayed out of discovery" \
+    "$(jq -r '.observations[] | select(.kind == "ib.topology") | [.data.nodes[].desc] | map(select(startswith("ufm-sm01"))) | length' "$T/protected/snapshot.json")" 0
+expect_eq "protected: leaf02's CA ports lack enforcement, leaf01's have it" \
+    "$(jq -r '.results[] | select(.id == "IB-PKEY-ENFORCE-OFF") | .evidence[1].value' "$r")" 2
+
+# vf: every SMP from the tenant port is dropped; GMPs pass.
+expect_eq "vf: scan exits 0 (nothing fails at or above high)" "$(scan_agent vf)" 0
+r=$T/vf/report.json
+expect_eq "vf: IB-SMP-UNRESTRICTED passes (SMPs filtered, SA answers)" \
+    "$(status IB-SMP-UNRESTRICTED "$r")" pass
+expect_eq "vf: what needs SMPs is not tested, never passed" \
+    "$(jq -r '[.results[] | select(.id | test("MKEY|PKEY-ENFORCE|PKEY-DEFAULT|XTENANT")) | .status] | unique | join(" ")' "$r")" \
+    not_tested
+expect_eq "vf: the SA checks still run" \
+    "$(status IB-SAKEY-DEFAULT "$r") $(status IB-SA-DISCLOSURE "$r")" "pass pass"
+
+fa_done
