@@ -89,7 +89,9 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		if ((ev = json_array()) == NULL || fa_evidence_add(ev,
 		    fa_evidence(o, "pkeys", json_deep_copy(json_object_get(
-		    o->data, "pkeys")))) != 0) {
+		    o->data, "pkeys")))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(NULL, "reproduce", json_string(
+		    "smpquery -D pkeys 0   (run on the tenant node)"))) != 0) {
 			json_decref(ev);
 			return FA_ERR_NOMEM;
 		}

@@ -201,7 +201,9 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "foreign_ports", json_deep_copy(
 		    json_object_iter_value(iter)))) != 0 || fa_evidence_add(ev,
 		    fa_evidence(NULL, "how", json_string("SA PathRecords carry "
-		    "this P_Key: at least one end is a full member"))) != 0) {
+		    "this P_Key: at least one end is a full member"))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
+		    json_string("saquery PR <own-lid> <foreign-lid>"))) != 0) {
 			free(t);
 			json_decref(ev);
 			goto nomem;

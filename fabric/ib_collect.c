@@ -91,6 +91,7 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	memset(&ib, 0, sizeof(ib));
 	ib.opts = o;
 	ib.snap = snap;
+	/* XXX libibmad's process-wide switches: quiet its own warnings. */
 	madrpc_show_errors(0);
 	ibdebug = 0;
 	if (umad_init() < 0) {
