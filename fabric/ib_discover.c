@@ -134,8 +134,9 @@ fa_ib_discover(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	ibnd_iter_nodes(ib->fabric, node_cb, &w);
-	d = json_pack("{s:o, s:i}", "nodes", w.nodes, "max_hops",
-	    ib->fabric->maxhops_discovered);
+	d = json_pack("{s:o, s:i, s:i}", "nodes", w.nodes, "max_hops",
+	    ib->fabric->maxhops_discovered, "smps_used",
+	    ib->fabric->total_mads_used);
 	if (w.err || d == NULL) {
 		json_decref(d);
 		free(req);

@@ -343,11 +343,9 @@ fa_mad_run(struct fa_mad *m)
 		wait = next + 50 > now ? (int)(next + 50 - now) : 0;
 		len = (int)(m->rbuf_len - umad_size());
 		n = umad_recv(m->portid, m->rbuf, &len, wait);
-		if (n >= 0) {
+		if (n >= 0)
 			received(m, len);
-			continue;
-		}
-		if (n == -ENOSPC) {
+		else if (n == -ENOSPC) {
 			/* An RMPP answer larger than the buffer: grow once. */
 			size_t need = umad_size() + (size_t)len;
 			void *nb;
@@ -358,9 +356,10 @@ fa_mad_run(struct fa_mad *m)
 			m->rbuf = nb;
 			m->rbuf_len = need;
 			continue;
-		}
-		if (n != -ETIMEDOUT && n != -EAGAIN && n != -EINTR)
+		} else if (n != -ETIMEDOUT && n != -EAGAIN && n != -EINTR)
 			return FA_ERR_IO;
+		/* Deadlines are checked after every receive, so a stream of
+		 * stray answers cannot keep a lost request waiting. */
 		now = now_ms();
 		for (i = 0; i < m->ninflight; )
 			if (m->inflight[i]->deadline_ms + 50 <= now)
