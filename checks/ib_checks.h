@@ -35,5 +35,8 @@ extern const struct fa_check fa_chk_ib_pkey_enforce_off;
 extern const struct fa_check fa_chk_ib_smp_unrestricted;
 extern const struct fa_check fa_chk_ib_xtenant_reachable;
 extern const struct fa_check fa_chk_ib_pkey_shared;
+extern const struct fa_check fa_chk_ib_cckey_unset;
+extern const struct fa_check fa_chk_ib_vskey_unset;
+extern const struct fa_check fa_chk_ib_amkey_unset;
 
 #endif

@@ -21,5 +21,8 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_ib_pkey_shared,
 	&fa_chk_ib_xtenant_reachable,
 	&fa_chk_ib_pkey_enforce_off,
+	&fa_chk_ib_cckey_unset,
+	&fa_chk_ib_vskey_unset,
+	&fa_chk_ib_amkey_unset,
 	NULL
 };

@@ -48,12 +48,33 @@ is_smp(int mgmt_class)
 	return mgmt_class == IB_SMI_CLASS || mgmt_class == IB_SMI_DIRECT_CLASS;
 }
 
+/*
+ * Where a class's data starts (and so its payload size): SMPs, CC and BM
+ * carry 40 bytes of class header (IBA vol. 1 13.4, Annex A10.4.1), the SA
+ * 32 (15.2.1.1); vendor range-1 data starts right after the common
+ * header, at 24 (libibmad IB_VENDOR_RANGE1_DATA_OFFS), its first 8 bytes
+ * being the VS_Key.
+ */
+static int
+data_offs(int mgmt_class)
+{
+	if (mgmt_class == IB_SA_CLASS)
+		return IB_SA_DATA_OFFS;
+	if (mgmt_class >= IB_VENDOR_RANGE1_START_CLASS && mgmt_class <= 0x0f)
+		return IB_VENDOR_RANGE1_DATA_OFFS + 8;
+	return IB_SMP_DATA_OFFS;
+}
+
 int
 fa_mad_open(const char *ca, int port, uint16_t lid,
     const struct fa_mad_opts *o, struct fa_ib_pcap *pcap, struct fa_mad **out)
 {
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
+	/* CC, vendor (Mellanox 0x0A), SHARP AM (0x0B), baseboard mgmt. */
+	static const int extra[] = { IB_CC_CLASS, 0x0a, 0x0b,
+	    IB_BOARD_MGMT_CLASS };
 	struct fa_mad *m;
+	size_t i;
 
 	*out = NULL;
 	if ((m = calloc(1, sizeof(*m))) == NULL)
@@ -83,6 +104,13 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 		return FA_ERR_UNAVAIL;
 	}
 	m->portid = mad_rpc_portid(m->port);
+	/*
+	 * The key-bearing GMP classes are registered one by one: a stack
+	 * that refuses one must not cost the scan the others.  A class that
+	 * failed has no agent, and its requests end as FA_MAD_SEND_ERROR.
+	 */
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		(void)mad_register_client_via(extra[i], 0, m->port);
 	*out = m;
 	return 0;
 }
@@ -113,7 +141,8 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 		r->outcome = FA_MAD_REFUSED;
 		return FA_ERR_INPUT;
 	}
-	if (mad_rpc_class_agent(m->port, r->mgmt_class) < 0) {
+	if (r->mgmt_class <= 0 || r->mgmt_class > 0xff ||
+	    mad_rpc_class_agent(m->port, r->mgmt_class) < 0) {
 		r->outcome = FA_MAD_SEND_ERROR;
 		return FA_ERR_INPUT;
 	}
@@ -187,7 +216,9 @@ dest_load(const struct fa_mad *m, const struct fa_mad_req *r)
 static int
 send_one(struct fa_mad *m, struct fa_mad_req *r)
 {
-	ib_rpc_t rpc;
+	ib_rpc_cc_t rpc;	/* ib_rpc_t plus cckey: mad_build_pkt() reads
+				   the CC key through this layout for class
+				   0x21 */
 	uint8_t *mad;
 	int len, agent;
 
@@ -198,17 +229,16 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	rpc.attr.mod = r->mod;
 	rpc.trid = r->tid;
 	rpc.timeout = (int)m->o.timeout_ms;
-	if (is_smp(r->mgmt_class)) {
-		rpc.mkey = r->key;
-		rpc.dataoffs = IB_SMP_DATA_OFFS;
-		rpc.datasz = IB_SMP_DATA_SIZE;
-	} else {
+	rpc.dataoffs = data_offs(r->mgmt_class);
+	rpc.datasz = IB_MAD_SIZE - rpc.dataoffs;
+	if (r->mgmt_class == IB_SA_CLASS)
 		rpc.mask = r->comp_mask;
-		rpc.dataoffs = IB_SA_DATA_OFFS;
-		rpc.datasz = IB_SA_DATA_SIZE;
-	}
+	else
+		rpc.mkey = r->key;	/* bytes 24-31: M_Key, CC/B/VS key */
+	if (r->mgmt_class == IB_CC_CLASS)
+		rpc.cckey = r->key;
 	memset(m->sbuf, 0, umad_size() + IB_MAD_SIZE);
-	len = mad_build_pkt(m->sbuf, &rpc, &r->dest, NULL,
+	len = mad_build_pkt(m->sbuf, (ib_rpc_t *)&rpc, &r->dest, NULL,
 	    r->datalen > 0 ? r->data : NULL);
 	if (len < 0)
 		return -1;
@@ -216,6 +246,13 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	/* The SA header's SM_Key (bytes 36-43, IBA vol. 1 15.2.1.1). */
 	if (r->mgmt_class == IB_SA_CLASS)
 		mad_set_field64(mad, 0, IB_SA_MKEY_F, r->key);
+	/* Congestion control is class version 2 (Annex A10.4.1). */
+	if (r->mgmt_class == IB_CC_CLASS)
+		mad_set_field(mad, 0, IB_MAD_CLASSVER_F, 2);
+	/* The VS_Key opens the vendor data (MFT's mtcr_ib_ofed.c). */
+	if (r->mgmt_class >= IB_VENDOR_RANGE1_START_CLASS &&
+	    r->mgmt_class <= 0x0f)
+		mad_set_field64(mad, 0, IB_MAD_MKEY_F, r->key);
 	agent = mad_rpc_class_agent(m->port, r->mgmt_class);
 	r->sends++;
 	m->st.sent++;
@@ -279,7 +316,7 @@ lost(struct fa_mad *m, unsigned idx)
 	struct fa_mad_req *r = m->inflight[idx];
 
 	m->st.lost++;
-	if (r->sends <= m->o.retries) {
+	if (!r->once && r->sends <= m->o.retries) {
 		if (send_one(m, r) != 0)
 			finish(m, idx, FA_MAD_SEND_ERROR);
 		return;
@@ -388,6 +425,5 @@ fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
 const uint8_t *
 fa_mad_data(const struct fa_mad_req *r)
 {
-	return r->resp + (is_smp(r->mgmt_class) ? IB_SMP_DATA_OFFS :
-	    IB_SA_DATA_OFFS);
+	return r->resp + data_offs(r->mgmt_class);
 }

@@ -1,6 +1,6 @@
 /*
- * The MAD engine: every MAD fabaudit sends (SMP, SA, and later PerfMgt, CC,
- * VS, AM, BM) leaves through here.  Built on libibumad, with libibmad's
+ * The MAD engine: every MAD fabaudit sends after discovery (SMP, SA, CC,
+ * vendor-specific, SHARP AM, baseboard management) leaves through here.  Built on libibumad, with libibmad's
  * mad_build_pkt() and field tables doing the encoding: a bounded window of
  * requests in flight with distinct TIDs, at most `per_dest` in flight to one
  * destination, our own per-request timeout (the simulator never times a
@@ -33,15 +33,17 @@ enum fa_mad_outcome {
 
 struct fa_mad_req {
 	/* Filled by the caller. */
-	int		 mgmt_class;	/* IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS */
+	int		 mgmt_class;	/* IB_SMI_CLASS, IB_SA_CLASS, IB_CC_CLASS... */
 	int		 method;	/* IB_MAD_METHOD_GET, ..._GET_TABLE */
 	unsigned	 attr;
 	uint32_t	 mod;
 	ib_portid_t	 dest;		/* lid > 0: LID-routed; else DR path */
-	uint64_t	 key;		/* M_Key (SMP) or SM_Key (SA header) */
+	uint64_t	 key;		/* M_Key, SM_Key (SA), CC/VS/B/AM key */
 	uint64_t	 comp_mask;	/* SA component mask */
 	uint8_t		 data[IB_MAD_SIZE];	/* request payload, class offset */
 	unsigned	 datalen;	/* bytes of data used (0: none) */
+	int		 once;		/* send once, never retry (a probe a
+					   keyed agent counts as a violation) */
 	void		(*done)(struct fa_mad_req *r, void *arg);
 	void		*arg;
 	/* Filled by the engine. */
@@ -101,7 +103,7 @@ int fa_mad_call(struct fa_mad *m, struct fa_mad_req *r);
 
 void fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s);
 
-/* The SMP/SA data of a response (offset 64 for SMPs, 56 for SA). */
+/* The data of a response: offset 64 (SMP, CC, BM, AM), 56 (SA), 32 (VS). */
 const uint8_t *fa_mad_data(const struct fa_mad_req *r);
 
 #endif

@@ -42,7 +42,8 @@ expect_eq "protected: the agent acted" \
 for e in IB-MKEY-UNSET=fail IB-MKEY-READABLE=fail IB-MKEY-PROTECT-LOW=fail \
     IB-SMKEY-DISCLOSED=pass IB-SMKEY-DEFAULT=not_tested \
     IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass IB-PKEY-DEFAULT-FULL=pass \
-    IB-PKEY-ENFORCE-OFF=fail; do
+    IB-PKEY-ENFORCE-OFF=fail IB-CCKEY-UNSET=not_tested IB-VSKEY-UNSET=fail \
+    IB-AMKEY-UNSET=fail; do
 	expect_eq "protected: ${e%%=*} is ${e#*=}" "$(status "${e%%=*}" "$r")" "${e#*=}"
 done
 expect_eq "protected: level-0 port acme-gpu-02 is the readable one" \
@@ -56,6 +57,16 @@ expect_eq "protected: the level-1 switches are among them, at level 1" \
     "$(jq -r '[.results[] | select(.id == "IB-MKEY-PROTECT-LOW") | .evidence[0].value[] | select(.mkey_protect == 1)] | length' "$r")" 2
 expect_eq "protected: the level-2 SM port stayed out of discovery" \
     "$(jq -r '.observations[] | select(.kind == "ib.topology") | [.data.nodes[].desc] | map(select(startswith("ufm-sm01"))) | length' "$T/protected/snapshot.json")" 0
+# Key classes: protect 1 drops our key-0 probe (not_tested: silence is
+# not proof), protect 0 answers it (fail), naming the node.
+expect_eq "protected: the unprotected VS agent is leaf02's" \
+    "$(jq -r '.results[] | select(.id == "IB-VSKEY-UNSET") | .evidence[0].value[].node_desc' "$r")" \
+    "MF0;ib-leaf02:MSB7800/U1"
+expect_eq "protected: the unprotected AM agent is leaf01's" \
+    "$(jq -r '.results[] | select(.id == "IB-AMKEY-UNSET") | .evidence[0].value[].node_desc' "$r")" \
+    "MF0;ib-leaf01:MSB7800/U1"
+expect_eq "protected: the CC-keyed switches stayed silent, CAs unsupported" \
+    "$(jq -r '.results[] | select(.id == "IB-CCKEY-UNSET") | "\(.evidence[2].value) \(.evidence[3].value)"' "$r")" "2 3"
 expect_eq "protected: leaf02's CA ports lack enforcement, leaf01's have it" \
     "$(jq -r '.results[] | select(.id == "IB-PKEY-ENFORCE-OFF") | .evidence[1].value' "$r")" 2
 

@@ -32,7 +32,9 @@ scenario() {
 	tests/ib/with-fabric.sh "$dir" -- sh -c '
 		"$1" scan --ib -q -c "$2/policy.conf" -o "$3/scan"; echo $? >"$3/scan.rc"
 		"$1" scan --ib -q --reveal-secrets -c "$2/policy.conf" -o "$3/reveal"
-		echo $? >"$3/reveal.rc"' sh "$BIN" "$dir" "$out" 2>"$T/$name.err"
+		echo $? >"$3/reveal.rc"
+		LD_PRELOAD=${LD_PRELOAD#*:} sminfo >"$3/sminfo.after" 2>&1
+		' sh "$BIN" "$dir" "$out" 2>"$T/$name.err"
 	wf=$?
 	expect_eq "$name: fabric came up and the scan ran" "$wf" 0
 	if [ "$wf" -ne 0 ]; then
@@ -44,6 +46,9 @@ scenario() {
 	    "$(cat "$out/scan.rc")" 1
 	expect_eq "$name: the --reveal-secrets scan exits 1 too" \
 	    "$(cat "$out/reveal.rc")" 1
+	# Do no harm: after two scans the SM is still there and master.
+	expect_grep "$name: the SM is still master after the scans" \
+	    'SMINFO_MASTER' "$out/sminfo.after"
 	for e in "$@"; do
 		expect_eq "$name: ${e%%=*} is ${e#*=}" "$(status "${e%%=*}" "$r")" "${e#*=}"
 	done
@@ -113,21 +118,25 @@ scenario() {
 
 # OpenSM's default SM_Key is 1; the careful provider set a random one.
 # ibsim stores no M_Key and no enforcement bits: those fail on both, as
-# they are true of the simulated fabric.  Two foreign (zeta) ports.
+# they are true of the simulated fabric.  Its switches answer
+# CongestionKeyInfo with zeros (CC_Key 0) and nothing answers the vendor
+# or AM class.  Two foreign (zeta) ports.
 scenario careless 0x0000000000000001 \
     IB-SMP-UNRESTRICTED=fail IB-MKEY-UNSET=fail \
     IB-MKEY-READABLE=not_applicable IB-MKEY-PROTECT-LOW=fail \
     IB-SMKEY-DISCLOSED=fail IB-SMKEY-DEFAULT=fail IB-SM-UNEXPECTED=pass \
     IB-SAKEY-DEFAULT=fail IB-SA-DISCLOSURE=pass \
     IB-PKEY-DEFAULT-FULL=fail IB-PKEY-SHARED=fail \
-    "IB-XTENANT-REACHABLE=fail fail" IB-PKEY-ENFORCE-OFF=fail
+    "IB-XTENANT-REACHABLE=fail fail" IB-PKEY-ENFORCE-OFF=fail \
+    IB-CCKEY-UNSET=fail IB-VSKEY-UNSET=not_tested IB-AMKEY-UNSET=not_tested
 scenario careful 0x5c1e7a92b04d3f68 \
     IB-SMP-UNRESTRICTED=fail IB-MKEY-UNSET=fail \
     IB-MKEY-READABLE=not_applicable IB-MKEY-PROTECT-LOW=fail \
     IB-SMKEY-DISCLOSED=fail IB-SMKEY-DEFAULT=pass IB-SM-UNEXPECTED=pass \
     IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass \
     IB-PKEY-DEFAULT-FULL=pass IB-PKEY-SHARED=pass \
-    IB-XTENANT-REACHABLE=pass IB-PKEY-ENFORCE-OFF=fail
+    IB-XTENANT-REACHABLE=pass IB-PKEY-ENFORCE-OFF=fail \
+    IB-CCKEY-UNSET=fail IB-VSKEY-UNSET=not_tested IB-AMKEY-UNSET=not_tested
 # quick NAME EXPECT...: one scan of a further fixture, statuses asserted.
 quick() {
 	name=$1

@@ -1,0 +1,209 @@
+/*
+ * IB-CCKEY-UNSET, IB-VSKEY-UNSET, IB-AMKEY-UNSET: the key of the
+ * Congestion Control, vendor-specific (Mellanox 0x0A) and SHARP
+ * Aggregation Management classes, from one Get per node with key 0
+ * (fabric/ib_gmpkeys.c).
+ *
+ * An agent that answers our key-0 request has no key, or does not enforce
+ * it (CC protect bit 0 returns even a set key, UFM cc_key_protect_bit);
+ * that is a failure, and the answer is the evidence.  Silence cannot be
+ * judged: an agent with a protected key drops a wrong key exactly as a
+ * node without the class does, and the scan has no key to send a control
+ * with.  So these checks never pass; without an answer they are
+ * not_tested, with the counts of silent and unsupported nodes.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "ib_checks.h"
+#include "ib_topo.h"
+
+#define KIND_KEYPROBE		"ib.gmp.key_probe"
+#define MAD_ST_INVALID_FIELD	0x001c	/* IBA vol. 1 13.4.7, bits 4:2 */
+
+static int
+gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const char *cls, const char *key_name)
+{
+	const struct fa_obs *o;
+	struct fa_ib_list l;
+	size_t it = 0, probed = 0, silent = 0, unsupported = 0, other = 0;
+	long long st;
+	const char *name, *why;
+	json_t *item, *ev;
+	int r, zero;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	if (fa_ib_list_init(&l) != 0)
+		return FA_ERR_NOMEM;
+	while ((o = fa_snapshot_next(ctx->snap, KIND_KEYPROBE, &it))) {
+		name = fa_json_get_str(o->data, "class");
+		if (name == NULL || strcmp(name, cls) != 0)
+			continue;
+		probed++;
+		if (o->state == FA_OBS_NO_RESPONSE) {
+			silent++;
+			continue;
+		}
+		if (o->state == FA_OBS_REJECTED &&
+		    fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st) == 0 &&
+		    (st & MAD_ST_INVALID_FIELD) != 0) {
+			unsupported++;
+			continue;
+		}
+		if (o->state != FA_OBS_COMPLETE) {
+			other++;
+			continue;
+		}
+		why = "answered a request carrying key 0: no key, or not "
+		    "enforced";
+		if (strcmp(cls, "cc") == 0) {
+			if (fa_ib_secret_zero(json_object_get(o->data, "cc_key"),
+			    &zero) != 0) {
+				json_decref(l.items);
+				return fa_results_add(out, c, FA_ST_ERROR,
+				    o->target, NULL, NULL, "observation %s has no "
+				    "consistent cc_key", o->id);
+			}
+			why = zero ? "CongestionKeyInfo answered with CC_Key 0: "
+			    "no CC_Key check" : "CongestionKeyInfo returned the "
+			    "non-zero CC_Key to a key-0 Get (protect bit 0)";
+		}
+		item = json_pack("{s:s, s:s?, s:s?, s:O?, s:s}", "target",
+		    o->target, "node_desc", fa_json_get_str(o->data,
+		    "node_desc"), "node_type", fa_json_get_str(o->data,
+		    "node_type"), "cc_key", json_object_get(o->data, "cc_key"),
+		    "finding", why);
+		if (fa_ib_list_add(&l, item) != 0) {
+			json_decref(l.items);
+			return FA_ERR_NOMEM;
+		}
+	}
+	if (probed == 0) {
+		json_decref(l.items);
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no node was probed for the %s (discovery did not "
+		    "complete)", key_name);
+	}
+	if ((ev = fa_ib_list_evidence(&l, NULL, "nodes")) == NULL ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "silent",
+	    json_integer((json_int_t)silent))) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "unsupported",
+	    json_integer((json_int_t)unsupported))) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
+	    strcmp(cls, "cc") == 0 ? "ibccquery CongestionKeyInfo <lid>" :
+	    strcmp(cls, "vs") == 0 ? "vendstat -N <lid>" :
+	    "(no infiniband-diags tool sends class 0x0B)"))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (l.count > 0)
+		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
+		    "%zu of %zu nodes answered a request carrying %s 0",
+		    l.count, probed, key_name);
+	return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, ev,
+	    "no node answered a request carrying %s 0 (%zu silent, %zu "
+	    "unsupported, %zu other): a protected key and an absent class "
+	    "look alike without a key to send", key_name, silent, unsupported,
+	    other);
+}
+
+static int
+eval_cc(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return gk_eval(c, ctx, out, "cc", "CC_Key");
+}
+
+static int
+eval_vs(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return gk_eval(c, ctx, out, "vs", "VS_Key");
+}
+
+static int
+eval_am(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return gk_eval(c, ctx, out, "am", "AM_Key");
+}
+
+static const char *const refs_cc[] = {
+	"InfiniBand Architecture Specification Vol. 1, Annex A10: Congestion "
+	    "Control (CC_Key, CongestionKeyInfo)",
+	"NVIDIA UFM SM: cc_key_protect_bit, key_mgr_seed",
+	NULL
+};
+
+static const char *const refs_vs[] = {
+	"InfiniBand Architecture Specification Vol. 1, 13.4.4: vendor-specific "
+	    "management classes",
+	"NVIDIA UFM SM: vs_key_enable; MFT mtcr_ib_ofed.c (VS_Key)",
+	NULL
+};
+
+static const char *const refs_am[] = {
+	"NVIDIA SHARP Aggregation Manager: AM_Key (class 0x0B)",
+	"NVIDIA ibdiagnet: --am_key, guid2am_key",
+	NULL
+};
+
+const struct fa_check fa_chk_ib_cckey_unset = {
+	.id = "IB-CCKEY-UNSET",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_MEDIUM,
+	.title = "Congestion Control agents accept requests without a CC_Key",
+	.rationale =
+	    "Without a CC_Key (or with it unprotected) any node may read and "
+	    "change congestion control settings of switches and adapters, and "
+	    "so throttle other tenants' traffic.",
+	.remediation =
+	    "Configure CC_Keys on every CC agent with the protect bit set "
+	    "(UFM key_mgr_seed, cc_key_protect_bit 1).",
+	.msa_clause =
+	    "Provider shall protect the Congestion Control agents of all "
+	    "switches and adapters with a secret CC_Key with its protect bit "
+	    "set.",
+	.refs = refs_cc,
+	.eval = eval_cc,
+};
+
+const struct fa_check fa_chk_ib_vskey_unset = {
+	.id = "IB-VSKEY-UNSET",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_HIGH,
+	.title = "Vendor-specific agents accept requests without a VS_Key",
+	.rationale =
+	    "The vendor class reaches firmware and configuration-space access "
+	    "of switches and adapters; without an enforced VS_Key any tenant "
+	    "can use it.",
+	.remediation =
+	    "Enable VS_Keys per port (UFM vs_key_enable, vs_key_per_port) so "
+	    "vendor MADs without the key are dropped.",
+	.msa_clause =
+	    "Provider shall protect the vendor-specific management agents of "
+	    "all switches and adapters with secret VS_Keys, so that tenant "
+	    "nodes cannot use vendor-specific management.",
+	.refs = refs_vs,
+	.eval = eval_vs,
+};
+
+const struct fa_check fa_chk_ib_amkey_unset = {
+	.id = "IB-AMKEY-UNSET",
+	.family = FA_FAM_IB,
+	.severity = FA_SEV_MEDIUM,
+	.title = "SHARP aggregation nodes accept requests without an AM_Key",
+	.rationale =
+	    "Aggregation Management MADs allocate and configure in-network "
+	    "reduction trees; without an AM_Key any tenant can disturb other "
+	    "tenants' collectives.",
+	.remediation =
+	    "Set a secret AM_Key in the SHARP Aggregation Manager.",
+	.msa_clause =
+	    "Provider shall protect SHARP aggregation nodes with a secret "
+	    "AM_Key.",
+	.refs = refs_am,
+	.eval = eval_am,
+};
