@@ -27,8 +27,8 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct fa_ib_port_ref p;
 	struct fa_ib_list l;
 	const char *rt;
-	size_t ni = 0, pi = 0, examined = 0;
-	long long in, outb;
+	size_t ni = 0, pi = 0, examined = 0, unknown = 0;
+	long long in, outb, st;
 	json_t *item, *ev;
 	int r;
 
@@ -41,8 +41,17 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return FA_ERR_NOMEM;
 	while ((r = fa_ib_next_port(topo, &ni, &pi, &p)) == 1) {
 		rt = fa_json_get_str(p.port, "remote_type");
-		if (strcmp(p.type, "Switch") != 0 || p.num == 0 || rt == NULL ||
-		    strcmp(rt, "Switch") == 0)
+		if (strcmp(p.type, "Switch") != 0 || p.num == 0)
+			continue;
+		/* Active (PortState 4) towards a node discovery never saw,
+		 * e.g. a host at M_Key level 2: it may face an end node. */
+		if (rt == NULL) {
+			if (fa_json_get_int(p.port, "state", 0, 15, &st) == 0 &&
+			    st == 4)
+				unknown++;
+			continue;
+		}
+		if (strcmp(rt, "Switch") == 0)
 			continue;
 		if (fa_json_get_int(p.port, "part_enf_in", 0, 1, &in) != 0 ||
 		    fa_json_get_int(p.port, "part_enf_out", 0, 1, &outb) != 0) {
@@ -78,6 +87,11 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
+	if (l.count == 0 && unknown > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "the %zu switch ports facing end nodes enforce "
+		    "partitions, but %zu active switch ports lead to nodes "
+		    "discovery did not reach", examined, unknown);
 	if (l.count == 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 		    "all %zu switch ports facing end nodes enforce partitions "

@@ -15,7 +15,10 @@
  *                      reads 0 (OpenSM osm_port_info_rcv.c).
  *
  * Ports at level >= 2 do not answer discovery at all and so are not in the
- * topology; the evidence says how many ports were examined.
+ * topology; the evidence says how many ports were examined.  A port that
+ * did answer our key-0 Get at level >= 2 must hold M_Key 0, which disables
+ * the check altogether: unset, whatever its protection bits say.  At level
+ * 1 a key read as 0 is hidden or unset, which cannot be told apart.
  */
 #include <string.h>
 
@@ -45,7 +48,7 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *topo;
 	struct fa_ib_port_ref p;
 	struct fa_ib_list l;
-	size_t ni = 0, pi = 0, examined = 0, keyed = 0;
+	size_t ni = 0, pi = 0, examined = 0, keyed = 0, ambiguous = 0;
 	long long prot, lease;
 	json_t *item, *ev;
 	int r, zero, off;
@@ -65,17 +68,19 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			break;
 		}
 		examined++;
-		if (!zero || prot > 0)
+		if (!zero || prot == 1)
 			keyed++;
 		switch (kind) {
 		case MK_UNSET:
-			off = zero && prot == 0;
+			off = zero && prot != 1;
+			if (zero && prot == 1)
+				ambiguous++;
 			break;
 		case MK_READABLE:
 			off = !zero;
 			break;
 		default:
-			off = prot < 2;
+			off = prot < 2 || zero;
 			break;
 		}
 		if (!off)
@@ -85,8 +90,12 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    json_integer(prot)) != 0 || json_object_set_new(item,
 		    "mkey_lease", json_integer(lease)) != 0 ||
 		    (kind == MK_READABLE && json_object_set_new(item, "mkey",
-		    json_deep_copy(json_object_get(p.port, "mkey"))) != 0) ||
-		    fa_ib_list_add(&l, item) != 0) {
+		    json_deep_copy(json_object_get(p.port, "mkey"))) != 0)) {
+			json_decref(item);
+			json_decref(l.items);
+			return FA_ERR_NOMEM;
+		}
+		if (fa_ib_list_add(&l, item) != 0) {
 			json_decref(l.items);
 			return FA_ERR_NOMEM;
 		}
@@ -117,6 +126,11 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
+	if (l.count == 0 && ambiguous > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "%zu of the %zu ports examined read M_Key 0 at "
+		    "protection level 1: hidden or unset cannot be told",
+		    ambiguous, examined);
 	if (l.count == 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 		    "none of the %zu ports examined %s", examined,

@@ -17,6 +17,8 @@
 #include "ib_checks.h"
 
 #define SA_REQ_INVALID	0x0200	/* SA class status codes, IBA 15.2.1.1 */
+#define SA_NO_RECORDS	0x0300
+#define SA_TOO_MANY	0x0400
 #define SA_DENIED	0x0700
 /*
  * Common MAD status bits 4:2 (IBA vol. 1 13.4.7): bad class version,
@@ -118,15 +120,32 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return FA_ERR_NOMEM;
 	}
 	st = status_of(k);
+	/* An SA that answers even untrusted requests judges no key at all. */
+	if (ctl != NULL && ctl->state == FA_OBS_COMPLETE &&
+	    fa_json_get_int(ctl->data, "records", 0, 1 << 20, &recs) == 0 &&
+	    recs > 0) {
+		json_decref(ev);
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL,
+		    NULL, "the SA also answered the untrusted request: it "
+		    "enforces no trust, so the key it accepts cannot be told "
+		    "(see IB-SA-DISCLOSURE)");
+	}
+	/* Records, or "none"/"too many": the query was processed as trusted. */
 	if (k->state == FA_OBS_COMPLETE || (k->state == FA_OBS_REJECTED &&
-	    st != SA_REQ_INVALID && st != SA_DENIED))
+	    (st == SA_NO_RECORDS || st == SA_TOO_MANY)))
 		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
 		    "the SA treated a request carrying SM_Key 1 (OpenSM's "
 		    "default sa_key) as trusted (%s)", k->state ==
 		    FA_OBS_COMPLETE ? "records returned" : fa_obs_reason(k));
-	if (k->state == FA_OBS_REJECTED)
+	if (k->state == FA_OBS_REJECTED && (st == SA_REQ_INVALID ||
+	    st == SA_DENIED))
 		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
 		    "the SA refused the request carrying SM_Key 1 (%s)",
+		    fa_obs_reason(k));
+	if (k->state == FA_OBS_REJECTED)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
+		    "the SA answered the request carrying SM_Key 1 with a "
+		    "status that says nothing of the key (%s)",
 		    fa_obs_reason(k));
 	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl))
 		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
@@ -143,7 +162,7 @@ eval_disclosure(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	const struct fa_obs *u = pktr(ctx, "sa/untrusted");
-	long long recs = 0;
+	long long recs = 0, st;
 	json_t *ev;
 	int r;
 
@@ -166,9 +185,15 @@ eval_disclosure(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
 		    "the SA returned P_Key table records to an untrusted "
 		    "requester (SM_Key 0)");
-	return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
-	    "the SA refused P_Key table records to an untrusted requester "
-	    "(%s)", fa_obs_reason(u));
+	st = status_of(u);
+	if (u->state == FA_OBS_REJECTED && (st == SA_REQ_INVALID ||
+	    st == SA_DENIED))
+		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
+		    "the SA refused P_Key table records to an untrusted "
+		    "requester (%s)", fa_obs_reason(u));
+	return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
+	    "the untrusted query got neither records nor a refusal (%s)",
+	    fa_obs_reason(u));
 }
 
 static const char *const refs[] = {

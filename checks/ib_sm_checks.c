@@ -116,27 +116,43 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return fa_ib_sm_enum_gate(c, ctx, out);
 }
 
+#define MAX_MASTERS	64
+
+/* Distinct master GUIDs, from SMInfo and the SA together. */
+struct masters {
+	uint64_t	guid[MAX_MASTERS];
+	int		n;
+	int		nomem;	/* an evidence entry could not be added */
+};
+
 /* Add one SM to the evidence list and judge it; returns 1 if unexpected. */
 static int
 judge_sm(const struct fa_eval_ctx *ctx, json_t *list, uint64_t guid,
     long long lid, long long state, long long prio, const char *source,
-    int *masters)
+    struct masters *m)
 {
 	char hex[19];
+	json_t *e;
 	size_t i;
-	int listed = 0, bad;
+	int listed = 0, bad, k;
 
 	for (i = 0; i < ctx->policy->n_sm_guid; i++)
 		if (ctx->policy->sm_guid[i].value == guid)
 			listed = 1;
 	bad = ctx->policy->n_sm_guid > 0 && !listed;
-	if (state == SM_MASTER)
-		(*masters)++;
+	if (state == SM_MASTER) {
+		for (k = 0; k < m->n && m->guid[k] != guid; k++)
+			;
+		if (k == m->n && m->n < MAX_MASTERS)
+			m->guid[m->n++] = guid;
+	}
 	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
-	json_array_append_new(list, json_pack("{s:s, s:I, s:s, s:I, s:s, s:b}",
-	    "guid", hex, "lid", (json_int_t)lid, "state", state >= 0 &&
-	    state <= 3 ? state_names[state] : "unknown", "priority",
-	    (json_int_t)prio, "source", source, "listed_in_policy", listed));
+	e = json_pack("{s:s, s:I, s:s, s:I, s:s, s:b}", "guid", hex, "lid",
+	    (json_int_t)lid, "state", state >= 0 && state <= 3 ?
+	    state_names[state] : "unknown", "priority", (json_int_t)prio,
+	    "source", source, "listed_in_policy", listed);
+	if (e == NULL || json_array_append_new(list, e) != 0)
+		m->nomem = 1;
 	return bad;
 }
 
@@ -150,13 +166,16 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	long long lid, state, prio;
 	uint64_t guid;
 	json_t *list, *ev;
-	int r, masters = 0, unexpected = 0, seen = 0, sa_masters = 0;
+	struct masters ms;
+	int r, masters, unexpected = 0, seen = 0, malformed = 0;
 	int unanswered = 0;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
 		return r < 0 ? r : 0;
 	if ((list = json_array()) == NULL)
 		return FA_ERR_NOMEM;
+	ms.n = 0;
+	ms.nomem = 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
 		if (o->state != FA_OBS_COMPLETE) {
 			unanswered++;
@@ -165,11 +184,13 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
 		    fa_json_get_int(o->data, "lid", 0, 0xffff, &lid) != 0 ||
 		    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
-		    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0)
+		    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0) {
+			malformed++;
 			continue;
+		}
 		seen++;
 		unexpected += judge_sm(ctx, list, guid, lid, state, prio,
-		    "SubnGet(SMInfo)", &masters);
+		    "SubnGet(SMInfo)", &ms);
 	}
 	/* SMs the SA knows but SMP discovery did not find (and vice versa). */
 	sa = fa_snapshot_find(ctx->snap, "ib.sa.sminfo_records", "sa");
@@ -179,19 +200,30 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (fa_json_get_u64(e, "guid", &guid) != 0 ||
 		    fa_json_get_int(e, "lid", 0, 0xffff, &lid) != 0 ||
 		    fa_json_get_int(e, "state", 0, 15, &state) != 0 ||
-		    fa_json_get_int(e, "priority", 0, 15, &prio) != 0)
+		    fa_json_get_int(e, "priority", 0, 15, &prio) != 0) {
+			malformed++;
 			continue;
+		}
 		seen++;
 		unexpected += judge_sm(ctx, list, guid, lid, state, prio,
-		    "SA SMInfoRecord", &sa_masters);
+		    "SA SMInfoRecord", &ms);
 	}
+	if (malformed > 0) {
+		json_decref(list);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "%d SM observation%s or record%s malformed", malformed,
+		    malformed == 1 ? " is" : "s are", malformed == 1 ? "" : "s");
+	}
+	if (ms.nomem) {
+		json_decref(list);
+		return FA_ERR_NOMEM;
+	}
+	masters = ms.n;
 	if (seen == 0) {
 		json_decref(list);
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no SM answered SMInfo and the SA listed none");
 	}
-	if (sa_masters > masters)
-		masters = sa_masters;
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
 	    NULL, "sms", list)) != 0 || fa_evidence_add(ev, fa_evidence(NULL,
 	    "reproduce", json_string("saquery SMIR; sminfo <lid>"))) != 0) {

@@ -39,6 +39,13 @@ sa_alive_at(const struct fa_eval_ctx *ctx, const struct fa_obs *sm)
 	long long lid = -1, sm_lid = -2;
 	size_t it = 0;
 
+	/*
+	 * Discovery reached the SM's port (its GUID is known): the port
+	 * answered our key-0 Gets, so protection level 2 does not explain
+	 * its silence now.
+	 */
+	if (json_object_get(sm->data, "port_guid") != NULL)
+		return NULL;
 	if (local == NULL ||
 	    fa_json_get_int(sm->data, "lid", 1, 0xbfff, &lid) != 0 ||
 	    fa_json_get_int(local->data, "sm_lid", 1, 0xbfff, &sm_lid) != 0 ||

@@ -52,6 +52,26 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 	return 0;
 }
 
+/*
+ * The positive control: the SA returned a path to some port (the SM's, a
+ * tenant's), so it hands paths to us at all and an empty answer about a
+ * foreign port means something.
+ */
+static int
+sa_gave_any_path(const struct fa_eval_ctx *ctx)
+{
+	const struct fa_obs *o;
+	size_t it = 0;
+	long long n;
+
+	while ((o = fa_snapshot_next(ctx->snap, KIND_PR, &it)) != NULL)
+		if (o->state == FA_OBS_COMPLETE &&
+		    fa_json_get_int(o->data, "records", 0, 1 << 20, &n) == 0 &&
+		    n > 0)
+			return 1;
+	return 0;
+}
+
 static int
 prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const struct fa_obs **topo, uint64_t *self)
@@ -144,8 +164,14 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "no path to the %zu foreign ports answered for, but "
 		    "%zu PathRecord queries got no usable answer",
 		    foreign - unknown, unknown);
+	if (!sa_gave_any_path(ctx))
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "the SA returned no path to any port at all, not even "
+		    "the SM's: an empty answer proves nothing");
 	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
-	    "the SA returned no path to any of the %zu foreign ports", foreign);
+	    "the SA returned no path to any of the %zu foreign ports that "
+	    "discovery found (ports hidden from discovery, e.g. at M_Key "
+	    "level 2, are not covered)", foreign);
 }
 
 static int
@@ -230,8 +256,13 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "%zu of %zu PathRecord queries to foreign ports got "
 		    "no usable answer", unknown, foreign);
+	if (!sa_gave_any_path(ctx))
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "the SA returned no path to any port at all, not even "
+		    "the SM's: an empty answer proves nothing");
 	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
-	    "no partition is shared with any of the %zu foreign ports",
+	    "no partition is shared with any of the %zu foreign ports that "
+	    "discovery found (ports hidden from discovery are not covered)",
 	    foreign);
 nomem:
 	json_decref(by_pkey);

@@ -17,6 +17,7 @@ struct fa_ib_opts {
 					   since libibnetdisc turns 0 into 3 */
 	unsigned	 max_smps;	/* discovery window (SMPs in flight) */
 	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
+	int		 reveal;	/* keep keys in mads.pcap */
 };
 
 #define FA_IB_DEF_TIMEOUT_MS	500

@@ -136,6 +136,14 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	}
 	r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_COLLECTED, NULL);
 out:
+	/*
+	 * The local MAD stack failing is a fact about this scan, recorded so
+	 * that the report still gets written (every check then says why).
+	 */
+	if (r == FA_ERR_IO || r == FA_ERR_INTERNAL)
+		r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_FAILED,
+		    "the local MAD stack failed during the scan (receive "
+		    "error or an answer beyond 16 MiB)");
 	fa_ib_pcap_abort(ib.pcap);
 	free(why);
 	if (ib.fabric != NULL)

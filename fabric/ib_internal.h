@@ -36,6 +36,7 @@ enum fa_smp_outcome {
 	FA_SMP_ANSWERED = 0,	/* GetResp with status 0 */
 	FA_SMP_STATUS,		/* GetResp with non-zero status */
 	FA_SMP_NO_RESPONSE,	/* no response after retries */
+	FA_SMP_ERROR,		/* not sent: the local stack or engine failed */
 };
 
 /* A SubnGet(attr, mod) request to pid with M_Key 0, LID-routed or DR. */

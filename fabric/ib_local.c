@@ -68,6 +68,7 @@ fa_ib_local(struct fa_ib *ib)
 	mo.window = ib->opts->max_smps;
 	mo.per_dest = 1;
 	mo.allow_set = 0;
+	mo.reveal = ib->opts->reveal;
 	if (fa_mad_open(ib->ca, ib->portnum, ib->lid, &mo, ib->pcap,
 	    &ib->mad) != 0)
 		return fa_snapshot_set_family(ib->snap, FA_FAM_IB,

@@ -12,6 +12,7 @@
 #include <infiniband/umad.h>
 
 #include "../core/errors.h"
+#include "../core/util.h"
 #include "ib_mad.h"
 #include "ib_pcap.h"
 
@@ -122,8 +123,9 @@ fa_mad_close(struct fa_mad *m)
 		return;
 	if (m->port != NULL)
 		mad_rpc_close_port(m->port);
-	free(m->sbuf);
-	free(m->rbuf);
+	/* Answers held keys (SM_Key, M_Key, CC_Key): wipe before freeing. */
+	fa_freezero(m->sbuf, umad_size() + IB_MAD_SIZE);
+	fa_freezero(m->rbuf, m->rbuf_len);
 	free(m);
 }
 
@@ -154,6 +156,33 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 	return 0;
 }
 
+/*
+ * Zero the key fields of an answer before it goes to mads.pcap, as every
+ * other output redacts keys: the M_Key / CC_Key / VS_Key / B_Key header field
+ * (bytes 24-31; never the SA's, which holds its RMPP header there), the
+ * SA header's SM_Key (bytes 36-43), SMInfo's SM_Key (data 8-15), PortInfo's
+ * M_Key (data 0-7) and CongestionKeyInfo's CC_Key (data 0-7).
+ */
+static void
+redact_keys(uint8_t *mad)
+{
+	unsigned cls = mad[1], attr = (unsigned)(mad[16] << 8 | mad[17]);
+
+	if (cls == IB_SA_CLASS) {
+		memset(mad + 36, 0, 8);
+		return;
+	}
+	memset(mad + 24, 0, 8);
+	if ((cls == IB_SMI_CLASS || cls == IB_SMI_DIRECT_CLASS) &&
+	    attr == IB_ATTR_SMINFO)
+		memset(mad + IB_SMP_DATA_OFFS + 8, 0, 8);
+	else if ((cls == IB_SMI_CLASS || cls == IB_SMI_DIRECT_CLASS) &&
+	    attr == IB_ATTR_PORT_INFO)
+		memset(mad + IB_SMP_DATA_OFFS, 0, 8);
+	else if (cls == IB_CC_CLASS && attr == IB_CC_ATTR_CONGESTION_KEY_INFO)
+		memset(mad + IB_CC_DATA_OFFS, 0, 8);
+}
+
 static void
 capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
     const uint8_t *mad, size_t len)
@@ -172,6 +201,9 @@ capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
 	 */
 	memset(full, 0, sizeof(full));
 	memcpy(full, mad, len > sizeof(full) ? sizeof(full) : len);
+	/* We send no secret (keys 0 and 1 only); answers may carry them. */
+	if (!m->o.reveal && dir == FA_PCAP_RECEIVED)
+		redact_keys(full);
 	memset(&pkt, 0, sizeof(pkt));
 	if (r->mgmt_class == IB_SMI_DIRECT_CLASS || r->dest.lid <= 0)
 		peer = 0xffff;		/* permissive LID for DR SMPs */
@@ -280,11 +312,15 @@ finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
 		r->done(r, r->arg);
 }
 
-/* Fill the window from the queue, respecting the per-destination cap. */
-static void
+/*
+ * Fill the window from the queue, respecting the per-destination cap.
+ * Returns how many requests it took from the queue.
+ */
+static unsigned
 fill(struct fa_mad *m)
 {
 	struct fa_mad_req *r, *prev = NULL, *next;
+	unsigned taken = 0;
 
 	for (r = m->head; r != NULL && m->ninflight < m->o.window; r = next) {
 		next = r->next;
@@ -299,6 +335,7 @@ fill(struct fa_mad *m)
 		if (m->tail == r)
 			m->tail = prev;
 		r->next = NULL;
+		taken++;
 		r->tid = (uint32_t)mad_trid();
 		if (r->tid == 0)
 			r->tid = (uint32_t)mad_trid();
@@ -307,6 +344,7 @@ fill(struct fa_mad *m)
 		if (send_one(m, r) != 0)
 			finish(m, m->ninflight - 1, FA_MAD_SEND_ERROR);
 	}
+	return taken;
 }
 
 /* A send timed out (kernel or our timer): send again or give up. */
@@ -317,6 +355,9 @@ lost(struct fa_mad *m, unsigned idx)
 
 	m->st.lost++;
 	if (!r->once && r->sends <= m->o.retries) {
+		/* A fresh TID: a late notice about the first send must not
+		 * be taken for the fate of this one. */
+		r->tid = (uint32_t)mad_trid();
 		if (send_one(m, r) != 0)
 			finish(m, idx, FA_MAD_SEND_ERROR);
 		return;
@@ -350,6 +391,7 @@ received(struct fa_mad *m, int len)
 	}
 	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
 	memset(r->resp, 0, sizeof(r->resp));
+	r->resp_len = (unsigned)len;
 	memcpy(r->resp, mad, (size_t)len < sizeof(r->resp) ? (size_t)len :
 	    sizeof(r->resp));
 	/* DR SMPs have a 15-bit status; bit 15 is the D bit (IBA 14.2.1.2). */
@@ -360,24 +402,57 @@ received(struct fa_mad *m, int len)
 	finish(m, i, r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS);
 }
 
+/*
+ * Finish everything queued or in flight as failed, calling done() for
+ * each, so that no request is left linked when the engine gives up.
+ */
+static void
+fail_all(struct fa_mad *m)
+{
+	struct fa_mad_req *r;
+
+	while (m->ninflight > 0)
+		finish(m, m->ninflight - 1, FA_MAD_SEND_ERROR);
+	while ((r = m->head) != NULL) {
+		m->head = r->next;
+		if (m->head == NULL)
+			m->tail = NULL;
+		r->next = NULL;
+		r->outcome = FA_MAD_SEND_ERROR;
+		m->st.unanswered++;
+		if (r->done != NULL)
+			r->done(r, r->arg);
+	}
+}
+
 int
 fa_mad_run(struct fa_mad *m)
 {
 	uint64_t now, next;
-	unsigned i;
-	int len, n, wait;
+	unsigned i, taken;
+	int len, n, wait, rc;
 
 	for (;;) {
-		fill(m);
-		if (m->ninflight == 0)
-			return m->head == NULL ? 0 : FA_ERR_INTERNAL;
+		/* done() may queue more, even when a send failed in fill(). */
+		do
+			taken = fill(m);
+		while (taken > 0 && m->ninflight == 0 && m->head != NULL);
+		if (m->ninflight == 0) {
+			if (m->head == NULL)
+				return 0;
+			fail_all(m);
+			return FA_ERR_INTERNAL;
+		}
 		now = now_ms();
 		next = UINT64_MAX;
 		for (i = 0; i < m->ninflight; i++)
 			if (m->inflight[i]->deadline_ms < next)
 				next = m->inflight[i]->deadline_ms;
-		/* Our own timer, with slack for the kernel's to fire first. */
-		wait = next + 50 > now ? (int)(next + 50 - now) : 0;
+		/*
+		 * Our own timer, with slack for the kernel's to fire first.
+		 * Never 0: libibumad then skips poll() and blocks in read().
+		 */
+		wait = next + 50 > now ? (int)(next + 50 - now) : 1;
 		len = (int)(m->rbuf_len - umad_size());
 		n = umad_recv(m->portid, m->rbuf, &len, wait);
 		if (n >= 0)
@@ -387,14 +462,26 @@ fa_mad_run(struct fa_mad *m)
 			size_t need = umad_size() + (size_t)len;
 			void *nb;
 
-			if (len <= 0 || need > RECV_MAX ||
-			    (nb = realloc(m->rbuf, need)) == NULL)
-				return FA_ERR_NOMEM;
+			/*
+			 * The kernel keeps a message it could not hand over,
+			 * so one beyond the ceiling would block every receive:
+			 * give up on the engine rather than spin or hang.
+			 */
+			if (len <= 0 || need <= m->rbuf_len || need > RECV_MAX) {
+				rc = FA_ERR_IO;
+				goto fail;
+			}
+			if ((nb = realloc(m->rbuf, need)) == NULL) {
+				rc = FA_ERR_NOMEM;
+				goto fail;
+			}
 			m->rbuf = nb;
 			m->rbuf_len = need;
 			continue;
-		} else if (n != -ETIMEDOUT && n != -EAGAIN && n != -EINTR)
-			return FA_ERR_IO;
+		} else if (n != -ETIMEDOUT && n != -EAGAIN && n != -EINTR) {
+			rc = FA_ERR_IO;
+			goto fail;
+		}
 		/* Deadlines are checked after every receive, so a stream of
 		 * stray answers cannot keep a lost request waiting. */
 		now = now_ms();
@@ -404,6 +491,9 @@ fa_mad_run(struct fa_mad *m)
 			else
 				i++;
 	}
+fail:
+	fail_all(m);
+	return rc;
 }
 
 int

@@ -51,7 +51,8 @@ struct fa_mad_req {
 	unsigned	 status;	/* MAD status; DR SMPs without the D bit */
 	unsigned	 sends;		/* times sent */
 	uint32_t	 tid;
-	uint8_t		 resp[IB_MAD_SIZE];	/* the whole response MAD */
+	uint8_t		 resp[IB_MAD_SIZE];	/* the response's first MAD */
+	unsigned	 resp_len;	/* its real length (RMPP: more) */
 	/* Engine-private. */
 	struct fa_mad_req *next;
 	uint64_t	 deadline_ms;
@@ -64,6 +65,7 @@ struct fa_mad_opts {
 	unsigned	window;		/* requests in flight, all destinations */
 	unsigned	per_dest;	/* requests in flight to one destination */
 	int		allow_set;	/* permit Set methods (--active) */
+	int		reveal;		/* keep key fields in the capture */
 };
 
 struct fa_mad_stats {
@@ -94,7 +96,10 @@ int fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r);
 /*
  * Send and receive until every queued request, including those queued by
  * done callbacks, has finished.  Returns 0, or a negative FA_ERR_* if the
- * local stack failed outright.
+ * local stack failed outright; then every request still queued or in
+ * flight has been finished as FA_MAD_SEND_ERROR (done() called), so none
+ * stays linked.  A done() callback may submit, but must not run the
+ * engine.
  */
 int fa_mad_run(struct fa_mad *m);
 

@@ -70,7 +70,8 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 		st = FA_OBS_COMPLETE;
 	else {
 		st = got > 0 ? FA_OBS_INCOMPLETE :
-		    oc == FA_SMP_STATUS ? FA_OBS_REJECTED : FA_OBS_NO_RESPONSE;
+		    oc == FA_SMP_STATUS ? FA_OBS_REJECTED :
+		    oc == FA_SMP_ERROR ? FA_OBS_ERROR : FA_OBS_NO_RESPONSE;
 		reason = fa_ib_smp_reason(oc, status);
 	}
 	if (st != FA_OBS_COMPLETE && reason == NULL)

@@ -45,23 +45,37 @@ sa_req(struct fa_ib *ib, struct fa_mad_req *r, int method, unsigned attr,
 	r->key = key;
 }
 
-/* Number of records in an SA response (attribute offset is in 8-byte words). */
+/*
+ * Records in an SA answer we can read: a Get answered with status 0 holds
+ * one; a GetTable holds (length - header) / AttributeOffset, the offset
+ * being in 8-byte words (IBA vol. 1 15.2.1.1), counted within the first
+ * MAD only.  *cut is set when the answer was longer than that.
+ */
 static unsigned
-sa_records(const struct fa_mad_req *r, unsigned *recsz)
+sa_records(const struct fa_mad_req *r, unsigned *recsz, int *cut)
 {
 	unsigned off = mad_get_field((void *)r->resp, 0, IB_SA_ATTROFFS_F) * 8;
+	unsigned len = r->resp_len < IB_MAD_SIZE ? r->resp_len : IB_MAD_SIZE;
 
 	*recsz = off;
-	if (r->outcome != FA_MAD_ANSWERED || off == 0)
+	*cut = r->resp_len > IB_MAD_SIZE;
+	if (r->outcome != FA_MAD_ANSWERED)
 		return 0;
 	if (r->method == IB_MAD_METHOD_GET)
 		return 1;
-	return SA_REC_MAX / off;	/* bounded by one MAD */
+	if (off == 0 || len <= IB_SA_DATA_OFFS)
+		return 0;
+	return (len - IB_SA_DATA_OFFS) / off;
 }
 
+/*
+ * Record an SA observation.  `bad` (may be NULL) names a malformed answer,
+ * which makes it an error; `cut` an answer longer than we read.
+ */
 static int
 add_obs(struct fa_ib *ib, const char *kind, const char *target,
-    const char *request, const struct fa_mad_req *r, json_t *d)
+    const char *request, const struct fa_mad_req *r, json_t *d,
+    const char *bad, int cut)
 {
 	enum fa_obs_state st;
 	char *reason = NULL;
@@ -75,6 +89,15 @@ add_obs(struct fa_ib *ib, const char *kind, const char *target,
 	switch (r->outcome) {
 	case FA_MAD_ANSWERED:
 		st = FA_OBS_COMPLETE;
+		if (bad != NULL) {
+			st = FA_OBS_ERROR;
+			reason = fa_strfmt("malformed answer: %s", bad);
+		} else if (cut) {
+			st = FA_OBS_INCOMPLETE;
+			reason = fa_strfmt("the answer was %u bytes long; only "
+			    "the records of its first MAD were read",
+			    r->resp_len);
+		}
 		break;
 	case FA_MAD_STATUS:
 		st = FA_OBS_REJECTED;
@@ -106,16 +129,15 @@ pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name)
 	unsigned recsz, n;
 	json_t *d;
 	char *req;
-	int rc;
+	int rc, cut;
 
 	sa_req(ib, &r, IB_MAD_METHOD_GET, UMAD_SA_ATTR_PKEY_TABLE_REC, key);
 	/* LID (bytes 0-1) and block 0 (bytes 2-3): one record for a CA. */
 	r.comp_mask = PKTR_COMP_LID | PKTR_COMP_BLOCK;
 	mad_set_field(r.data, 0, IB_SA_NR_LID_F, ib->lid);
 	r.datalen = IB_SA_DATA_SIZE;
-	if (fa_mad_call(ib->mad, &r) < 0 && r.outcome == FA_MAD_PENDING)
-		return FA_ERR_IO;
-	n = sa_records(&r, &recsz);
+	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
+	n = sa_records(&r, &recsz, &cut);
 	req = fa_strfmt("SubnAdmGet(PKeyTableRecord) LID %u to the SA at LID "
 	    "%u, SM_Key %s", ib->lid, ib->sm_lid, key_name);
 	d = json_pack("{s:s, s:b, s:i}", "sm_key_sent", key_name,
@@ -126,7 +148,7 @@ pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name)
 		return FA_ERR_NOMEM;
 	}
 	rc = add_obs(ib, "ib.sa.pkey_table_record", key != 0 ?
-	    "sa/trusted-default-key" : "sa/untrusted", req, &r, d);
+	    "sa/trusted-default-key" : "sa/untrusted", req, &r, d, NULL, cut);
 	free(req);
 	return rc;
 }
@@ -136,19 +158,23 @@ sminfo_records(struct fa_ib *ib)
 {
 	struct fa_mad_req r;
 	const uint8_t *rec;
+	const char *bad = NULL;
 	unsigned recsz, n, i;
 	json_t *d, *arr, *o;
 	char *req;
-	int rc;
+	int rc, cut;
 
 	sa_req(ib, &r, IB_MAD_METHOD_GET_TABLE, UMAD_SA_ATTR_SM_INFO_REC, 0);
-	if (fa_mad_call(ib->mad, &r) < 0 && r.outcome == FA_MAD_PENDING)
-		return FA_ERR_IO;
-	n = sa_records(&r, &recsz);
+	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
+	n = sa_records(&r, &recsz, &cut);
+	if (n > 0 && recsz < 28) {
+		bad = "SMInfoRecord shorter than 28 bytes";
+		n = 0;
+	}
 	if ((arr = json_array()) == NULL)
 		return FA_ERR_NOMEM;
 	/* SMInfoRecord: LID (2), reserved (2), SMInfo (IBA vol. 1 15.2.5.5). */
-	for (i = 0; i < n && recsz >= 28 && (i + 1) * recsz <= SA_REC_MAX; i++) {
+	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
 		rec = fa_mad_data(&r) + (size_t)i * recsz;
 		if (rec[0] == 0 && rec[1] == 0)
 			break;	/* padding after the last record */
@@ -172,7 +198,7 @@ sminfo_records(struct fa_ib *ib)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	rc = add_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d);
+	rc = add_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d, bad, cut);
 	free(req);
 	return rc;
 }
@@ -181,7 +207,7 @@ sminfo_records(struct fa_ib *ib)
 struct pr_job {
 	struct fa_mad_req	 r;
 	struct fa_ib		*ib;
-	char			*target;
+	char			*target;	/* also the record's DLID below */
 	char			*desc;
 	uint64_t		 guid;
 	uint16_t		 lid;
@@ -196,8 +222,14 @@ pr_done(struct fa_mad_req *r, void *arg)
 	json_t *d, *pk;
 	char *req, hex[8];
 	const uint8_t *rec;
+	const char *bad = NULL;
+	int cut;
 
-	n = sa_records(r, &recsz);
+	n = sa_records(r, &recsz, &cut);
+	if (n > 0 && recsz < IB_SA_PR_RECSZ) {
+		bad = "PathRecord shorter than 64 bytes";
+		n = 0;
+	}
 	pk = json_array();
 	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", j->lid, "node_desc",
 	    j->desc, "records", 0, "pkeys", pk);
@@ -206,11 +238,14 @@ pr_done(struct fa_mad_req *r, void *arg)
 	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
 	    j->guid) != 0)
 		goto nomem;
-	for (i = 0; i < n && recsz >= IB_SA_PR_RECSZ &&
-	    (i + 1) * recsz <= SA_REC_MAX; i++) {
+	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
 		rec = fa_mad_data(r) + (size_t)i * recsz;
 		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) == 0)
 			break;	/* padding */
+		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) != j->lid) {
+			bad = "a PathRecord for another DLID than asked";
+			break;
+		}
 		snprintf(hex, sizeof(hex), "0x%04x", rec[PR_PKEY_OFFS] << 8 |
 		    rec[PR_PKEY_OFFS + 1]);
 		if (json_array_append_new(pk, json_string(hex)) != 0)
@@ -219,7 +254,8 @@ pr_done(struct fa_mad_req *r, void *arg)
 	if (json_object_set_new(d, "records", json_integer(
 	    (json_int_t)json_array_size(pk))) != 0)
 		goto nomem;
-	if (add_obs(j->ib, "ib.sa.path_record", j->target, req, r, d) != 0)
+	if (add_obs(j->ib, "ib.sa.path_record", j->target, req, r, d, bad,
+	    cut) != 0)
 		j->err = FA_ERR_NOMEM;
 	free(req);
 	return;

@@ -142,7 +142,8 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 		    mad_get_field(data, 0, IB_SMINFO_ACT_F))) != 0)
 			goto out;
 	} else {
-		st = oc == FA_SMP_STATUS ? FA_OBS_REJECTED : FA_OBS_NO_RESPONSE;
+		st = oc == FA_SMP_STATUS ? FA_OBS_REJECTED :
+		    oc == FA_SMP_ERROR ? FA_OBS_ERROR : FA_OBS_NO_RESPONSE;
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
 			goto out;
 	}

@@ -32,17 +32,19 @@ fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid, unsigned attr,
 	memset(data, 0, IB_SMP_DATA_SIZE);
 	fa_ib_smp_req(&r, pid, attr, mod);
 	*status = 0;
-	if (fa_mad_call(ib->mad, &r) != 0 && r.outcome == FA_MAD_PENDING)
-		return FA_SMP_NO_RESPONSE;
+	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
 	*status = r.status & 0x7fff;
 	switch (r.outcome) {
 	case FA_MAD_ANSWERED:
 		memcpy(data, fa_mad_data(&r), IB_SMP_DATA_SIZE);
+		explicit_bzero(r.resp, sizeof(r.resp));
 		return FA_SMP_ANSWERED;
 	case FA_MAD_STATUS:
 		return FA_SMP_STATUS;
-	default:
+	case FA_MAD_NO_RESPONSE:
 		return FA_SMP_NO_RESPONSE;
+	default:
+		return FA_SMP_ERROR;
 	}
 }
 
@@ -56,6 +58,9 @@ fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status)
 		return fa_strfmt("answered with MAD status 0x%04x", status);
 	case FA_SMP_NO_RESPONSE:
 		break;
+	case FA_SMP_ERROR:
+		return fa_strdup("the request could not be sent (local MAD "
+		    "stack failure)");
 	}
 	return fa_strdup("no response (timed out after retries)");
 }

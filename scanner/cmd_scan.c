@@ -2,6 +2,7 @@
  * fabaudit scan: decide which families can run, acquire, evaluate, write.
  * Only the IB family exists in this release.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,22 @@ num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 		return -1;
 	}
 	return 0;
+}
+
+/* Remove dir/name if it exists; 0, or -1 with a diagnostic. */
+static int
+unlink_in(const char *dir, const char *name)
+{
+	char *p = fa_strfmt("%s/%s", dir, name);
+	int r = 0;
+
+	if (p == NULL || (unlink(p) != 0 && errno != ENOENT)) {
+		fa_diag(p != NULL ? p : name, "cannot remove: %s",
+		    strerror(errno));
+		r = -1;
+	}
+	free(p);
+	return r;
 }
 
 /* The families actually collected, for scan.families. */
@@ -104,7 +121,7 @@ int
 fa_cmd_scan(int argc, char **argv)
 {
 	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
-	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL };
+	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0 };
 	struct fa_out_opts out = { NULL, 1, 1, FA_SEV_HIGH, 0, 0 };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
@@ -189,6 +206,12 @@ fa_cmd_scan(int argc, char **argv)
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	ib.capture_dir = out.outdir;
+	/* A capture from an earlier run must not sit beside this report. */
+	if (unlink_in(out.outdir, "mads.pcap") != 0) {
+		rc = FA_EXIT_USAGE;
+		goto out;
+	}
+	ib.reveal = out.reveal;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
 	    set_meta(snap, &ib, started, 1) != 0 ||

@@ -97,6 +97,11 @@ scenario() {
 	    "$(tshark -r "$out/scan/mads.pcap" -T fields -e infiniband.mad.attributeid 2>/dev/null | \
 	    grep -E '^0x00(20|35|33)$' | sort -u | tr '\n' ' ')" "0x0020 0x0033 0x0035 "
 
+	expect_eq "$name: the SM_Key is zeroed in mads.pcap" \
+	    "$(tshark -r "$out/scan/mads.pcap" -T fields -e infiniband.sminfo.sm_key 2>/dev/null | grep -c "$smkey")" 0
+	expect_eq "$name: --reveal-secrets keeps it in mads.pcap" \
+	    "$(tshark -r "$out/reveal/mads.pcap" -T fields -e infiniband.sminfo.sm_key 2>/dev/null | grep -c "$smkey" | awk '{ print ($1 > 0) }')" 1
+
 	# The SM_Key is in no output unless --reveal-secrets.
 	expect_nogrep "$name: SM_Key redacted everywhere" "$smkey" \
 	    "$out/scan/report.json" "$out/scan/report.txt" "$out/scan/snapshot.json"

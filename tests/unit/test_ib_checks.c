@@ -106,7 +106,12 @@ struct mk {
 #define MK_UNSET	((struct mk){ 1, 0, 0, 0, NULL })  /* 0, level 0 */
 #define MK_READABLE	((struct mk){ 0, 0, 0, 0, NULL })  /* key, level 0 */
 #define MK_HIDDEN	((struct mk){ 1, 1, 60, 3, NULL }) /* level 1 */
-#define MK_SECURE	((struct mk){ 1, 2, 60, 0, NULL }) /* level 2 */
+/*
+ * Level 2 with the key read as 0: a port at level 2 answers a Get only
+ * with the right key, and we send 0, so its key is 0: unset.  A port
+ * protected for real never appears in a tenant's discovery.
+ */
+#define MK_SECURE	((struct mk){ 1, 2, 60, 0, NULL }) /* level 2, key 0 */
 
 struct fab {
 	struct mk	 mk[NPORT];
@@ -129,7 +134,7 @@ fab_careful(void)
 
 	memset(&f, 0, sizeof(f));
 	for (i = 0; i < NPORT; i++)
-		f.mk[i] = MK_SECURE;
+		f.mk[i] = MK_HIDDEN;	/* the best a visible port can do */
 	for (i = 0; i < NCA; i++)
 		f.enf_in[i] = f.enf_out[i] = 1;
 	f.state = "complete";
@@ -376,6 +381,8 @@ key(int zero, const char *value, int wk)
  * string, consumed; NULL leaves sm_key out) and the SM fields are written
  * when the state is "complete"; `extra` is raw text added to data.
  */
+#define HIDDEN_SM	"(hidden)"	/* o_sminfo_x extra: port not discovered */
+
 static char *
 o_sminfo_x(int who, const char *state, char *k, int smstate, int prio,
     const char *extra)
@@ -392,6 +399,10 @@ o_sminfo_x(int who, const char *state, char *k, int smstate, int prio,
 		    c->lid, c->desc, G(c->port),
 		    k != NULL ? ",\"sm_key\":" : "",
 		    k != NULL ? k : "", G(c->port), prio, smstate, extra);
+	else if (strcmp(extra, HIDDEN_SM) == 0)
+		/* Known only from our PortInfo: discovery never reached it. */
+		d = xfmt("{\"lid\":%d,\"found_by\":[\"local PortInfo "
+		    "MasterSMLID\"],\"mad_status\":0}", c->lid);
 	else
 		d = xfmt("{\"lid\":%d,\"found_by\":[\"PortInfo CapabilityMask "
 		    "IsSM\"],\"node_desc\":\"%s\",\"port_guid\":\"" GUIDF "\","
@@ -978,6 +989,9 @@ mkey_unset_pass(void **state)
 	int i;
 
 	(void)state;
+	/* Every port visible holds a key (read back: level 0). */
+	for (i = 0; i < NPORT; i++)
+		f.mk[i] = MK_READABLE;
 	/*
 	 * Every CA port and switch port 0 keyed; the external switch ports
 	 * of the fixture read M_Key 0 at level 0, and do not count.
@@ -990,11 +1004,17 @@ mkey_unset_pass(void **state)
 	assert_int_equal(evint(&r.v[0], "ports_examined"), PORTS_EXAMINED);
 	assert_int_equal(evint(&r.v[0], "count"), 0);
 	fa_results_free(&r);
-	/* A hidden key (level 1) is a key. */
+	/* Read as 0 at level 1: hidden or unset, unknown, never a pass. */
 	for (i = 0; i < NPORT; i++)
 		f.mk[i] = MK_HIDDEN;
 	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
-	    NULL), POLICY, NULL), FA_ST_PASS);
+	    NULL), POLICY, "hidden or unset cannot be told"),
+	    FA_ST_NOT_TESTED);
+	/* Level 2 yet answered with key 0: the key is 0, unset. */
+	for (i = 0; i < NPORT; i++)
+		f.mk[i] = MK_SECURE;
+	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
+	    NULL), POLICY, "7 of 7"), FA_ST_FAIL);
 }
 
 static void
@@ -1051,41 +1071,53 @@ mkey_protect_low_fail(void **state)
 	int i;
 
 	(void)state;
-	/* A hidden key at level 1 on the leaf switch. */
+	/* Hidden keys at level 1 everywhere: every port is low. */
 	f.mk[P_SW1] = MK_HIDDEN;
 	run(&fa_chk_ib_mkey_protect_low, snap("collected", topo(&f), NULL),
 	    POLICY, &r);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.v[0].status, FA_ST_FAIL);
-	assert_reason(&r.v[0], "1 of 7 ports examined are below M_Key "
+	assert_reason(&r.v[0], "7 of 7 ports examined are below M_Key "
 	    "protection level 2");
-	p = json_array_get(evv(&r.v[0], "ports"), 0);
-	assert_string_equal(fa_json_get_str(p, "target"), T_SW1 "/0");
+	p = NULL;
+	for (i = 0; i < (int)json_array_size(evv(&r.v[0], "ports")); i++)
+		if (strcmp(fa_json_get_str(json_array_get(evv(&r.v[0], "ports"),
+		    (size_t)i), "target"), T_SW1 "/0") == 0)
+			p = json_array_get(evv(&r.v[0], "ports"), (size_t)i);
+	assert_non_null(p);
 	assert_int_equal(json_integer_value(json_object_get(p,
 	    "mkey_protect")), 1);
 	assert_int_equal(json_integer_value(json_object_get(p, "mkey_lease")),
 	    60);
 	fa_results_free(&r);
-	/* A readable key is below level 2 too; so is every level-1 port. */
+	/* A readable key is below level 2 too. */
 	f = fab_careful();
 	f.mk[P_SELF] = MK_READABLE;
 	assert_int_equal(one(&fa_chk_ib_mkey_protect_low, snap("collected",
-	    topo(&f), NULL), POLICY, "1 of 7"), FA_ST_FAIL);
+	    topo(&f), NULL), POLICY, "7 of 7"), FA_ST_FAIL);
 	for (i = 0; i < NPORT; i++)
 		f.mk[i] = MK_HIDDEN;
 	assert_int_equal(one(&fa_chk_ib_mkey_protect_low, snap("collected",
 	    topo(&f), NULL), POLICY, "7 of 7"), FA_ST_FAIL);
 }
 
+/*
+ * A visible port is never at an effective level of 2: one that answered
+ * our key-0 Get at level 2 holds key 0.  So this check cannot pass on
+ * what discovery sees.
+ */
 static void
 mkey_protect_low_pass(void **state)
 {
 	struct fab f = fab_careful(), g = fab_careless();
+	int i;
 
 	(void)state;
+	for (i = 0; i < NPORT; i++)
+		f.mk[i] = MK_SECURE;
 	assert_int_equal(one(&fa_chk_ib_mkey_protect_low, snap("collected",
-	    topo(&f), NULL), POLICY, "none of the 7 ports examined is below"),
-	    FA_ST_PASS);
+	    topo(&f), NULL), POLICY, "7 of 7 ports examined are below"),
+	    FA_ST_FAIL);
 	/* No key anywhere is level 0 everywhere: low, as well as unset. */
 	assert_int_equal(one(&fa_chk_ib_mkey_protect_low, snap("collected",
 	    topo(&g), NULL), POLICY, "7 of 7 ports examined are below"),
@@ -1221,14 +1253,18 @@ smkey_disclosed_silent_sm_with_sa_control(void **state)
 	const char *nt = "whether the SM_Key is disclosed is unknown";
 
 	(void)state;
-	run(c, snap("collected", o_local(), topo(&f), o_sminfo(P_SM,
-	    "no_response", NULL, 0, 0), o_pktr(0, "rejected", 0x0200, "0"),
-	    NULL), POLICY, &r);
+	run(c, snap("collected", o_local(), topo(&f), o_sminfo_x(P_SM,
+	    "no_response", NULL, 0, 0, HIDDEN_SM), o_pktr(0, "rejected",
+	    0x0200, "0"), NULL), POLICY, &r);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.v[0].status, FA_ST_PASS);
 	assert_string_equal(r.v[0].target, T_SM);
 	assert_reason(&r.v[0], "while the SA at the same LID answered");
 	fa_results_free(&r);
+	/* Discovery reached the SM port: protection cannot explain it. */
+	assert_int_equal(one(c, snap("collected", o_local(), topo(&f),
+	    o_sminfo(P_SM, "no_response", NULL, 0, 0), o_pktr(0, "rejected",
+	    0x0200, "0"), NULL), POLICY, nt), FA_ST_NOT_TESTED);
 	/* The SA was silent too. */
 	assert_int_equal(one(c, snap("collected", o_local(), topo(&f),
 	    o_sminfo(P_SM, "no_response", NULL, 0, 0), o_pktr(0,
@@ -1389,7 +1425,7 @@ smkey_default_pass(void **state)
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.v[0].status, FA_ST_PASS);
 	assert_reason(&r.v[0], "neither 0 nor OpenSM's default 1");
-	assert_int_equal(evint(&r.v[0], "sm_port_mkey_protect"), 2);
+	assert_int_equal(evint(&r.v[0], "sm_port_mkey_protect"), 1);
 	fa_results_free(&r);
 	/* An unredacted random key says the same. */
 	assert_int_equal(one(&fa_chk_ib_smkey_default, snap("collected",
@@ -1625,9 +1661,10 @@ sakey_default_pass(void **state)
 	assert_int_equal(one(&fa_chk_ib_sakey_default, snap("collected",
 	    o_pktr(0, "rejected", 0x0200, "0"), o_pktr(1, "no_response", 0,
 	    "0"), NULL), POLICY, "1 is not its SA_Key"), FA_ST_PASS);
+	/* An SA that gives records to anyone judges no key: unknown. */
 	assert_int_equal(one(&fa_chk_ib_sakey_default, snap("collected",
 	    o_pktr(0, "complete", 0, "1"), o_pktr(1, "no_response", 0, "0"),
-	    NULL), POLICY, "1 is not its SA_Key"), FA_ST_PASS);
+	    NULL), POLICY, "enforces no trust"), FA_ST_NOT_TESTED);
 }
 
 static void
@@ -1699,10 +1736,10 @@ sa_disclosure_pass(void **state)
 	assert_string_equal(json_string_value(evv(&r.v[0], "outcome")),
 	    "answered with MAD status 0x0200");
 	fa_results_free(&r);
-	/* Answered, but with no record. */
+	/* "Answered, but with no record": no refusal either, so unknown. */
 	assert_int_equal(one(&fa_chk_ib_sa_disclosure, snap("collected",
-	    o_pktr(0, "complete", 0, "0"), NULL), POLICY, "refused"),
-	    FA_ST_PASS);
+	    o_pktr(0, "complete", 0, "0"), NULL), POLICY, "neither records"),
+	    FA_ST_NOT_TESTED);
 }
 
 static void
@@ -1969,6 +2006,13 @@ xtenant_not_tested(void **state)
 	struct fa_results r;
 
 	(void)state;
+	/* No path to anyone, the SM included: the SA gives no paths at all. */
+	assert_int_equal(one(&fa_chk_ib_xtenant_reachable, snap("collected",
+	    o_local(), topo(&f), PR_NONE(P_SM), PR_NONE(P_FOREIGN),
+	    NULL), POLICY, "proves nothing"), FA_ST_NOT_TESTED);
+	assert_int_equal(one(&fa_chk_ib_pkey_shared, snap("collected",
+	    o_local(), topo(&f), PR_NONE(P_SM), PR_NONE(P_FOREIGN),
+	    NULL), POLICY, "proves nothing"), FA_ST_NOT_TESTED);
 	bad.state = "error";
 	assert_int_equal(one(c, snap("collected", topo(&f),
 	    PR_PATH(P_FOREIGN, "\"0xffff\""), NULL), POLICY, "foreign ports "
@@ -2307,7 +2351,8 @@ evaluate_careless_provider(void **state)
 }
 
 /*
- * A careful provider: M_Key level 2, a random SM_Key hidden as 0 from us,
+ * A careful provider as a tenant sees it: M_Keys hidden at level 1 (a port
+ * at level 2 would not be seen at all), a random SM_Key hidden as 0,
  * a secret SA_Key (the default-key query is dropped), ALL=limited, a
  * tenant partition, enforcement on.  SMP discovery still worked (bare
  * metal), and the hidden SM_Key cannot be judged.
@@ -2317,9 +2362,9 @@ evaluate_careful_provider(void **state)
 {
 	static const struct want w[] = {
 		{ "IB-SMP-UNRESTRICTED", FA_ST_FAIL, 1 },
-		{ "IB-MKEY-UNSET", FA_ST_PASS, 1 },
+		{ "IB-MKEY-UNSET", FA_ST_NOT_TESTED, 1 },
 		{ "IB-MKEY-READABLE", FA_ST_PASS, 1 },
-		{ "IB-MKEY-PROTECT-LOW", FA_ST_PASS, 1 },
+		{ "IB-MKEY-PROTECT-LOW", FA_ST_FAIL, 1 },
 		{ "IB-SMKEY-DISCLOSED", FA_ST_PASS, 1 },
 		{ "IB-SMKEY-DEFAULT", FA_ST_NOT_TESTED, 1 },
 		{ "IB-SM-UNEXPECTED", FA_ST_PASS, 1 },
@@ -2569,8 +2614,8 @@ silence_passes_have_no_evidence(void **state)
 	    o_local_state("no_response", 1), o_pktr(0, "rejected", 0x0200,
 	    "0"), NULL));
 	b = pass_evidence(&fa_chk_ib_smkey_disclosed, snap("collected",
-	    o_local(), topo(&f), o_sminfo(P_SM, "no_response", NULL, 0, 0),
-	    o_pktr(0, "rejected", 0x0200, "0"), NULL));
+	    o_local(), topo(&f), o_sminfo_x(P_SM, "no_response", NULL, 0, 0,
+	    HIDDEN_SM), o_pktr(0, "rejected", 0x0200, "0"), NULL));
 	if (a == 0 || b == 0)
 		fail_msg("passes with no evidence: IB-SMP-UNRESTRICTED "
 		    "%zu items, IB-SMKEY-DISCLOSED %zu items", a, b);
@@ -2843,8 +2888,7 @@ static const struct {
 	{ "IB-MKEY-UNSET", S(PASS) | S(FAIL) | S(NOT_TESTED) | S(ERROR) },
 	{ "IB-MKEY-READABLE", S(PASS) | S(FAIL) | S(NOT_TESTED) |
 	    S(NOT_APPLICABLE) | S(ERROR) },
-	{ "IB-MKEY-PROTECT-LOW", S(PASS) | S(FAIL) | S(NOT_TESTED) |
-	    S(ERROR) },
+	{ "IB-MKEY-PROTECT-LOW", S(FAIL) | S(NOT_TESTED) | S(ERROR) },
 	{ "IB-SMKEY-DISCLOSED", S(PASS) | S(FAIL) | S(NOT_TESTED) | S(ERROR) },
 	{ "IB-SMKEY-DEFAULT", S(PASS) | S(FAIL) | S(NOT_TESTED) | S(ERROR) },
 	{ "IB-SM-UNEXPECTED", S(PASS) | S(FAIL) | S(NOT_TESTED) | S(ERROR) },
@@ -2890,6 +2934,7 @@ every_registered_check_is_tested(void **state)
 		if ((tested[t].statuses & S(FAIL)) == 0 ||
 		    ((tested[t].statuses & S(PASS)) == 0 &&
 		    strcmp(tested[t].id, "IB-CCKEY-UNSET") != 0 &&
+		    strcmp(tested[t].id, "IB-MKEY-PROTECT-LOW") != 0 &&
 		    strcmp(tested[t].id, "IB-VSKEY-UNSET") != 0 &&
 		    strcmp(tested[t].id, "IB-AMKEY-UNSET") != 0))
 			fail_msg("%s: no pass or no fail test", tested[t].id);
