@@ -20,6 +20,7 @@
  * the check altogether: unset, whatever its protection bits say.  At level
  * 1 a key read as 0 is hidden or unset, which cannot be told apart.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/errors.h"
@@ -27,6 +28,32 @@
 #include "ib_topo.h"
 
 enum mk_kind { MK_UNSET, MK_READABLE, MK_PROTECT_LOW };
+
+/*
+ * What the --active SubnSet(PortInfo) with a wrong M_Key found for this
+ * port (fabric/ib_active.c): 1 it was answered, so it passed the key
+ * check and the M_Key is 0; -1 it was dropped while the port answers
+ * Gets, so a key is set; 0 no usable probe.
+ */
+static int
+set_probe(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *p)
+{
+	const struct fa_obs *o;
+	char *t = fa_ib_ref_target(p);
+	int r = 0;
+
+	if (t == NULL)
+		return 0;
+	o = fa_snapshot_find(ctx->snap, "ib.active.mkey_set", t);
+	free(t);
+	if (o == NULL)
+		return 0;
+	if (o->state == FA_OBS_COMPLETE || o->state == FA_OBS_REJECTED)
+		r = 1;
+	else if (o->state == FA_OBS_NO_RESPONSE)
+		r = -1;
+	return r;
+}
 
 /* Port facts: key state and protection; 0 ok, -1 malformed. */
 static int
@@ -73,8 +100,19 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		switch (kind) {
 		case MK_UNSET:
 			off = zero && prot != 1;
-			if (zero && prot == 1)
-				ambiguous++;
+			if (zero && prot == 1) {
+				/* --active resolves it: see set_probe(). */
+				switch (set_probe(ctx, &p)) {
+				case 1:
+					off = 1;
+					break;
+				case 0:
+					ambiguous++;
+					break;
+				default:
+					break;	/* dropped: a key is set */
+				}
+			}
 			break;
 		case MK_READABLE:
 			off = !zero;
@@ -129,7 +167,8 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (l.count == 0 && ambiguous > 0)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    ev, "%zu of the %zu ports examined read M_Key 0 at "
-		    "protection level 1: hidden or unset cannot be told",
+		    "protection level 1: hidden or unset cannot be told "
+		    "without --active",
 		    ambiguous, examined);
 	if (l.count == 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,

@@ -18,6 +18,7 @@ struct fa_ib_opts {
 	unsigned	 max_smps;	/* discovery window (SMPs in flight) */
 	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
 	int		 reveal;	/* keep keys in mads.pcap */
+	int		 active;	/* --active: the probes of ib_active.c */
 };
 
 #define FA_IB_DEF_TIMEOUT_MS	500

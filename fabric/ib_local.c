@@ -67,7 +67,7 @@ fa_ib_local(struct fa_ib *ib)
 	mo.retries = ib->opts->retries;
 	mo.window = ib->opts->max_smps;
 	mo.per_dest = 1;
-	mo.allow_set = 0;
+	mo.allow_set = ib->opts->active;	/* only ib_active.c sends Sets */
 	mo.reveal = ib->opts->reveal;
 	if (fa_mad_open(ib->ca, ib->portnum, ib->lid, &mo, ib->pcap,
 	    &ib->mad) != 0)

@@ -16,13 +16,15 @@
 #include "scanner.h"
 
 const char fa_usage_scan[] =
-    "usage: fabaudit scan [-q] [--ib] [--reveal-secrets] [-C ca] [-c policy]\n"
-    "                     [-f formats] [--fail-on severity] [-o outdir] [-P port]\n"
-    "                     [--retries count] [--timeout ms]\n";
+    "usage: fabaudit scan [-q] [--active] [--ib] [--reveal-secrets] [-C ca]\n"
+    "                     [-c policy] [-f formats] [--fail-on severity]\n"
+    "                     [-o outdir] [-P port] [--retries count] [--timeout ms]\n";
 
-enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT };
+enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
+	OPT_ACTIVE };
 
 static const struct option longopts[] = {
+	{ "active", no_argument, NULL, OPT_ACTIVE },
 	{ "ib", no_argument, NULL, OPT_IB },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "reveal-secrets", no_argument, NULL, OPT_REVEAL },
@@ -106,7 +108,7 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	}
 	scan = json_pack("{s:s, s:s, s:o, s:b, s:{s:s?, s:i, s:i, s:i, "
 	    "s:i}}", "started", when, "host", h, "families", fams,
-	    "active", 0, "ib_options", "ca", ib->ca, "port", ib->port,
+	    "active", ib->active, "ib_options", "ca", ib->ca, "port", ib->port,
 	    "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_smps", ib->max_smps);
 	free(h);
@@ -121,7 +123,7 @@ int
 fa_cmd_scan(int argc, char **argv)
 {
 	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
-	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0 };
+	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0, 0 };
 	struct fa_out_opts out = { NULL, 1, 1, FA_SEV_HIGH, 0, 0 };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
@@ -138,6 +140,9 @@ fa_cmd_scan(int argc, char **argv)
 		switch (c) {
 		case OPT_IB:
 			want_ib = 1;
+			break;
+		case OPT_ACTIVE:
+			ib.active = 1;
 			break;
 		case 'q':
 			out.quiet = 1;

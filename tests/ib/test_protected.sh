@@ -18,12 +18,16 @@ status() {
 	jq -r --arg id "$1" '[.results[] | select(.id == $id) | .status] | sort | join(" ")' "$2"
 }
 
-# scan_agent NAME: scan fixtures/ib/NAME through the agent into $T/NAME.
+# scan_agent NAME [OPTION...]: scan fixtures/ib/NAME through the agent
+# into $T/NAME (or $T/NAME-active with --active).
 scan_agent() {
-	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$1/agent.conf \
-	    FA_AGENT_LOG=$T/$1.agent.log LD_PRELOAD=$AGENT \
-	    tests/ib/with-fabric.sh "fixtures/ib/$1" -- "$BIN" scan -q \
-	    -c "fixtures/ib/$1/policy.conf" -o "$T/$1" 2>"$T/$1.err"
+	n=$1
+	shift
+	o=$T/$n${1:+-active}
+	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$n/agent.conf \
+	    FA_AGENT_LOG=$o.agent.log LD_PRELOAD=$AGENT \
+	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan -q "$@" \
+	    -c "fixtures/ib/$n/policy.conf" -o "$o" 2>"$o.err"
 	echo $?
 }
 
@@ -39,6 +43,8 @@ expect_eq "protected: scan exits 1" "$(scan_agent protected)" 1
 r=$T/protected/report.json
 expect_eq "protected: the agent acted" \
     "$(test -s "$T/protected.agent.log" && echo yes)" yes
+expect_eq "protected: the default scan sent no Set" \
+    "$(grep -c 'method=0x02' "$T/protected.agent.log")" 0
 for e in IB-MKEY-UNSET=fail IB-MKEY-READABLE=fail IB-MKEY-PROTECT-LOW=fail \
     IB-SMKEY-DISCLOSED=pass IB-SMKEY-DEFAULT=not_tested \
     IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass IB-PKEY-DEFAULT-FULL=pass \
@@ -69,6 +75,23 @@ expect_eq "protected: the CC-keyed switches stayed silent, CAs unsupported" \
     "$(jq -r '.results[] | select(.id == "IB-CCKEY-UNSET") | "\(.evidence[2].value) \(.evidence[3].value)"' "$r")" "2 3"
 expect_eq "protected: leaf02's CA ports lack enforcement, leaf01's have it" \
     "$(jq -r '.results[] | select(.id == "IB-PKEY-ENFORCE-OFF") | .evidence[1].value' "$r")" 2
+
+# --active: the wrong-key SubnSet(PortInfo) to a port that cannot exist
+# goes only to the two level-1 switches (M_Key read as 0: hidden or
+# unset), and both drop it: their keys are set.  Nothing else gets a Set.
+expect_eq "protected --active: scan exits 1" "$(scan_agent protected --active)" 1
+expect_eq "protected --active: Sets went only to the level-1 switches" \
+    "$(grep 'method=0x02' "$T/protected-active.agent.log" | grep -o 'dest=LID:[0-9]*' | sort -u | tr '\n' ' ')" \
+    "dest=LID:2 dest=LID:3 "
+expect_eq "protected --active: every Set named port 255 and was dropped" \
+    "$(grep 'method=0x02' "$T/protected-active.agent.log" | grep -v 'mod=0x000000ff.*action=drop' | wc -l)" 0
+expect_eq "protected --active: the probes are in the snapshot as dropped" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.active.mkey_set") | .state] | join(" ")' "$T/protected-active/snapshot.json")" \
+    "no_response no_response"
+expect_eq "protected --active: the switches no longer count as ambiguous" \
+    "$(jq -r '.results[] | select(.id == "IB-MKEY-UNSET") | [.evidence[0].value[].node_desc] | map(select(startswith("MF0"))) | length' "$T/protected-active/report.json")" 0
+expect_eq "protected --active: the scan says it was active" \
+    "$(jq -r .scan.active "$T/protected-active/report.json")" true
 
 # vf: every SMP from the tenant port is dropped; GMPs pass.
 expect_eq "vf: scan exits 0 (nothing fails at or above high)" "$(scan_agent vf)" 0

@@ -1010,6 +1010,19 @@ mkey_unset_pass(void **state)
 	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
 	    NULL), POLICY, "hidden or unset cannot be told"),
 	    FA_ST_NOT_TESTED);
+	/* --active: the wrong-key Set to the level-1 ports was dropped. */
+	for (i = 0; i < NPORT; i++)
+		f.mk[i] = MK_READABLE;
+	f.mk[P_SW1] = MK_HIDDEN;
+	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
+	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
+	    "no_response", "dropped", "{}"), NULL), POLICY,
+	    "none of the 7 ports"), FA_ST_PASS);
+	/* ... or answered (the key check let it through): M_Key 0. */
+	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
+	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
+	    "rejected", "answered with MAD status 0x001c", "{}"), NULL),
+	    POLICY, "1 of 7"), FA_ST_FAIL);
 	/* Level 2 yet answered with key 0: the key is 0, unset. */
 	for (i = 0; i < NPORT; i++)
 		f.mk[i] = MK_SECURE;
