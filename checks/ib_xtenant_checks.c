@@ -5,7 +5,13 @@
  * 10.9.3), so a path to a foreign port is evidence that the two can talk.
  * SMP visibility alone is not: SMPs are never P_Key-checked.
  *
- * IB-XTENANT-REACHABLE  one result per foreign port the SA gave a path to.
+ * The P_Key tables read by SMP from every other CA port (SMPs are not
+ * partition-checked) give the same answer from the other side: two ports
+ * share a partition when a P_Key base is in both tables and at least one
+ * of the two entries is full (IBA vol. 1 10.9.3).
+ *
+ * IB-XTENANT-REACHABLE  one result per foreign port the SA gave a path to,
+ *                       or whose P_Key table shares a partition with ours.
  * IB-PKEY-SHARED        one result per P_Key shared with foreign ports.
  */
 #include <stdlib.h>
@@ -72,6 +78,107 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 	return 0;
 }
 
+#define MAX_PKEYS	2048
+
+/* The pkeys[] of a P_Key table observation, parsed; count or -1. */
+static int
+pkeys_of(const struct fa_obs *o, uint16_t *out)
+{
+	const json_t *a = json_object_get(o->data, "pkeys"), *v;
+	uint64_t pk;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) > MAX_PKEYS)
+		return -1;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) || fa_parse_u64(json_string_value(v), 1,
+		    0xffff, &pk, NULL) != 0)
+			return -1;
+		out[i] = (uint16_t)pk;
+	}
+	return (int)json_array_size(a);
+}
+
+/* The tenant port's own table: count, 0 if absent, -1 if malformed. */
+static int
+local_pkeys(const struct fa_eval_ctx *ctx, uint16_t *out)
+{
+	const struct fa_obs *o;
+	const char *role;
+	size_t it = 0;
+
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, &it))) {
+		role = fa_json_get_str(o->data, "role");
+		if (role != NULL && strcmp(role, "local") == 0 &&
+		    (o->state == FA_OBS_COMPLETE ||
+		    o->state == FA_OBS_INCOMPLETE))
+			return pkeys_of(o, out);
+	}
+	return 0;
+}
+
+/*
+ * The partitions a remote table shares with ours, one "0x%04x" string
+ * per base, written with the membership bit set: a new array, NULL on a
+ * malformed table or ENOMEM.
+ */
+static json_t *
+shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o)
+{
+	uint16_t theirs[MAX_PKEYS];
+	json_t *a;
+	char hex[8];
+	int n, i, k;
+
+	if ((n = pkeys_of(o, theirs)) < 0 || (a = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < nmine; i++)
+		for (k = 0; k < n; k++)
+			if ((mine[i] & 0x7fff) == (theirs[k] & 0x7fff) &&
+			    ((mine[i] | theirs[k]) & 0x8000)) {
+				snprintf(hex, sizeof(hex), "0x%04x",
+				    mine[i] | 0x8000);
+				if (json_array_append_new(a, json_string(hex))
+				    != 0) {
+					json_decref(a);
+					return NULL;
+				}
+				break;
+			}
+	return a;
+}
+
+/*
+ * Next remote P_Key table of a foreign port; 1 with *o, *ref and *shared
+ * (new array) set, 0 at the end, -1 on malformed data.
+ */
+static int
+next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
+    uint64_t self, const uint16_t *mine, int nmine, size_t *it,
+    const struct fa_obs **o, struct fa_ib_port_ref *ref, json_t **shared)
+{
+	const char *role;
+	uint64_t guid;
+	int r;
+
+	while ((*o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, it))) {
+		role = fa_json_get_str((*o)->data, "role");
+		if (role == NULL || strcmp(role, "remote") != 0 ||
+		    ((*o)->state != FA_OBS_COMPLETE &&
+		    (*o)->state != FA_OBS_INCOMPLETE))
+			continue;
+		if (fa_json_get_u64((*o)->data, "port_guid", &guid) != 0 ||
+		    (r = fa_ib_find_port(topo, guid, ref)) < 0)
+			return -1;
+		if (r == 0 || fa_ib_owner(ctx, ref, self) != FA_OWN_FOREIGN)
+			continue;
+		if ((*shared = shared_with(mine, nmine, *o)) == NULL)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
 static int
 prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const struct fa_obs **topo, uint64_t *self)
@@ -101,18 +208,33 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return 0;
 }
 
+/* Whether this check already has a result for target t. */
+static int
+reported(const struct fa_results *out, const struct fa_check *c,
+    const char *t)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++)
+		if (out->v[i].check == c && strcmp(out->v[i].target, t) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
-	const struct fa_obs *topo;
+	const struct fa_obs *topo, *to;
 	struct pr_walk w;
+	struct fa_ib_port_ref ref;
+	uint16_t mine[MAX_PKEYS];
 	uint64_t self;
 	size_t it = 0, foreign = 0, reach = 0, unknown = 0;
 	long long own_lid = 0;
 	char *t;
-	json_t *ev;
-	int r;
+	json_t *ev, *shared;
+	int r, nmine;
 
 	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
 		return r < 0 ? r : 0;
@@ -153,6 +275,48 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed PathRecord or topology observation");
+	/* The same question from the P_Key tables, for ports the SA did
+	 * not already name. */
+	if ((nmine = local_pkeys(ctx, mine)) < 0)
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "the tenant port's P_Key table observation is malformed");
+	it = 0;
+	while ((r = next_foreign_table(ctx, topo, self, mine, nmine, &it, &to,
+	    &ref, &shared)) == 1) {
+		t = fa_ib_ref_target(&ref);
+		if (t == NULL) {
+			json_decref(shared);
+			return FA_ERR_NOMEM;
+		}
+		if (json_array_size(shared) == 0 || reported(out, c, t)) {
+			json_decref(shared);
+			free(t);
+			continue;
+		}
+		reach++;
+		ev = json_array();
+		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
+		    fa_ib_port_json(&ref))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(to, "how", json_string("its P_Key table (read "
+		    "by SMP) shares a partition with ours, with a full member"))
+		    ) != 0 || fa_evidence_add(ev, fa_evidence(to,
+		    "shared_pkeys", shared)) != 0 || fa_evidence_add(ev,
+		    fa_evidence(NULL, "reproduce", fa_json_stringf(
+		    "smpquery pkeys %lld", ref.lid))) != 0) {
+			free(t);
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+		r = fa_results_add(out, c, FA_ST_FAIL, t, ref.desc, ev,
+		    "this foreign port's P_Key table shares a partition with "
+		    "the tenant port's");
+		free(t);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "malformed P_Key table or topology observation");
 	if (reach > 0)
 		return 0;
 	if (foreign == 0)
@@ -174,19 +338,53 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    "level 2, are not covered)", foreign);
 }
 
+/* Add port ref to the list of P_Key pk in by_pkey, once per target. */
+static int
+add_port(json_t *by_pkey, uint16_t pk, const struct fa_ib_port_ref *ref,
+    const char *source)
+{
+	json_t *lst, *e, *o;
+	char key[8], *t;
+	size_t i;
+	int dup = 0;
+
+	snprintf(key, sizeof(key), "0x%04x", pk);
+	if ((lst = json_object_get(by_pkey, key)) == NULL) {
+		if ((lst = json_array()) == NULL ||
+		    json_object_set_new(by_pkey, key, lst) != 0)
+			return FA_ERR_NOMEM;
+	}
+	if ((t = fa_ib_ref_target(ref)) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(lst, i, e)
+		if (strcmp(fa_json_get_str(e, "target") != NULL ?
+		    fa_json_get_str(e, "target") : "", t) == 0)
+			dup = 1;
+	free(t);
+	if (dup || json_array_size(lst) >= FA_IB_LIST_MAX)
+		return 0;
+	if ((o = fa_ib_port_json(ref)) == NULL ||
+	    json_object_set_new(o, "found_by", json_string(source)) != 0 ||
+	    json_array_append_new(lst, o) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
 static int
 eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
-	const struct fa_obs *topo;
+	const struct fa_obs *topo, *to;
 	struct pr_walk w;
-	json_t *by_pkey, *lst, *ev, *v;
+	struct fa_ib_port_ref ref;
+	uint16_t mine[MAX_PKEYS];
+	json_t *by_pkey, *ev, *v, *shared;
 	const json_t *pks;
 	const char *pk;
 	uint64_t self;
 	size_t it = 0, i, foreign = 0, unknown = 0;
 	void *iter;
-	int r;
+	int r, nmine;
 
 	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
 		return r < 0 ? r : 0;
@@ -200,16 +398,13 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		pks = json_object_get(w.o->data, "pkeys");
 		json_array_foreach(pks, i, v) {
-			if ((pk = json_string_value(v)) == NULL)
+			uint64_t pv;
+
+			if ((pk = json_string_value(v)) == NULL ||
+			    fa_parse_u64(pk, 1, 0xffff, &pv, NULL) != 0)
 				continue;
-			if ((lst = json_object_get(by_pkey, pk)) == NULL) {
-				lst = json_array();
-				if (json_object_set_new(by_pkey, pk, lst) != 0)
-					goto nomem;
-			}
-			if (json_array_size(lst) < FA_IB_LIST_MAX &&
-			    json_array_append_new(lst, fa_ib_port_json(&w.ref))
-			    != 0)
+			if (add_port(by_pkey, (uint16_t)(pv | 0x8000), &w.ref,
+			    "SA PathRecord") != 0)
 				goto nomem;
 		}
 	}
@@ -217,6 +412,33 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		json_decref(by_pkey);
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed PathRecord or topology observation");
+	}
+	if ((nmine = local_pkeys(ctx, mine)) < 0) {
+		json_decref(by_pkey);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "the tenant port's P_Key table observation is malformed");
+	}
+	it = 0;
+	while ((r = next_foreign_table(ctx, topo, self, mine, nmine, &it, &to,
+	    &ref, &shared)) == 1) {
+		json_array_foreach(shared, i, v) {
+			uint64_t pv;
+
+			if (fa_parse_u64(json_string_value(v), 1, 0xffff, &pv,
+			    NULL) != 0)
+				continue;
+			if (add_port(by_pkey, (uint16_t)pv, &ref,
+			    "SMP P_Key tables") != 0) {
+				json_decref(shared);
+				goto nomem;
+			}
+		}
+		json_decref(shared);
+	}
+	if (r < 0) {
+		json_decref(by_pkey);
+		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "malformed P_Key table or topology observation");
 	}
 	for (iter = json_object_iter(by_pkey); iter != NULL;
 	    iter = json_object_iter_next(by_pkey, iter)) {
@@ -227,7 +449,8 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "foreign_ports", json_deep_copy(
 		    json_object_iter_value(iter)))) != 0 || fa_evidence_add(ev,
 		    fa_evidence(NULL, "how", json_string("SA PathRecords carry "
-		    "this P_Key: at least one end is a full member"))) != 0 ||
+		    "this P_Key, or both P_Key tables hold it with a full "
+		    "member on one side"))) != 0 ||
 		    fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
 		    json_string("saquery PR <own-lid> <foreign-lid>"))) != 0) {
 			free(t);

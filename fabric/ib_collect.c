@@ -119,6 +119,7 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 		goto out;
 	if ((r = fa_ib_sminfo(&ib)) != 0 ||
 	    (r = fa_ib_pkeys_local(&ib)) != 0 ||
+	    (r = fa_ib_pkeys_remote(&ib)) != 0 ||
 	    (r = fa_ib_sa(&ib)) != 0 ||
 	    (r = fa_ib_gmp_keys(&ib)) != 0 ||
 	    (r = fa_ib_active_mkey(&ib)) != 0)

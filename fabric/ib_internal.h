@@ -63,6 +63,7 @@ int fa_ib_local(struct fa_ib *ib);		/* ib_local.c */
 int fa_ib_discover(struct fa_ib *ib);		/* ib_discover.c */
 int fa_ib_sminfo(struct fa_ib *ib);		/* ib_sminfo.c */
 int fa_ib_pkeys_local(struct fa_ib *ib);	/* ib_pkeys.c */
+int fa_ib_pkeys_remote(struct fa_ib *ib);	/* ib_pkeys_remote.c */
 int fa_ib_sa(struct fa_ib *ib);		/* ib_sa.c */
 int fa_ib_gmp_keys(struct fa_ib *ib);	/* ib_gmpkeys.c */
 int fa_ib_active_mkey(struct fa_ib *ib);	/* ib_active.c */

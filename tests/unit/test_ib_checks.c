@@ -2011,6 +2011,50 @@ xtenant_not_applicable(void **state)
 	    "no foreign CA port"), FA_ST_NOT_APPLICABLE);
 }
 
+/* ib.smp.pkey_table, role remote, of CA `who` (fabric/ib_pkeys_remote.c). */
+static char *
+o_rpkeys(int who, const char *pkeys)
+{
+	char *d, *o, *t;
+
+	d = xfmt("{\"role\":\"remote\",\"lid\":%d,\"node_desc\":\"%s\","
+	    "\"partition_cap\":32,\"port_guid\":\"" GUIDF "\","
+	    "\"blocks_total\":1,\"blocks_read\":1,\"pkeys\":[%s]}",
+	    cas[who].lid, cas[who].desc, G(cas[who].port), pkeys);
+	t = xfmt("H-" GUIDF "/1", G(cas[who].node));
+	o = obs("rp", "ib.smp.pkey_table", t, "SubnGet(P_KeyTable)",
+	    "complete", NULL, d);
+	free(d);
+	free(t);
+	return o;
+}
+
+/* The P_Key tables alone show a shared partition the SA did not. */
+static void
+xtenant_from_pkey_tables(void **state)
+{
+	struct fab f = fab_careful();
+
+	(void)state;
+	/* Ours 0x7fff+0x8001; theirs limited 0x0001: shared, we are full. */
+	assert_int_equal(one(&fa_chk_ib_xtenant_reachable, snap("collected",
+	    o_local(), topo(&f), o_pkeys("complete", 1, 1,
+	    "\"0x7fff\",\"0x8001\""), PR_PATH(P_SM, "\"0x7fff\""),
+	    PR_NONE(P_FOREIGN), o_rpkeys(P_FOREIGN, "\"0x7fff\",\"0x0001\""),
+	    NULL), POLICY, "P_Key table shares a partition"), FA_ST_FAIL);
+	assert_int_equal(one(&fa_chk_ib_pkey_shared, snap("collected",
+	    o_local(), topo(&f), o_pkeys("complete", 1, 1,
+	    "\"0x7fff\",\"0x8001\""), PR_PATH(P_SM, "\"0x7fff\""),
+	    PR_NONE(P_FOREIGN), o_rpkeys(P_FOREIGN, "\"0x7fff\",\"0x0001\""),
+	    NULL), POLICY, "shares partition 0x8001"), FA_ST_FAIL);
+	/* Limited on both sides (0x7fff / 0x7fff) shares nothing. */
+	assert_int_equal(one(&fa_chk_ib_xtenant_reachable, snap("collected",
+	    o_local(), topo(&f), o_pkeys("complete", 1, 1,
+	    "\"0x7fff\",\"0x8001\""), PR_PATH(P_SM, "\"0x7fff\""),
+	    PR_NONE(P_FOREIGN), o_rpkeys(P_FOREIGN, "\"0x7fff\",\"0x8002\""),
+	    NULL), POLICY, "no path"), FA_ST_PASS);
+}
+
 static void
 xtenant_not_tested(void **state)
 {
@@ -2975,6 +3019,7 @@ main(void)
 		cmocka_unit_test(family_gate_every_check),
 		cmocka_unit_test(smp_unrestricted_fail),
 		cmocka_unit_test(smp_unrestricted_pass_only_own_sma),
+		cmocka_unit_test(xtenant_from_pkey_tables),
 		cmocka_unit_test(gmpkey_fail),
 		cmocka_unit_test(gmpkey_never_passes_on_silence),
 		cmocka_unit_test(gmpkey_inconsistent_key_is_error),
