@@ -9,6 +9,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "ib_tap.h"
 
 #define KIND_TOPOLOGY	"ib.topology"
 
@@ -107,6 +108,7 @@ fa_ib_discover(struct fa_ib *ib)
 {
 	struct ibnd_config cfg;
 	struct walk w = { NULL, 0 };
+	unsigned long captured;
 	json_t *d;
 	char *req;
 	int r;
@@ -121,7 +123,9 @@ fa_ib_discover(struct fa_ib *ib)
 	    ib->portnum, cfg.max_smps, cfg.timeout_ms, cfg.retries);
 	if (req == NULL)
 		return FA_ERR_NOMEM;
+	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal);
 	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, &cfg);
+	captured = fa_ib_tap_close();
 	if (ib->fabric == NULL) {
 		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",
 		    KIND_TOPOLOGY, "fabric", req, FA_OBS_ERROR,
@@ -134,9 +138,9 @@ fa_ib_discover(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	ibnd_iter_nodes(ib->fabric, node_cb, &w);
-	d = json_pack("{s:o, s:i, s:i}", "nodes", w.nodes, "max_hops",
+	d = json_pack("{s:o, s:i, s:i, s:I}", "nodes", w.nodes, "max_hops",
 	    ib->fabric->maxhops_discovered, "smps_used",
-	    ib->fabric->total_mads_used);
+	    ib->fabric->total_mads_used, "captured", (json_int_t)captured);
 	if (w.err || d == NULL) {
 		json_decref(d);
 		free(req);

@@ -183,16 +183,15 @@ redact_keys(uint8_t *mad)
 		memset(mad + IB_CC_DATA_OFFS, 0, 8);
 }
 
-static void
-capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
-    const uint8_t *mad, size_t len)
+void
+fa_ib_capture(struct fa_ib_pcap *pcap, enum fa_pcap_dir dir, int mgmt_class,
+    uint16_t peer, uint16_t own, int reveal, const uint8_t *mad, size_t len)
 {
 	uint8_t full[IB_MAD_SIZE];
 	struct fa_ib_pkt pkt;
 	struct timeval tv;
-	uint16_t peer;
 
-	if (m->pcap == NULL)
+	if (pcap == NULL)
 		return;
 	/*
 	 * On the wire a MAD is always 256 bytes (IBA vol. 1 13.4.2); the
@@ -202,25 +201,37 @@ capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
 	memset(full, 0, sizeof(full));
 	memcpy(full, mad, len > sizeof(full) ? sizeof(full) : len);
 	/* We send no secret (keys 0 and 1 only); answers may carry them. */
-	if (!m->o.reveal && dir == FA_PCAP_RECEIVED)
+	if (!reveal && dir == FA_PCAP_RECEIVED)
 		redact_keys(full);
 	memset(&pkt, 0, sizeof(pkt));
-	if (r->mgmt_class == IB_SMI_DIRECT_CLASS || r->dest.lid <= 0)
-		peer = 0xffff;		/* permissive LID for DR SMPs */
-	else
-		peer = (uint16_t)r->dest.lid;
-	pkt.slid = dir == FA_PCAP_SENT ? (peer == 0xffff ? 0xffff : m->lid) :
+	pkt.slid = dir == FA_PCAP_SENT ? (peer == 0xffff ? 0xffff : own) :
 	    peer;
 	pkt.dlid = dir == FA_PCAP_SENT ? peer : (peer == 0xffff ? 0xffff :
-	    m->lid);
-	if (is_smp(r->mgmt_class))
+	    own);
+	if (is_smp(mgmt_class))
 		pkt.vl = 15;	/* SMPs travel on VL15, QP0 */
 	else {
 		pkt.src_qp = pkt.dst_qp = 1;
 		pkt.qkey = QP1_QKEY;
 	}
 	gettimeofday(&tv, NULL);
-	(void)fa_ib_pcap_write(m->pcap, &tv, dir, &pkt, full, sizeof(full));
+	(void)fa_ib_pcap_write(pcap, &tv, dir, &pkt, full, sizeof(full));
+	explicit_bzero(full, sizeof(full));
+}
+
+static void
+capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
+    const uint8_t *mad, size_t len)
+{
+	uint16_t peer;
+
+	/* The permissive LID for DR SMPs. */
+	if (r->mgmt_class == IB_SMI_DIRECT_CLASS || r->dest.lid <= 0)
+		peer = 0xffff;
+	else
+		peer = (uint16_t)r->dest.lid;
+	fa_ib_capture(m->pcap, dir, r->mgmt_class, peer, m->lid, m->o.reveal,
+	    mad, len);
 }
 
 static int

@@ -19,6 +19,8 @@
 
 #include <infiniband/mad.h>
 
+#include "ib_pcap.h"
+
 struct fa_ib_pcap;
 struct fa_mad;
 
@@ -107,6 +109,16 @@ int fa_mad_run(struct fa_mad *m);
 int fa_mad_call(struct fa_mad *m, struct fa_mad_req *r);
 
 void fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s);
+
+/*
+ * Write one MAD to the capture as a packet between our LID `own` and
+ * `peer` (0xffff for directed route), zero-padded to 256 bytes, with the
+ * key fields of an answer zeroed unless `reveal`.  Used by the engine and
+ * by the discovery tap (ib_tap.c).
+ */
+void fa_ib_capture(struct fa_ib_pcap *pcap, enum fa_pcap_dir dir,
+    int mgmt_class, uint16_t peer, uint16_t own, int reveal,
+    const uint8_t *mad, size_t len);
 
 /* The data of a response: offset 64 (SMP, CC, BM, AM), 56 (SA), 32 (VS). */
 const uint8_t *fa_mad_data(const struct fa_mad_req *r);

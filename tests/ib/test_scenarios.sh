@@ -90,7 +90,9 @@ scenario() {
 	expect_eq "$name: tshark decodes mads.pcap" "$?" 0
 	expect_eq "$name: mads.pcap holds every MAD sent and received" \
 	    "$(wc -l <"$out/methods")" \
-	    "$(jq '.observations[] | select(.kind == "ib.engine") | .data | .sent + .answered' "$out/scan/snapshot.json")"
+	    "$(jq '[.observations[] | select(.kind == "ib.engine" or .kind == "ib.topology") | .data | (.sent // 0) + (.answered // 0) + (if .nodes then .captured else 0 end)] | add' "$out/scan/snapshot.json")"
+	expect_eq "$name: discovery's SMPs are in mads.pcap (sent and answered)" \
+	    "$(jq '.observations[] | select(.kind == "ib.topology") | .data | .captured >= 2 * .smps_used' "$out/scan/snapshot.json")" true
 	expect_eq "$name: mads.pcap shows only Get/GetTable and responses" \
 	    "$(grep -Evc '^0x(01|81|12|92)$' "$out/methods")" 0
 	expect_eq "$name: mads.pcap has SMInfo, PathRecord and PKeyTableRecord" \
