@@ -1,16 +1,23 @@
 /*
  * InfiniBand checks, and the observation kinds they read.  The kinds and
  * their data members are written by fabric/ib_*.c; see those files for how
- * each is acquired.
+ * each is acquired.  Targets are "H-0x<node guid>/<port>" (S- for a
+ * switch), "sa", "fabric" or "local".
  *
- * ib.smp.sminfo      target "H-0x<nodeguid>/<port>" of an SM port;
- *                    data: lid, port_guid, node_desc, found_by[],
- *                    mad_status, and when answered: guid, sm_key (secret),
- *                    priority, state, act_count.
- * ib.smp.pkey_table  target as above; data: role ("local"), lid,
- *                    port_guid, node_desc, partition_cap, blocks_total,
- *                    blocks_read, pkeys[] ("0x%04x", table order, zero
- *                    entries omitted).
+ * ib.local_port         ib_local.c: our CA, port, LIDs, GUIDs
+ * ib.topology           ib_discover.c: nodes[] with ports[] (PortInfo facts:
+ *                       capmask, is_sm, state, mkey (secret), mkey_protect,
+ *                       mkey_lease, mkey_violations, part_enf_in/out,
+ *                       remote_type), max_hops, smps_used, captured
+ * ib.smp.sminfo         ib_sminfo.c: one per SM port; sm_key (secret),
+ *                       priority, state, act_count when answered
+ * ib.smp.pkey_table     ib_pkeys.c (role "local"), ib_pkeys_remote.c (role
+ *                       "remote"): blocks_total, blocks_read, pkeys[]
+ * ib.sa.pkey_table_record, ib.sa.sminfo_records, ib.sa.path_record
+ *                       ib_sa.c: records, mad_status, pkeys[] / sms[]
+ * ib.gmp.key_probe      ib_gmpkeys.c: class cc/vs/am, cc_key (secret)
+ * ib.active.mkey_set    ib_active.c (--active only)
+ * ib.engine             ib_collect.c: MAD counters
  */
 #ifndef FA_IB_CHECKS_H
 #define FA_IB_CHECKS_H

@@ -1,8 +1,10 @@
 /*
- * InfiniBand acquisition: discovery through libibnetdisc and SMP Gets
- * through libibmad, recorded as observations in a snapshot.  Read-only:
- * nothing here sends a Set.  Errors in reaching the fabric are recorded in
- * the snapshot (family status, observation states), not returned.
+ * InfiniBand acquisition: discovery through libibnetdisc, then SMP, SA and
+ * keyed-class Gets through the MAD engine (ib_mad.c), recorded as
+ * observations in a snapshot.  Read-only unless `active`: only ib_active.c
+ * sends a Set, and the engine refuses Sets otherwise.  Errors in reaching
+ * the fabric are recorded in the snapshot (family status, observation
+ * states), not returned.
  */
 #ifndef FA_FABRIC_IB_H
 #define FA_FABRIC_IB_H
