@@ -93,6 +93,25 @@ expect_eq "protected --active: the switches no longer count as ambiguous" \
 expect_eq "protected --active: the scan says it was active" \
     "$(jq -r .scan.active "$T/protected-active/report.json")" true
 
+# hardened: every M_Key hidden at level 1, enforcement on every CA-facing
+# port, keyed classes protected: the pass forms a tenant can see.
+expect_eq "hardened: scan exits 1 (SMPs still reach every SMA)" \
+    "$(scan_agent hardened)" 1
+r=$T/hardened/report.json
+for e in IB-MKEY-UNSET=not_tested IB-MKEY-READABLE=pass \
+    IB-MKEY-PROTECT-LOW=fail IB-SMKEY-DISCLOSED=pass \
+    IB-SMKEY-DEFAULT=not_tested IB-PKEY-ENFORCE-OFF=pass \
+    IB-CCKEY-UNSET=not_tested IB-VSKEY-UNSET=not_tested \
+    IB-AMKEY-UNSET=not_tested IB-XTENANT-REACHABLE=pass; do
+	expect_eq "hardened: ${e%%=*} is ${e#*=}" "$(status "${e%%=*}" "$r")" "${e#*=}"
+done
+expect_eq "hardened --active: scan exits 1" "$(scan_agent hardened --active)" 1
+expect_eq "hardened --active: IB-MKEY-UNSET passes: every wrong-key Set dropped" \
+    "$(status IB-MKEY-UNSET "$T/hardened-active/report.json")" pass
+expect_eq "hardened --active: one Set per port examined, all dropped" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.active.mkey_set") | .state] | "\(unique | join(",")) \(length)"' "$T/hardened-active/snapshot.json")" \
+    "no_response 7"
+
 # vf: every SMP from the tenant port is dropped; GMPs pass.
 expect_eq "vf: scan exits 0 (nothing fails at or above high)" "$(scan_agent vf)" 0
 r=$T/vf/report.json
