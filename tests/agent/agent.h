@@ -95,10 +95,14 @@ struct ag_rule {
 };
 
 enum ag_vf { AG_VF_NO, AG_VF_YES, AG_VF_MLX4 };
+/* The SA: OpenSM's own (forwarded), one that trusts every requester, or
+ * none that answers. */
+enum ag_sa { AG_SA_OPENSM, AG_SA_TRUST_ALL, AG_SA_SILENT };
 
 struct ag_conf {
 	char		*path;
 	enum ag_vf	 local_vf;
+	enum ag_sa	 sa;
 	struct ag_rule	*rules;
 	size_t		 nrules;
 };

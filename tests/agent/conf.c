@@ -261,6 +261,21 @@ parse_line(struct pctx *c)
 			    AG_VF_YES : AG_VF_NO;
 		return;
 	}
+	if (strcmp(d, "sa") == 0) {
+		/* sa opensm|trust-all|silent */
+		if (c->ntok != 2)
+			bad(c, "usage: sa opensm|trust-all|silent");
+		if (strcmp(c->tok[1], "opensm") == 0)
+			ag_conf.sa = AG_SA_OPENSM;
+		else if (strcmp(c->tok[1], "trust-all") == 0)
+			ag_conf.sa = AG_SA_TRUST_ALL;
+		else if (strcmp(c->tok[1], "silent") == 0)
+			ag_conf.sa = AG_SA_SILENT;
+		else
+			bad(c, "sa '%s': expected opensm, trust-all or silent",
+			    c->tok[1]);
+		return;
+	}
 	if (strcmp(d, "mkey") == 0) {
 		/* mkey NODE KEY protect 0-3 [lease S] [violations N] */
 		r.kind = AG_K_MKEY;
@@ -318,8 +333,8 @@ parse_line(struct pctx *c)
 		selector(c, c->ntok > 1 ? c->tok[1] : NULL, &r.sel, 1);
 		options(c, 2, &r, 0);
 	} else
-		bad(c, "unknown directive '%s' (local_vf, mkey, part_enforce, "
-		    "switch_enforce_cap, cc, vs, am, bm, pma)", d);
+		bad(c, "unknown directive '%s' (local_vf, sa, mkey, "
+		    "part_enforce, switch_enforce_cap, cc, vs, am, bm, pma)", d);
 	add_rule(c, &r);
 }
 

@@ -687,6 +687,49 @@ vf_drops(uint8_t cls, uint8_t method)
 	return 1;
 }
 
+/* --- the SA ------------------------------------------------------------------ */
+
+/*
+ * An SA other than OpenSM's.  "trust-all" answers a PKeyTableRecord Get
+ * whatever SM_Key it carries, as an SA with no trusted/untrusted check
+ * would (OpenSM rejects the untrusted one with 0x0200,
+ * osm_sa_pkey_record.c): one record, P_Key 0xffff in entry 0; everything
+ * else goes on to OpenSM.  "silent" answers nothing, as an SA that is not
+ * there.
+ */
+static int
+sa_send(int fd, int agent, void *umad, const uint8_t *mad, size_t len)
+{
+	uint8_t buf[1024], *m;
+	struct ag_dest d;
+	char desc[512];
+	size_t n;
+
+	ag_dest_from_umad(umad, mad, len, &d);
+	describe(desc, sizeof(desc), mad, &d, -1);
+	if (ag_conf.sa == AG_SA_SILENT) {
+		queue_drop(fd, agent, umad, mad, len);
+		ag_log("%s rule=sa(silent) action=drop why=\"no SA answers\"",
+		    desc);
+		return 1;
+	}
+	if (mad[AG_O_METHOD] != AG_M_GET ||
+	    ag_be16(mad + AG_O_ATTR) != 0x0033)
+		return 0;
+	/* SA header (IBA vol. 1 15.2.1.1): AttributeOffset at 44, data at
+	 * 56; PKeyTableRecord: LID, block, port, 3 reserved, 32 P_Keys. */
+	m = begin_resp(buf, sizeof(buf), &n, umad, mad, len, agent, 0, 56);
+	ag_put16(m + 44, 72 / 8);
+	m[56] = mad[56];
+	m[57] = mad[57];
+	m[64] = 0xff;
+	m[65] = 0xff;
+	ag_queue_push(fd, buf, n, 0);
+	ag_log("%s rule=sa(trust-all) action=answer why=\"PKeyTableRecord "
+	    "for any SM_Key, 0x0200 never\"", desc);
+	return 1;
+}
+
 /* --- entry points -------------------------------------------------------- */
 
 int
@@ -718,6 +761,8 @@ ag_on_send(int fd, int agent, void *umad, int length, int retries)
 		    "MADs of this class");
 		return 1;
 	}
+	if (cls == AG_C_SA && ag_conf.sa != AG_SA_OPENSM)
+		return sa_send(fd, agent, umad, mad, len);
 	if (cls == AG_C_SMI || cls == AG_C_SMI_DR) {
 		/* Nothing to model without node rules: pure pass-through. */
 		if (!ag_conf_has(AG_K_MKEY) && !ag_conf_has(AG_K_ENFORCE) &&

@@ -112,6 +112,22 @@ expect_eq "hardened --active: one Set per port examined, all dropped" \
     "$(jq -r '[.observations[] | select(.kind == "ib.active.mkey_set") | .state] | "\(unique | join(",")) \(length)"' "$T/hardened-active/snapshot.json")" \
     "no_response 7"
 
+# open-sa: an SA that answers P_Key table records to anyone.
+expect_eq "open-sa: scan exits 1" "$(scan_agent open-sa)" 1
+r=$T/open-sa/report.json
+expect_eq "open-sa: IB-SA-DISCLOSURE fails" "$(status IB-SA-DISCLOSURE "$r")" fail
+expect_eq "open-sa: IB-SAKEY-DEFAULT cannot be judged" \
+    "$(status IB-SAKEY-DEFAULT "$r")" not_tested
+
+# vf-nosa: no SMP answered, not even ours, and no SA: nothing is judged.
+expect_eq "vf-nosa: scan exits 0 (nothing failed, nothing passed)" \
+    "$(scan_agent vf-nosa)" 0
+expect_eq "vf-nosa: every IB result is not_tested" \
+    "$(jq -r '[.results[].status] | unique | join(" ")' "$T/vf-nosa/report.json")" \
+    not_tested
+expect_grep "vf-nosa: the summary says nothing was decided" \
+    'could not be decided' "$T/vf-nosa/report.txt"
+
 # vf: every SMP from the tenant port is dropped; GMPs pass.
 expect_eq "vf: scan exits 0 (nothing fails at or above high)" "$(scan_agent vf)" 0
 r=$T/vf/report.json
