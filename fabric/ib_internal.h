@@ -45,12 +45,12 @@ void fa_ib_smp_req(struct fa_mad_req *r, const ib_portid_t *pid,
 
 /*
  * Send SubnGet(attr, mod) to `pid` (LID-routed if pid->lid > 0, else
- * directed route) with M_Key 0; wait for it.  On FA_SMP_ANSWERED `data`
+ * directed route) with M_Key 0, once only if `once`; wait for it.  On FA_SMP_ANSWERED `data`
  * holds the 64-byte SMP data.  *status gets the MAD status when known.
  */
 enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
     unsigned attr, unsigned mod, uint8_t data[IB_SMP_DATA_SIZE],
-    unsigned *status);
+    unsigned *status, int once);
 
 /* A reason string for an unsuccessful outcome; new string or NULL. */
 char *fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status);

@@ -83,7 +83,7 @@ fa_ib_local(struct fa_ib *ib)
 	 * GMPs (the SA) still work.  The observation records it and the rest
 	 * of the scan goes on with what umad told us.
 	 */
-	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data, &status);
+	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data, &status, 0);
 	if (oc == FA_SMP_ANSWERED) {
 		ib->node_info_ok = 1;
 		ib->node_guid = mad_get_field64(data, 0, IB_NODE_GUID_F);
@@ -91,7 +91,7 @@ fa_ib_local(struct fa_ib *ib)
 		ib->partition_cap = (uint16_t)mad_get_field(data, 0,
 		    IB_NODE_PARTITION_CAP_F);
 		oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0, data,
-		    &status);
+		    &status, 0);
 	} else {
 		/* The port GUID of a CA's port N is not its node GUID; we
 		 * name the node by the port GUID, and say so. */

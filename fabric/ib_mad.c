@@ -19,6 +19,7 @@
 #define MAX_WINDOW	256	/* above this the MAD QP's receive ring overruns */
 #define RECV_MAX	(16u * 1024 * 1024)	/* largest RMPP answer kept */
 #define QP1_QKEY	0x80010000u	/* IBA vol. 1 13.5.1: the GSI Q_Key */
+#define SILENT_MAX	4096	/* silent LIDs remembered */
 
 struct fa_mad {
 	struct ibmad_port	*port;
@@ -29,6 +30,9 @@ struct fa_mad {
 	struct fa_mad_req	*head, *tail;	/* queued, not yet sent */
 	struct fa_mad_req	*inflight[MAX_WINDOW];
 	unsigned		 ninflight;
+	uint16_t		 silent[SILENT_MAX];	/* LIDs whose SMA
+						   stayed silent */
+	unsigned		 nsilent;
 	void			*sbuf, *rbuf;
 	size_t			 rbuf_len;
 	struct fa_mad_stats	 st;
@@ -307,10 +311,32 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	return 0;
 }
 
+/*
+ * An SMA that let every send of a request go unanswered may be dropping
+ * wrong-key Gets (M_Key level 2), each an M_Key violation and a trap: any
+ * later SMP to it is sent once, never retried.
+ */
+static int
+is_silent(const struct fa_mad *m, const struct fa_mad_req *r)
+{
+	unsigned i;
+
+	if (r->mgmt_class != IB_SMI_CLASS || r->dest.lid <= 0)
+		return 0;
+	for (i = 0; i < m->nsilent; i++)
+		if (m->silent[i] == (uint16_t)r->dest.lid)
+			return 1;
+	return 0;
+}
+
 static void
 finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
 {
 	struct fa_mad_req *r = m->inflight[idx];
+
+	if (oc == FA_MAD_NO_RESPONSE && r->mgmt_class == IB_SMI_CLASS &&
+	    r->dest.lid > 0 && !is_silent(m, r) && m->nsilent < SILENT_MAX)
+		m->silent[m->nsilent++] = (uint16_t)r->dest.lid;
 
 	m->inflight[idx] = m->inflight[--m->ninflight];
 	r->inflight = 0;
@@ -347,6 +373,8 @@ fill(struct fa_mad *m)
 			m->tail = prev;
 		r->next = NULL;
 		taken++;
+		if (is_silent(m, r))
+			r->once = 1;
 		r->tid = (uint32_t)mad_trid();
 		if (r->tid == 0)
 			r->tid = (uint32_t)mad_trid();

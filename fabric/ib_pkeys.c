@@ -48,7 +48,7 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	memset(&self, 0, sizeof(self));
 	for (b = 0; b < nblocks; b++) {
 		oc = fa_ib_smp_get(ib, &self, IB_ATTR_PKEY_TBL, b, data,
-		    &status);
+		    &status, 0);
 		if (oc != FA_SMP_ANSWERED)
 			break;
 		got++;

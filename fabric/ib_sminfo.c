@@ -121,7 +121,12 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 	}
 	memset(&pid, 0, sizeof(pid));
 	ib_portid_set(&pid, c->lid, 0, 0);
-	oc = fa_ib_smp_get(ib, &pid, IB_ATTR_SMINFO, 0, data, &status);
+	/*
+	 * An SM port that discovery did not reach may be at M_Key level 2,
+	 * where every wrong-key Get is a violation: ask it once.
+	 */
+	oc = fa_ib_smp_get(ib, &pid, IB_ATTR_SMINFO, 0, data, &status,
+	    p == NULL);
 	if (json_object_set_new(d, "mad_status", json_integer(status)) != 0)
 		goto out;
 	if (oc == FA_SMP_ANSWERED) {

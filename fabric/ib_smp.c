@@ -25,12 +25,13 @@ fa_ib_smp_req(struct fa_mad_req *r, const ib_portid_t *pid, unsigned attr,
 
 enum fa_smp_outcome
 fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid, unsigned attr,
-    unsigned mod, uint8_t data[IB_SMP_DATA_SIZE], unsigned *status)
+    unsigned mod, uint8_t data[IB_SMP_DATA_SIZE], unsigned *status, int once)
 {
 	struct fa_mad_req r;
 
 	memset(data, 0, IB_SMP_DATA_SIZE);
 	fa_ib_smp_req(&r, pid, attr, mod);
+	r.once = once;
 	*status = 0;
 	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
 	*status = r.status & 0x7fff;

@@ -45,6 +45,9 @@ expect_eq "protected: the agent acted" \
     "$(test -s "$T/protected.agent.log" && echo yes)" yes
 expect_eq "protected: the default scan sent no Set" \
     "$(grep -c 'method=0x02' "$T/protected.agent.log")" 0
+# Do no harm: the level-2 SM port, out of discovery, is asked SMInfo once.
+expect_eq "protected: the silent level-2 SM port got one SMInfo Get" \
+    "$(grep 'attr=0x0020' "$T/protected.agent.log" | grep -c 'method=0x01')" 1
 for e in IB-MKEY-UNSET=fail IB-MKEY-READABLE=fail IB-MKEY-PROTECT-LOW=fail \
     IB-SMKEY-DISCLOSED=pass IB-SMKEY-DEFAULT=not_tested \
     IB-SAKEY-DEFAULT=pass IB-SA-DISCLOSURE=pass IB-PKEY-DEFAULT-FULL=pass \
