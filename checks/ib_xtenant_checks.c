@@ -317,6 +317,47 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed P_Key table or topology observation");
+	/* --active: a GMP that was answered crossed the partition for real. */
+	it = 0;
+	while ((to = fa_snapshot_next(ctx->snap, "ib.active.gmp_reach",
+	    &it)) != NULL) {
+		uint64_t guid;
+
+		if (to->state != FA_OBS_COMPLETE)
+			continue;
+		if (fa_json_get_u64(to->data, "port_guid", &guid) != 0 ||
+		    (r = fa_ib_find_port(topo, guid, &ref)) < 0)
+			return fa_results_add(out, c, FA_ST_ERROR, "fabric",
+			    NULL, NULL, "malformed GMP reachability observation");
+		if (r == 0 || fa_ib_owner(ctx, &ref, self) != FA_OWN_FOREIGN)
+			continue;
+		if ((t = fa_ib_ref_target(&ref)) == NULL)
+			return FA_ERR_NOMEM;
+		if (reported(out, c, t)) {
+			free(t);
+			continue;
+		}
+		reach++;
+		ev = json_array();
+		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
+		    fa_ib_port_json(&ref))) != 0 || fa_evidence_add(ev,
+		    fa_evidence(to, "how", fa_json_stringf("a PerfMgt GMP sent "
+		    "with P_Key %s was answered (--active)",
+		    fa_json_get_str(to->data, "pkey") != NULL ?
+		    fa_json_get_str(to->data, "pkey") : "?"))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
+		    fa_json_stringf("perfquery %lld", ref.lid))) != 0) {
+			free(t);
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+		r = fa_results_add(out, c, FA_ST_FAIL, t, ref.desc, ev,
+		    "a GMP from the tenant port reached this foreign port and "
+		    "was answered");
+		free(t);
+		if (r < 0)
+			return r;
+	}
 	if (reach > 0)
 		return 0;
 	if (foreign == 0)

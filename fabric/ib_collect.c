@@ -122,7 +122,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	    (r = fa_ib_pkeys_remote(&ib)) != 0 ||
 	    (r = fa_ib_sa(&ib)) != 0 ||
 	    (r = fa_ib_gmp_keys(&ib)) != 0 ||
-	    (r = fa_ib_active_mkey(&ib)) != 0)
+	    (r = fa_ib_active_mkey(&ib)) != 0 ||
+	    (r = fa_ib_active_gmp(&ib)) != 0)
 		goto out;
 	if ((r = engine_stats(&ib)) != 0)
 		goto out;

@@ -13,6 +13,8 @@
 #include "ib_mad.h"
 #include "ib_pcap.h"
 
+#define FA_IB_PKEYS_KEPT	128	/* our P_Keys kept by index (4 blocks) */
+
 struct fa_ib {
 	const struct fa_ib_opts	*opts;
 	struct fa_snapshot	*snap;
@@ -26,6 +28,8 @@ struct fa_ib {
 	uint64_t		 node_guid;
 	int			 node_type;	/* IB_NODE_CA, ... */
 	uint16_t		 partition_cap;
+	uint16_t		 pkey_at[FA_IB_PKEYS_KEPT];	/* our table by
+						   index (first blocks) */
 	int			 node_info_ok;	/* our own SMA answered NodeInfo */
 	char			*node_desc;	/* sanitised */
 	ibnd_fabric_t		*fabric;	/* NULL if discovery failed */
@@ -67,5 +71,6 @@ int fa_ib_pkeys_remote(struct fa_ib *ib);	/* ib_pkeys_remote.c */
 int fa_ib_sa(struct fa_ib *ib);		/* ib_sa.c */
 int fa_ib_gmp_keys(struct fa_ib *ib);	/* ib_gmpkeys.c */
 int fa_ib_active_mkey(struct fa_ib *ib);	/* ib_active.c */
+int fa_ib_active_gmp(struct fa_ib *ib);	/* ib_gmp_reach.c */
 
 #endif

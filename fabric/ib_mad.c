@@ -77,7 +77,7 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
 	/* CC, vendor (Mellanox 0x0A), SHARP AM (0x0B), baseboard mgmt. */
 	static const int extra[] = { IB_CC_CLASS, 0x0a, 0x0b,
-	    IB_BOARD_MGMT_CLASS };
+	    IB_BOARD_MGMT_CLASS, IB_PERFORMANCE_CLASS };
 	struct fa_mad *m;
 	size_t i;
 
@@ -289,6 +289,9 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	    r->datalen > 0 ? r->data : NULL);
 	if (len < 0)
 		return -1;
+	/* GMPs carry the P_Key at this index of our table (IBA 13.5.3). */
+	if (!is_smp(r->mgmt_class))
+		umad_set_pkey(m->sbuf, (int)r->dest.pkey_idx);
 	mad = umad_get_mad(m->sbuf);
 	/* The SA header's SM_Key (bytes 36-43, IBA vol. 1 15.2.1.1). */
 	if (r->mgmt_class == IB_SA_CLASS)

@@ -54,6 +54,8 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 		got++;
 		for (i = 0; i < PKEYS_PER_BLOCK; i++) {
 			v = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
+			if (b * PKEYS_PER_BLOCK + i < FA_IB_PKEYS_KEPT)
+				ib->pkey_at[b * PKEYS_PER_BLOCK + i] = v;
 			if (v == 0)
 				continue;
 			snprintf(hex, sizeof(hex), "0x%04x", v);

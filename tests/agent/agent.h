@@ -69,7 +69,7 @@ struct ag_sel {
 
 enum ag_kind {
 	AG_K_MKEY, AG_K_CC, AG_K_VS, AG_K_AM, AG_K_BM,	/* keyed things */
-	AG_K_PMA, AG_K_ENFORCE, AG_K_SWCAP, AG_K_COUNT
+	AG_K_PMA, AG_K_ENFORCE, AG_K_SWCAP, AG_K_PKEYS, AG_K_COUNT
 };
 
 enum ag_mode { AG_MODE_ABSENT, AG_MODE_UNSUPPORTED, AG_MODE_KEYED };
@@ -92,6 +92,9 @@ struct ag_rule {
 	enum ag_ports	ports_kind;
 	uint8_t		ports[32];	/* bitmap of ports 0..255 */
 	int		inbound, outbound;
+	/* pkeys: the node's P_Key table, in index order */
+	uint16_t	pkeys[32];
+	int		npkeys;
 };
 
 enum ag_vf { AG_VF_NO, AG_VF_YES, AG_VF_MLX4 };
@@ -103,6 +106,8 @@ struct ag_conf {
 	char		*path;
 	enum ag_vf	 local_vf;
 	enum ag_sa	 sa;
+	uint16_t	 self_pkeys[32];	/* our table, index order */
+	int		 nself_pkeys;
 	struct ag_rule	*rules;
 	size_t		 nrules;
 };

@@ -42,7 +42,7 @@ ag_kind_name(enum ag_kind k)
 {
 	static const char *const names[AG_K_COUNT] = {
 		"mkey", "cc", "vs", "am", "bm", "pma", "part_enforce",
-		"switch_enforce_cap"
+		"switch_enforce_cap", "pkeys"
 	};
 
 	return (unsigned)k < AG_K_COUNT ? names[k] : "?";
@@ -276,6 +276,33 @@ parse_line(struct pctx *c)
 			    c->tok[1]);
 		return;
 	}
+	if (strcmp(d, "self_pkeys") == 0) {
+		/* self_pkeys P_KEY... : our port's table, index order */
+		int i;
+
+		if (c->ntok < 2 || c->ntok > 33)
+			bad(c, "usage: self_pkeys P_KEY... (1 to 32)");
+		for (i = 1; i < c->ntok; i++)
+			ag_conf.self_pkeys[i - 1] = (uint16_t)num(c, "P_Key",
+			    c->tok[i], 0xffff);
+		ag_conf.nself_pkeys = c->ntok - 1;
+		return;
+	}
+	if (strcmp(d, "pkeys") == 0) {
+		/* pkeys NODE P_KEY... : GMPs to NODE are P_Key-checked */
+		int i;
+
+		r.kind = AG_K_PKEYS;
+		selector(c, c->ntok > 1 ? c->tok[1] : NULL, &r.sel, 0);
+		if (c->ntok < 3 || c->ntok > 34)
+			bad(c, "usage: pkeys NODE P_KEY... (1 to 32)");
+		for (i = 2; i < c->ntok; i++)
+			r.pkeys[i - 2] = (uint16_t)num(c, "P_Key", c->tok[i],
+			    0xffff);
+		r.npkeys = c->ntok - 2;
+		add_rule(c, &r);
+		return;
+	}
 	if (strcmp(d, "mkey") == 0) {
 		/* mkey NODE KEY protect 0-3 [lease S] [violations N] */
 		r.kind = AG_K_MKEY;
@@ -333,8 +360,9 @@ parse_line(struct pctx *c)
 		selector(c, c->ntok > 1 ? c->tok[1] : NULL, &r.sel, 1);
 		options(c, 2, &r, 0);
 	} else
-		bad(c, "unknown directive '%s' (local_vf, sa, mkey, "
-		    "part_enforce, switch_enforce_cap, cc, vs, am, bm, pma)", d);
+		bad(c, "unknown directive '%s' (local_vf, sa, self_pkeys, "
+		    "pkeys, mkey, part_enforce, switch_enforce_cap, cc, vs, am, "
+		    "bm, pma)", d);
 	add_rule(c, &r);
 }
 

@@ -730,6 +730,46 @@ sa_send(int fd, int agent, void *umad, const uint8_t *mad, size_t len)
 	return 1;
 }
 
+/* --- P_Key checking of GMPs (PerfMgt) ------------------------------------ */
+
+/*
+ * A GMP is accepted only when the P_Key it carries (our table's entry at
+ * the umad's P_Key index) matches one of the receiving port's: same base,
+ * at least one of the two full (IBA vol. 1 10.9.3; qib_pkey_ok()); a
+ * mismatch is dropped at the receiver, which raises trap 257.  ibsim does
+ * no P_Key checking at all (ib-security.md 4.5).  Returns 1 if dropped.
+ */
+static int
+pkey_drops(int fd, int agent, void *umad, const uint8_t *mad, size_t len)
+{
+	ib_mad_addr_t *a = umad_get_mad_addr(umad);
+	const struct ag_rule *r;
+	struct ag_dest d;
+	char desc[512];
+	int node, idx, i, ok = 0;
+	uint16_t ours;
+
+	ag_dest_lid(a != NULL ? ntohs(a->lid) : 0, &d);
+	if ((node = ag_topo_resolve(fd, &d)) < 0 ||
+	    (r = rule_for(AG_K_PKEYS, node)) == NULL)
+		return 0;	/* no table declared: ibsim's behaviour */
+	idx = umad_get_pkey(umad);
+	ours = idx >= 0 && idx < ag_conf.nself_pkeys ?
+	    ag_conf.self_pkeys[idx] : 0;
+	for (i = 0; i < r->npkeys && (ours & 0x7fff) != 0; i++)
+		if ((r->pkeys[i] & 0x7fff) == (ours & 0x7fff) &&
+		    ((r->pkeys[i] | ours) & 0x8000))
+			ok = 1;
+	if (ok)
+		return 0;
+	describe(desc, sizeof(desc), mad, &d, node);
+	queue_drop(fd, agent, umad, mad, len);
+	ag_log("%s rule=pkeys(line=%d) action=drop why=\"P_Key 0x%04x (index "
+	    "%d) matches none of the receiver's: dropped, trap 257 (10.9.3)\"",
+	    desc, r->line, ours, idx);
+	return 1;
+}
+
 /* --- entry points -------------------------------------------------------- */
 
 int
@@ -776,6 +816,9 @@ ag_on_send(int fd, int agent, void *umad, int length, int retries)
 			return 0;
 		return gmp_send(fd, agent, umad, mad, len, retries);
 	}
+	if (cls == AG_C_PMA && ag_conf.nself_pkeys > 0 &&
+	    ag_conf_has(AG_K_PKEYS) && pkey_drops(fd, agent, umad, mad, len))
+		return 1;
 	if (cls == AG_C_PMA && mad[AG_O_METHOD] == AG_M_GET &&
 	    ag_be16(mad + AG_O_ATTR) == CLASS_PORT_INFO &&
 	    ag_conf_has(AG_K_PMA)) {

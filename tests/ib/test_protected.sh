@@ -111,6 +111,11 @@ done
 expect_eq "hardened --active: scan exits 1" "$(scan_agent hardened --active)" 1
 expect_eq "hardened --active: IB-MKEY-UNSET passes: every wrong-key Set dropped" \
     "$(status IB-MKEY-UNSET "$T/hardened-active/report.json")" pass
+expect_eq "hardened --active: P_Key-checked GMPs reach no zeta port" \
+    "$(status IB-XTENANT-REACHABLE "$T/hardened-active/report.json")" pass
+expect_eq "hardened --active: the GMPs that matched a P_Key were answered" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.active.gmp_reach" and .state == "complete") | "\(.data.node_desc)=\(.data.pkey)"] | sort | join(",")' "$T/hardened-active/snapshot.json")" \
+    "acme-gpu-02 mlx5_0=0x8001,ufm-sm01 mlx5_0=0x7fff"
 expect_eq "hardened --active: one Set per port examined, all dropped" \
     "$(jq -r '[.observations[] | select(.kind == "ib.active.mkey_set") | .state] | "\(unique | join(",")) \(length)"' "$T/hardened-active/snapshot.json")" \
     "no_response 7"

@@ -179,6 +179,18 @@ expect_eq "large: all 12 foreign ports are reported reachable" \
     "$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE" and .status == "fail")] | length' \
     "$T/large/report.json")" 12
 
+# --active on the careful fabric: ibsim checks no P_Key at all, so the
+# PerfMgt GMP the probe sends to each zeta port with each of our P_Keys is
+# answered: the partitions the SA and the tables describe are not enforced
+# in the simulated fabric, and IB-XTENANT-REACHABLE says so, port by port.
+tests/ib/with-fabric.sh fixtures/ib/careful -- "$BIN" scan -q --active \
+    -c fixtures/ib/careful/policy.conf -o "$T/careful-active" 2>/dev/null
+expect_eq "careful --active: scan exits 1" "$?" 1
+expect_eq "careful --active: both zeta ports reached by a GMP" \
+    "$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE" and .status == "fail") | .evidence[1].value | startswith("a PerfMgt GMP")] | map(select(.)) | length' "$T/careful-active/report.json")" 2
+expect_eq "careful --active: the GMPs carried only Get methods" \
+    "$(tshark -r "$T/careful-active/mads.pcap" -Y 'infiniband.mad.mgmtclass == 0x04' -T fields -e infiniband.mad.method 2>/dev/null | sort -u | tr '\n' ' ')" "0x01 0x81 "
+
 # Every check of the catalogue was asserted above.
 for id in $("$BIN" checks --format json | jq -r '.[].id'); do
 	expect_grep "scenarios assert $id" "$id=" "$0"

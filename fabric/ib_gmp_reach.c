@@ -1,0 +1,161 @@
+/*
+ * --active GMP reachability: one PerfMgt Get(ClassPortInfo) to every other
+ * CA port for each non-zero P_Key of our own table, sent with that P_Key
+ * index.  A GMP is delivered only when the P_Keys of both ends match, at
+ * least one full (IBA vol. 1 10.9.3; a mismatch is dropped and raises trap
+ * 257 at the receiver), so an answer shows that partition really carries
+ * traffic between us, whatever the SA or the P_Key tables say.  A Get of
+ * ClassPortInfo changes nothing; it is intrusive because it reaches other
+ * tenants' hosts.  Each is sent once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "ib_internal.h"
+
+#define KIND_GMP_REACH	"ib.active.gmp_reach"
+#define QP1_QKEY	0x80010000u
+
+struct job {
+	struct fa_mad_req	 r;
+	struct fa_ib		*ib;
+	char			*target;
+	char			*desc;
+	uint64_t		 guid;
+	uint16_t		 pkey;
+	int			 err;
+};
+
+static void
+job_done(struct fa_mad_req *r, void *arg)
+{
+	struct job *j = arg;
+	enum fa_obs_state st;
+	char *req, *reason = NULL, pk[8];
+	json_t *d;
+
+	snprintf(pk, sizeof(pk), "0x%04x", j->pkey);
+	d = json_pack("{s:i, s:s, s:i, s:s, s:i}", "lid", r->dest.lid,
+	    "node_desc", j->desc, "pkey_index", r->dest.pkey_idx, "pkey", pk,
+	    "mad_status", r->status);
+	req = fa_strfmt("PerfMgt Get(ClassPortInfo) LID-routed to LID %d with "
+	    "P_Key %s (index %u)", r->dest.lid, pk, r->dest.pkey_idx);
+	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
+	    j->guid) != 0)
+		goto nomem;
+	switch (r->outcome) {
+	case FA_MAD_ANSWERED:
+		st = FA_OBS_COMPLETE;
+		break;
+	case FA_MAD_STATUS:
+		st = FA_OBS_REJECTED;
+		reason = fa_strfmt("answered with MAD status 0x%04x",
+		    r->status);
+		break;
+	case FA_MAD_NO_RESPONSE:
+		st = FA_OBS_NO_RESPONSE;
+		reason = fa_strdup("no answer to the single send");
+		break;
+	default:
+		st = FA_OBS_ERROR;
+		reason = fa_strdup("the request could not be sent");
+		break;
+	}
+	if (st != FA_OBS_COMPLETE && reason == NULL)
+		goto nomem;
+	if (fa_snapshot_add(j->ib->snap, FA_FAM_IB, NULL, KIND_GMP_REACH,
+	    j->target, req, st, reason, d, NULL) != 0)
+		j->err = FA_ERR_NOMEM;
+	free(req);
+	free(reason);
+	return;
+nomem:
+	json_decref(d);
+	free(req);
+	free(reason);
+	j->err = FA_ERR_NOMEM;
+}
+
+int
+fa_ib_active_gmp(struct fa_ib *ib)
+{
+	struct job *jobs = NULL;
+	ibnd_node_t *n;
+	size_t cap = 0, nj = 0, i;
+	unsigned k;
+	int p, rc = 0;
+
+	if (!ib->opts->active || ib->fabric == NULL)
+		return 0;
+	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
+		if (n->type != IB_NODE_CA || n->guid == ib->node_guid ||
+		    n->ports == NULL)
+			continue;
+		for (p = 1; p <= n->numports; p++) {
+			if (n->ports[p] == NULL || n->ports[p]->base_lid == 0)
+				continue;
+			for (k = 0; k < FA_IB_PKEYS_KEPT; k++) {
+				if ((ib->pkey_at[k] & 0x7fff) == 0)
+					continue;
+				if (nj == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					struct job *nv = reallocarray(jobs, nc,
+					    sizeof(*nv));
+
+					if (nv == NULL) {
+						rc = FA_ERR_NOMEM;
+						goto out;
+					}
+					jobs = nv;
+					cap = nc;
+				}
+				memset(&jobs[nj], 0, sizeof(jobs[nj]));
+				jobs[nj].ib = ib;
+				jobs[nj].guid = n->ports[p]->guid;
+				jobs[nj].pkey = ib->pkey_at[k];
+				jobs[nj].target = fa_ib_target(n->type, n->guid,
+				    p);
+				jobs[nj].desc = fa_str_sanitize(n->nodedesc,
+				    sizeof(n->nodedesc));
+				ib_portid_set(&jobs[nj].r.dest,
+				    n->ports[p]->base_lid, 1, QP1_QKEY);
+				jobs[nj].r.dest.pkey_idx = k;
+				nj++;
+				if (jobs[nj - 1].target == NULL ||
+				    jobs[nj - 1].desc == NULL) {
+					rc = FA_ERR_NOMEM;
+					goto out;
+				}
+			}
+		}
+	}
+	for (i = 0; i < nj; i++) {
+		struct fa_mad_req *r = &jobs[i].r;
+		ib_portid_t dest = r->dest;
+
+		memset(r, 0, sizeof(*r));
+		r->dest = dest;
+		r->mgmt_class = IB_PERFORMANCE_CLASS;
+		r->method = IB_MAD_METHOD_GET;
+		r->attr = 0x0001;	/* ClassPortInfo */
+		r->once = 1;
+		r->done = job_done;
+		r->arg = &jobs[i];
+		if (fa_mad_submit(ib->mad, r) != 0)
+			job_done(r, &jobs[i]);
+	}
+	rc = fa_mad_run(ib->mad);
+	for (i = 0; rc == 0 && i < nj; i++)
+		if (jobs[i].err != 0)
+			rc = jobs[i].err;
+out:
+	for (i = 0; i < nj; i++) {
+		free(jobs[i].target);
+		free(jobs[i].desc);
+	}
+	free(jobs);
+	return rc;
+}
