@@ -161,7 +161,11 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 	uint64_t guid;
 	int r;
 
-	while ((*o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, it))) {
+	/* Tables read by SMP, or through the SA with its default key. */
+	while ((*o = fa_snapshot_next(ctx->snap, NULL, it))) {
+		if (strcmp((*o)->kind, FA_KIND_IB_PKEYS) != 0 &&
+		    strcmp((*o)->kind, "ib.sa.pkey_table_record") != 0)
+			continue;
 		role = fa_json_get_str((*o)->data, "role");
 		if (role == NULL || strcmp(role, "remote") != 0 ||
 		    ((*o)->state != FA_OBS_COMPLETE &&
@@ -206,6 +210,16 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 	}
 	return 0;
+}
+
+static const char *
+table_source(const struct fa_obs *o)
+{
+	return strcmp(o->kind, FA_KIND_IB_PKEYS) == 0 ?
+	    "its P_Key table (read by SMP) shares a partition with ours, with "
+	    "a full member" : "its P_Key table (read through the SA with "
+	    "OpenSM's default SA_Key) shares a partition with ours, with a "
+	    "full member";
 }
 
 /* Whether this check already has a result for target t. */
@@ -297,9 +311,8 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		ev = json_array();
 		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
 		    fa_ib_port_json(&ref))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(to, "how", json_string("its P_Key table (read "
-		    "by SMP) shares a partition with ours, with a full member"))
-		    ) != 0 || fa_evidence_add(ev, fa_evidence(to,
+		    fa_evidence(to, "how", json_string(table_source(to)))) != 0 ||
+		    fa_evidence_add(ev, fa_evidence(to,
 		    "shared_pkeys", shared)) != 0 || fa_evidence_add(ev,
 		    fa_evidence(NULL, "reproduce", fa_json_stringf(
 		    "smpquery pkeys %lld", ref.lid))) != 0) {
@@ -469,7 +482,8 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    NULL) != 0)
 				continue;
 			if (add_port(by_pkey, (uint16_t)pv, &ref,
-			    "SMP P_Key tables") != 0) {
+			    strcmp(to->kind, FA_KIND_IB_PKEYS) == 0 ?
+			    "SMP P_Key tables" : "SA PKeyTableRecords") != 0) {
 				json_decref(shared);
 				goto nomem;
 			}

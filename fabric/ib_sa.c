@@ -122,35 +122,86 @@ add_obs(struct fa_ib *ib, const char *kind, const char *target,
 	return rc;
 }
 
+/*
+ * PKeyTableRecord of `lid`, block 0, with SM_Key `key`.  For another
+ * port (`target` not NULL) the record's P_Keys are kept, as a table
+ * observation of role "remote" read through the SA.  *answered (if not
+ * NULL) says whether records came back.
+ */
 static int
-pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name)
+pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
+    const char *key_name, const char *target, const char *desc,
+    uint64_t guid, int *answered)
 {
 	struct fa_mad_req r;
-	unsigned recsz, n;
-	json_t *d;
-	char *req;
+	const uint8_t *rec;
+	unsigned recsz, n, i;
+	json_t *d, *pk = NULL;
+	char *req, hex[8];
 	int rc, cut;
 
 	sa_req(ib, &r, IB_MAD_METHOD_GET, UMAD_SA_ATTR_PKEY_TABLE_REC, key);
 	/* LID (bytes 0-1) and block 0 (bytes 2-3): one record for a CA. */
 	r.comp_mask = PKTR_COMP_LID | PKTR_COMP_BLOCK;
-	mad_set_field(r.data, 0, IB_SA_NR_LID_F, ib->lid);
+	mad_set_field(r.data, 0, IB_SA_NR_LID_F, lid);
 	r.datalen = IB_SA_DATA_SIZE;
 	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
 	n = sa_records(&r, &recsz, &cut);
+	if (answered != NULL)
+		*answered = r.outcome == FA_MAD_ANSWERED && n > 0;
 	req = fa_strfmt("SubnAdmGet(PKeyTableRecord) LID %u to the SA at LID "
-	    "%u, SM_Key %s", ib->lid, ib->sm_lid, key_name);
+	    "%u, SM_Key %s", lid, ib->sm_lid, key_name);
 	d = json_pack("{s:s, s:b, s:i}", "sm_key_sent", key_name,
 	    "trusted_query", key != 0, "records", n);
-	if (req == NULL || d == NULL) {
-		free(req);
-		json_decref(d);
-		return FA_ERR_NOMEM;
+	if (req == NULL || d == NULL)
+		goto nomem;
+	if (target != NULL) {
+		/* PKeyTableRecord: LID, block, port, 3 reserved, then the
+		 * 32 P_Keys of the block (IBA vol. 1 15.2.5.11). */
+		if ((pk = json_array()) == NULL ||
+		    json_object_set_new(d, "role", json_string("remote")) != 0 ||
+		    json_object_set_new(d, "node_desc", json_string(desc)) != 0 ||
+		    fa_json_set_u64(d, "port_guid", guid) != 0 ||
+		    json_object_set_new(d, "blocks_total", json_integer(1)) != 0 ||
+		    json_object_set_new(d, "blocks_read",
+		    json_integer(r.outcome == FA_MAD_ANSWERED && n > 0)) != 0)
+			goto nomem;
+		rec = fa_mad_data(&r);
+		for (i = 0; r.outcome == FA_MAD_ANSWERED && n > 0 && i < 32;
+		    i++) {
+			uint16_t v = (uint16_t)(rec[8 + 2 * i] << 8 |
+			    rec[9 + 2 * i]);
+
+			if (v == 0)
+				continue;
+			snprintf(hex, sizeof(hex), "0x%04x", v);
+			if (json_array_append_new(pk, json_string(hex)) != 0)
+				goto nomem;
+		}
+		if (json_object_set_new(d, "pkeys", pk) != 0) {
+			pk = NULL;
+			goto nomem;
+		}
+		pk = NULL;
 	}
-	rc = add_obs(ib, "ib.sa.pkey_table_record", key != 0 ?
-	    "sa/trusted-default-key" : "sa/untrusted", req, &r, d, NULL, cut);
+	rc = add_obs(ib, "ib.sa.pkey_table_record", target != NULL ? target :
+	    key != 0 ? "sa/trusted-default-key" : "sa/untrusted", req, &r, d,
+	    NULL, cut);
 	free(req);
 	return rc;
+nomem:
+	json_decref(pk);
+	json_decref(d);
+	free(req);
+	return FA_ERR_NOMEM;
+}
+
+static int
+pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name,
+    int *answered)
+{
+	return pkey_record_of(ib, ib->lid, key, key_name, NULL, NULL, 0,
+	    answered);
 }
 
 static int
@@ -271,7 +322,7 @@ fa_ib_sa(struct fa_ib *ib)
 	struct pr_job *jobs = NULL;
 	ibnd_node_t *n;
 	size_t njobs = 0, cap = 0, i;
-	int p, rc;
+	int p, rc, trusted = 0, untrusted = 0;
 
 	if (ib->sm_lid == 0) {
 		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
@@ -279,8 +330,8 @@ fa_ib_sa(struct fa_ib *ib)
 		    FA_OBS_NOT_COLLECTED, "no SM LID known: the SA cannot be "
 		    "addressed", NULL, NULL);
 	}
-	if ((rc = pkey_record(ib, 0, "0")) != 0 ||
-	    (rc = pkey_record(ib, 1, "1 (OpenSM default)")) != 0 ||
+	if ((rc = pkey_record(ib, 0, "0", &untrusted)) != 0 ||
+	    (rc = pkey_record(ib, 1, "1 (OpenSM default)", &trusted)) != 0 ||
 	    (rc = sminfo_records(ib)) != 0)
 		return rc;
 	if (ib->fabric == NULL)
@@ -343,6 +394,15 @@ fa_ib_sa(struct fa_ib *ib)
 	for (i = 0; rc == 0 && i < njobs; i++)
 		if (jobs[i].err != 0)
 			rc = jobs[i].err;
+	/*
+	 * The SA accepted OpenSM's default SA_Key (and refused the untrusted
+	 * query, so the key is what did it): read every other port's P_Key
+	 * table through it too, a Get with a well-known key that changes
+	 * nothing, as issue evidence from the SA's side.
+	 */
+	for (i = 0; rc == 0 && trusted && !untrusted && i < njobs; i++)
+		rc = pkey_record_of(ib, jobs[i].lid, 1, "1 (OpenSM default)",
+		    jobs[i].target, jobs[i].desc, jobs[i].guid, NULL);
 out:
 	for (i = 0; i < njobs; i++) {
 		free(jobs[i].target);

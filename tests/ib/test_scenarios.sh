@@ -199,6 +199,12 @@ expect_grep "careful: the tenant keeps 0x7fff and 0x8001" \
     '"0x7fff"' "$T/careful/scan/snapshot.json"
 expect_grep "careful: the tenant partition is read" \
     '"0x8001"' "$T/careful/scan/snapshot.json"
+# The careless SA accepts the default SA_Key, so the other ports' P_Key
+# tables are read through it too; the careful one refuses it.
+expect_eq "careless: 4 P_Key tables read through the SA with key 1" \
+    "$(jq '[.observations[] | select(.kind == "ib.sa.pkey_table_record" and .data.role == "remote" and .state == "complete")] | length' "$T/careless/scan/snapshot.json")" 4
+expect_eq "careful: no table read through the SA (key 1 refused)" \
+    "$(jq '[.observations[] | select(.kind == "ib.sa.pkey_table_record" and .data.role == "remote")] | length' "$T/careful/scan/snapshot.json")" 0
 expect_eq "careless: the reachable foreign ports are zeta's" \
     "$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE") | .target_name] | sort | join(",")' \
     "$T/careless/scan/report.json")" "zeta-gpu-01 mlx5_0,zeta-gpu-02 mlx5_0"

@@ -2047,6 +2047,27 @@ xtenant_from_pkey_tables(void **state)
 	    "\"0x7fff\",\"0x8001\""), PR_PATH(P_SM, "\"0x7fff\""),
 	    PR_NONE(P_FOREIGN), o_rpkeys(P_FOREIGN, "\"0x7fff\",\"0x0001\""),
 	    NULL), POLICY, "shares partition 0x8001"), FA_ST_FAIL);
+	/* The same table read through the SA (default SA_Key) counts too. */
+	{
+		char *o = o_rpkeys(P_FOREIGN, "\"0x7fff\",\"0x0001\""), *k;
+
+		/* Same shape, the SA's observation kind. */
+		k = strstr(o, "ib.smp.pkey_table");
+		assert_non_null(k);
+		memcpy(k, "ib.sa.pkey_table_", 17);
+		{
+			char *o2 = xfmt("%.*srecord%s", (int)(k - o + 17), o,
+			    k + 17);
+
+			free(o);
+			o = o2;
+		}
+		assert_int_equal(one(&fa_chk_ib_xtenant_reachable, snap(
+		    "collected", o_local(), topo(&f), o_pkeys("complete", 1,
+		    1, "\"0x7fff\",\"0x8001\""), PR_PATH(P_SM,
+		    "\"0x7fff\""), PR_NONE(P_FOREIGN), o, NULL), POLICY,
+		    "P_Key table shares a partition"), FA_ST_FAIL);
+	}
 	/* Limited on both sides (0x7fff / 0x7fff) shares nothing. */
 	assert_int_equal(one(&fa_chk_ib_xtenant_reachable, snap("collected",
 	    o_local(), topo(&f), o_pkeys("complete", 1, 1,
