@@ -155,3 +155,21 @@ fa_str_sanitize(const void *buf, size_t len)
 	*q = '\0';
 	return out;
 }
+
+int
+fa_grow(void *arrp, size_t *cap, size_t need, size_t size)
+{
+	void **a = arrp, *nv;
+	size_t nc;
+
+	if (need <= *cap)
+		return 0;
+	for (nc = *cap ? *cap : 16; nc < need; nc *= 2)
+		if (nc > SIZE_MAX / 2)
+			return FA_ERR_NOMEM;
+	if ((nv = reallocarray(*a, nc, size)) == NULL)
+		return FA_ERR_NOMEM;
+	*a = nv;
+	*cap = nc;
+	return 0;
+}

@@ -36,6 +36,14 @@ void fa_time_compact(time_t t, char *buf, size_t len);
 /* Calendar date "2026-12-02" into buf (at least 11 bytes). */
 void fa_time_date(time_t t, char *buf, size_t len);
 
+/*
+ * Make room for at least `need` elements of `size` bytes in the array
+ * *(void **)arrp of capacity *cap, doubling.  On failure the array is
+ * unchanged.  Returns 0 or FA_ERR_NOMEM.  Pointers into the array are
+ * invalid afterwards.
+ */
+int fa_grow(void *arrp, size_t *cap, size_t need, size_t size);
+
 /* Overwrite then free; for buffers that held keys. */
 void fa_freezero(void *p, size_t len);
 

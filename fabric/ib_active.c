@@ -37,49 +37,21 @@ static void
 job_done(struct fa_mad_req *r, void *arg)
 {
 	struct job *j = arg;
-	enum fa_obs_state st;
-	char *req, *reason = NULL;
+	char *req;
 	json_t *d;
 
-	d = json_pack("{s:i, s:s, s:i, s:i}", "lid", r->dest.lid, "node_desc",
-	    j->desc, "mad_status", r->status, "sends", r->sends);
+	d = json_pack("{s:i, s:s}", "lid", r->dest.lid, "node_desc", j->desc);
 	req = fa_strfmt("SubnSet(PortInfo) LID-routed to LID %d, attribute "
 	    "modifier %d (no such port), wrong M_Key 0x%016llx, data zero",
 	    r->dest.lid, NO_SUCH_PORT, WRONG_MKEY);
 	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    j->guid) != 0)
-		goto nomem;
-	switch (r->outcome) {
-	case FA_MAD_ANSWERED:
-		st = FA_OBS_COMPLETE;
-		break;
-	case FA_MAD_STATUS:
-		st = FA_OBS_REJECTED;
-		reason = fa_strfmt("answered with MAD status 0x%04x",
-		    r->status);
-		break;
-	case FA_MAD_NO_RESPONSE:
-		st = FA_OBS_NO_RESPONSE;
-		reason = fa_strdup("dropped: no answer to the single send");
-		break;
-	default:
-		st = FA_OBS_ERROR;
-		reason = fa_strdup("the request could not be sent");
-		break;
-	}
-	if (st != FA_OBS_COMPLETE && reason == NULL)
-		goto nomem;
-	if (fa_snapshot_add(j->ib->snap, FA_FAM_IB, NULL, KIND_ACTIVE_MKEY,
-	    j->target, req, st, reason, d, NULL) != 0)
+	    j->guid) != 0) {
+		json_decref(d);
+		j->err = FA_ERR_NOMEM;
+	} else if (fa_ib_add_req_obs(j->ib, KIND_ACTIVE_MKEY, j->target, req, r, d,
+	    NULL, 0) != 0)
 		j->err = FA_ERR_NOMEM;
 	free(req);
-	free(reason);
-	return;
-nomem:
-	json_decref(d);
-	free(req);
-	free(reason);
-	j->err = FA_ERR_NOMEM;
 }
 
 /* A port whose M_Key reads 0 at protection level 1: hidden or unset. */
@@ -107,17 +79,12 @@ fa_ib_active_mkey(struct fa_ib *ib)
 		    (n->type != IB_NODE_SWITCH || k == 0); k++) {
 			if ((p = n->ports[k]) == NULL || !ambiguous(p))
 				continue;
-			if (nj == cap) {
-				size_t nc = cap ? cap * 2 : 16;
-				struct job *nv = reallocarray(jobs, nc,
-				    sizeof(*nv));
-
-				if (nv == NULL) {
-					rc = FA_ERR_NOMEM;
-					goto out;
-				}
-				jobs = nv;
-				cap = nc;
+			/* The engine holds pointers into jobs: grow before
+			 * anything is submitted. */
+			if (fa_grow(&jobs, &cap, nj + 1,
+			    sizeof(*jobs)) != 0) {
+				rc = FA_ERR_NOMEM;
+				goto out;
 			}
 			memset(&jobs[nj], 0, sizeof(jobs[nj]));
 			jobs[nj].ib = ib;

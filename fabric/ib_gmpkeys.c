@@ -55,62 +55,38 @@ static void
 job_done(struct fa_mad_req *r, void *arg)
 {
 	struct job *j = arg;
-	enum fa_obs_state st;
 	const uint8_t *d = fa_mad_data(r);
-	char *req = NULL, *reason = NULL;
+	char *req;
 	json_t *o;
 
-	o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:i, s:i}", "class",
+	o = json_pack("{s:s, s:s, s:i, s:s, s:s}", "class",
 	    probes[j->probe].name, "attribute", probes[j->probe].attr_name,
-	    "lid", j->lid, "node_desc", j->desc, "node_type", j->type,
-	    "mad_status", r->status, "sends", r->sends);
+	    "lid", j->lid, "node_desc", j->desc, "node_type", j->type);
 	req = fa_strfmt("Get(%s) class 0x%02x LID-routed to LID %u, key 0",
 	    probes[j->probe].attr_name, probes[j->probe].mgmt_class, j->lid);
 	if (o == NULL || req == NULL)
 		goto nomem;
-	switch (r->outcome) {
-	case FA_MAD_ANSWERED:
-		st = FA_OBS_COMPLETE;
-		if (probes[j->probe].mgmt_class == IB_CC_CLASS &&
-		    (json_object_set_new(o, "cc_key", fa_secret_new(
-		    mad_get_field64((void *)d, 0,
-		    IB_CC_CONGESTION_KEY_INFO_CC_KEY_F))) != 0 ||
-		    json_object_set_new(o, "protect", json_integer(
-		    mad_get_field((void *)d, 0,
-		    IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F))) != 0 ||
-		    json_object_set_new(o, "lease", json_integer(mad_get_field(
-		    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_LEASE_PERIOD_F)))
-		    != 0 || json_object_set_new(o, "violations", json_integer(
-		    mad_get_field((void *)d, 0,
-		    IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F))) != 0))
-			goto nomem;
-		break;
-	case FA_MAD_STATUS:
-		st = FA_OBS_REJECTED;
-		reason = fa_strfmt("answered with MAD status 0x%04x", r->status);
-		break;
-	case FA_MAD_NO_RESPONSE:
-		st = FA_OBS_NO_RESPONSE;
-		reason = fa_strdup("no response to the single send");
-		break;
-	default:
-		st = FA_OBS_NOT_COLLECTED;
-		reason = fa_strdup("the local stack has no agent for this "
-		    "class");
-		break;
-	}
-	if (st != FA_OBS_COMPLETE && reason == NULL)
+	/* CongestionKeyInfo (Annex A10.4.3): the key and its protection. */
+	if (r->outcome == FA_MAD_ANSWERED &&
+	    probes[j->probe].mgmt_class == IB_CC_CLASS &&
+	    (json_object_set_new(o, "cc_key", fa_secret_new(mad_get_field64(
+	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_F))) != 0 ||
+	    json_object_set_new(o, "protect", json_integer(mad_get_field(
+	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F)))
+	    != 0 || json_object_set_new(o, "lease", json_integer(mad_get_field(
+	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_LEASE_PERIOD_F)))
+	    != 0 || json_object_set_new(o, "violations", json_integer(
+	    mad_get_field((void *)d, 0,
+	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F))) != 0))
 		goto nomem;
-	if (fa_snapshot_add(j->ib->snap, FA_FAM_IB, NULL, KIND_KEYPROBE,
-	    j->target, req, st, reason, o, NULL) != 0)
+	if (fa_ib_add_req_obs(j->ib, KIND_KEYPROBE, j->target, req, r, o,
+	    NULL, 0) != 0)
 		j->err = FA_ERR_NOMEM;
 	free(req);
-	free(reason);
 	return;
 nomem:
 	json_decref(o);
 	free(req);
-	free(reason);
 	j->err = FA_ERR_NOMEM;
 }
 
@@ -157,17 +133,12 @@ fa_ib_gmp_keys(struct fa_ib *ib)
 		    hosts_sm(n) || (lid = node_lid(n, &port)) == 0)
 			continue;
 		for (k = 0; k < NPROBES; k++) {
-			if (nj == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct job *nv = reallocarray(jobs, nc,
-				    sizeof(*nv));
-
-				if (nv == NULL) {
-					rc = FA_ERR_NOMEM;
-					goto out;
-				}
-				jobs = nv;
-				cap = nc;
+			/* The engine holds pointers into jobs: grow before
+			 * anything is submitted. */
+			if (fa_grow(&jobs, &cap, nj + 1,
+			    sizeof(*jobs)) != 0) {
+				rc = FA_ERR_NOMEM;
+				goto out;
 			}
 			memset(&jobs[nj], 0, sizeof(jobs[nj]));
 			jobs[nj].ib = ib;

@@ -56,6 +56,17 @@ enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
     unsigned attr, unsigned mod, uint8_t data[IB_SMP_DATA_SIZE],
     unsigned *status, int once);
 
+/*
+ * Record the observation of a finished engine request: its outcome gives
+ * the state (answered: complete; status: rejected; silence: no_response;
+ * not sent: error).  `bad` (may be NULL) names a malformed answer, which
+ * makes it an error; `cut` an answer longer than was read.  `d` is stolen;
+ * its mad_status and sends are set here.
+ */
+int fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
+    const char *request, const struct fa_mad_req *r, json_t *d,
+    const char *bad, int cut);
+
 /* A reason string for an unsuccessful outcome; new string or NULL. */
 char *fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status);
 

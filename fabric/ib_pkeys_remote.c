@@ -114,17 +114,12 @@ fa_ib_pkeys_remote(struct fa_ib *ib)
 		for (p = 1; p <= n->numports; p++) {
 			if (n->ports[p] == NULL || n->ports[p]->base_lid == 0)
 				continue;
-			if (nj == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct port_job *nv = reallocarray(jobs, nc,
-				    sizeof(*nv));
-
-				if (nv == NULL) {
-					r = FA_ERR_NOMEM;
-					goto out;
-				}
-				jobs = nv;
-				cap = nc;
+			/* The engine holds pointers into jobs: grow before
+			 * anything is submitted. */
+			if (fa_grow(&jobs, &cap, nj + 1,
+			    sizeof(*jobs)) != 0) {
+				r = FA_ERR_NOMEM;
+				goto out;
 			}
 			jobs[nj].node = n;
 			jobs[nj].port = n->ports[p];

@@ -68,59 +68,6 @@ sa_records(const struct fa_mad_req *r, unsigned *recsz, int *cut)
 	return (len - IB_SA_DATA_OFFS) / off;
 }
 
-/*
- * Record an SA observation.  `bad` (may be NULL) names a malformed answer,
- * which makes it an error; `cut` an answer longer than we read.
- */
-static int
-add_obs(struct fa_ib *ib, const char *kind, const char *target,
-    const char *request, const struct fa_mad_req *r, json_t *d,
-    const char *bad, int cut)
-{
-	enum fa_obs_state st;
-	char *reason = NULL;
-	int rc;
-
-	if (json_object_set_new(d, "mad_status", json_integer(r->status)) != 0 ||
-	    json_object_set_new(d, "sends", json_integer(r->sends)) != 0) {
-		json_decref(d);
-		return FA_ERR_NOMEM;
-	}
-	switch (r->outcome) {
-	case FA_MAD_ANSWERED:
-		st = FA_OBS_COMPLETE;
-		if (bad != NULL) {
-			st = FA_OBS_ERROR;
-			reason = fa_strfmt("malformed answer: %s", bad);
-		} else if (cut) {
-			st = FA_OBS_INCOMPLETE;
-			reason = fa_strfmt("the answer was %u bytes long; only "
-			    "the records of its first MAD were read",
-			    r->resp_len);
-		}
-		break;
-	case FA_MAD_STATUS:
-		st = FA_OBS_REJECTED;
-		reason = fa_strfmt("answered with MAD status 0x%04x", r->status);
-		break;
-	case FA_MAD_NO_RESPONSE:
-		st = FA_OBS_NO_RESPONSE;
-		reason = fa_strfmt("no response after %u sends", r->sends);
-		break;
-	default:
-		st = FA_OBS_ERROR;
-		reason = fa_strdup("the request could not be sent");
-		break;
-	}
-	if (st != FA_OBS_COMPLETE && reason == NULL) {
-		json_decref(d);
-		return FA_ERR_NOMEM;
-	}
-	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, kind, target, request,
-	    st, reason, d, NULL);
-	free(reason);
-	return rc;
-}
 
 /*
  * PKeyTableRecord of `lid`, block 0, with SM_Key `key`.  For another
@@ -184,7 +131,7 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 		}
 		pk = NULL;
 	}
-	rc = add_obs(ib, "ib.sa.pkey_table_record", target != NULL ? target :
+	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ? target :
 	    key != 0 ? "sa/trusted-default-key" : "sa/untrusted", req, &r, d,
 	    NULL, cut);
 	free(req);
@@ -249,7 +196,7 @@ sminfo_records(struct fa_ib *ib)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	rc = add_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d, bad, cut);
+	rc = fa_ib_add_req_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d, bad, cut);
 	free(req);
 	return rc;
 }
@@ -305,7 +252,7 @@ pr_done(struct fa_mad_req *r, void *arg)
 	if (json_object_set_new(d, "records", json_integer(
 	    (json_int_t)json_array_size(pk))) != 0)
 		goto nomem;
-	if (add_obs(j->ib, "ib.sa.path_record", j->target, req, r, d, bad,
+	if (fa_ib_add_req_obs(j->ib, "ib.sa.path_record", j->target, req, r, d, bad,
 	    cut) != 0)
 		j->err = FA_ERR_NOMEM;
 	free(req);
@@ -345,19 +292,12 @@ fa_ib_sa(struct fa_ib *ib)
 			if (pt == NULL || pt->base_lid == 0 ||
 			    pt->base_lid == ib->lid)
 				continue;
-			if (njobs == cap) {
-				struct pr_job *nj;
-				size_t nc = cap ? cap * 2 : 64;
-
-				/* The engine holds pointers: grow before
-				 * anything is submitted. */
-				if ((nj = reallocarray(jobs, nc,
-				    sizeof(*nj))) == NULL) {
-					rc = FA_ERR_NOMEM;
-					goto out;
-				}
-				jobs = nj;
-				cap = nc;
+			/* The engine holds pointers into jobs: grow before
+			 * anything is submitted. */
+			if (fa_grow(&jobs, &cap, njobs + 1,
+			    sizeof(*jobs)) != 0) {
+				rc = FA_ERR_NOMEM;
+				goto out;
 			}
 			memset(&jobs[njobs], 0, sizeof(jobs[njobs]));
 			jobs[njobs].ib = ib;

@@ -1,10 +1,14 @@
 /*
  * SMP Gets through the MAD engine, synchronous or as prepared requests,
- * and the naming helpers every IB collector shares.
+ * the naming helpers every IB collector shares, and the recording of a
+ * finished request as an observation.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
 
@@ -74,4 +78,54 @@ fa_ib_target(int node_type, uint64_t node_guid, int port)
 
 	return fa_strfmt("%c-0x%016llx/%d", t, (unsigned long long)node_guid,
 	    port);
+}
+
+int
+fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
+    const char *request, const struct fa_mad_req *r, json_t *d,
+    const char *bad, int cut)
+{
+	enum fa_obs_state st;
+	char *reason = NULL;
+	int rc;
+
+	if (json_object_set_new(d, "mad_status", json_integer(r->status)) != 0 ||
+	    json_object_set_new(d, "sends", json_integer(r->sends)) != 0) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	switch (r->outcome) {
+	case FA_MAD_ANSWERED:
+		st = FA_OBS_COMPLETE;
+		if (bad != NULL) {
+			st = FA_OBS_ERROR;
+			reason = fa_strfmt("malformed answer: %s", bad);
+		} else if (cut) {
+			st = FA_OBS_INCOMPLETE;
+			reason = fa_strfmt("the answer was %u bytes long; only "
+			    "the records of its first MAD were read",
+			    r->resp_len);
+		}
+		break;
+	case FA_MAD_STATUS:
+		st = FA_OBS_REJECTED;
+		reason = fa_strfmt("answered with MAD status 0x%04x", r->status);
+		break;
+	case FA_MAD_NO_RESPONSE:
+		st = FA_OBS_NO_RESPONSE;
+		reason = fa_strfmt("no response after %u sends", r->sends);
+		break;
+	default:
+		st = FA_OBS_ERROR;
+		reason = fa_strdup("the request could not be sent");
+		break;
+	}
+	if (st != FA_OBS_COMPLETE && reason == NULL) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, kind, target, request,
+	    st, reason, d, NULL);
+	free(reason);
+	return rc;
 }
