@@ -30,17 +30,18 @@
 enum mk_kind { MK_UNSET, MK_READABLE, MK_PROTECT_LOW };
 
 /*
- * What the --active SubnSet(PortInfo) with a wrong M_Key found for this
- * port (fabric/ib_active.c): 1 it was answered, so it passed the key
- * check and the M_Key is 0; -1 it was dropped while the port answers
- * Gets, so a key is set; 0 no usable probe.
+ * What the --active wrong-key SubnSet(NodeInfo) found for this port
+ * (fabric/ib_active.c): 1 it was answered, so it passed the key check and
+ * the M_Key is 0; -1 it was dropped and the control Get that followed
+ * shows M_KeyViolations went up, so a key is set; 0 nothing usable (not
+ * probed, lost, or no control).
  */
 static int
 set_probe(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *p)
 {
 	const struct fa_obs *o;
 	char *t = fa_ib_ref_target(p);
-	int r = 0;
+	long long before, after;
 
 	if (t == NULL)
 		return 0;
@@ -49,10 +50,13 @@ set_probe(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *p)
 	if (o == NULL)
 		return 0;
 	if (o->state == FA_OBS_COMPLETE || o->state == FA_OBS_REJECTED)
-		r = 1;
-	else if (o->state == FA_OBS_NO_RESPONSE)
-		r = -1;
-	return r;
+		return 1;
+	if (o->state == FA_OBS_NO_RESPONSE &&
+	    fa_json_get_int(o->data, "violations_before", 0, 0xffff,
+	    &before) == 0 && fa_json_get_int(o->data, "violations_after", 0,
+	    0xffff, &after) == 0 && (after > before || after == 0xffff))
+		return -1;
+	return 0;
 }
 
 /* Port facts: key state and protection; 0 ok, -1 malformed. */

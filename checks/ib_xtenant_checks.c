@@ -184,6 +184,14 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 }
 
 static int
+any_pr(const struct fa_eval_ctx *ctx)
+{
+	size_t it = 0;
+
+	return fa_snapshot_next(ctx->snap, KIND_PR, &it) != NULL;
+}
+
+static int
 prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const struct fa_obs **topo, uint64_t *self)
 {
@@ -199,15 +207,6 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "discovery did not complete: foreign ports unknown");
 		return r < 0 ? r : 1;
-	}
-	if (fa_snapshot_find(ctx->snap, KIND_PR, "") == NULL) {
-		size_t it = 0;
-
-		if (fa_snapshot_next(ctx->snap, KIND_PR, &it) == NULL) {
-			r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric",
-			    NULL, NULL, "no PathRecord was asked of the SA");
-			return r < 0 ? r : 1;
-		}
 	}
 	return 0;
 }
@@ -336,7 +335,9 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    &it)) != NULL) {
 		uint64_t guid;
 
-		if (to->state != FA_OBS_COMPLETE)
+		/* Any answer, status included, crossed the partition. */
+		if (to->state != FA_OBS_COMPLETE &&
+		    to->state != FA_OBS_REJECTED)
 			continue;
 		if (fa_json_get_u64(to->data, "port_guid", &guid) != 0 ||
 		    (r = fa_ib_find_port(topo, guid, &ref)) < 0)
@@ -373,6 +374,10 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	if (reach > 0)
 		return 0;
+	if (!any_pr(ctx))
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no PathRecord was asked of the SA, and the other "
+		    "sources found no shared partition: that proves nothing");
 	if (foreign == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found (every other "
@@ -382,6 +387,8 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "no path to the %zu foreign ports answered for, but "
 		    "%zu PathRecord queries got no usable answer",
 		    foreign - unknown, unknown);
+	/* A pass rests on the SA's paths: without them (or a control
+	 * path) the other sources found nothing, which proves nothing. */
 	if (!sa_gave_any_path(ctx))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "the SA returned no path to any port at all, not even "
@@ -527,6 +534,10 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	json_decref(by_pkey);
 	if (i > 0)
 		return 0;
+	if (!any_pr(ctx))
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no PathRecord was asked of the SA, and the other "
+		    "sources found no shared partition: that proves nothing");
 	if (foreign == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found");

@@ -1,17 +1,21 @@
 /*
- * --active probes: intrusive, and designed to change nothing.
+ * --active M_Key probe: intrusive, and designed to change nothing.
  *
- * M_Key Set probe.  A port that reads M_Key 0 at protection level 1 may
- * hide a key or have none (level 1 zeroes the key for a wrong-key Get:
- * ib-security.md 1.2).  A Set tells them apart: an SMA checks the M_Key of
- * every Set before it looks at the attribute (IBA vol. 1 14.2.4; qib
- * process_subn() calls check_mkey() before dispatching), so we send
- * SubnSet(PortInfo) with a wrong M_Key and an attribute modifier naming a
- * port that cannot exist (255).  With a key set, the SMA drops it (and
- * counts a violation, which the man page says); with M_Key 0 it passes the
- * key check and then rejects the modifier as an invalid field.  Either way
- * no port is changed.  Only such ambiguous ports are probed, once each;
- * a port with M_Key 0 at level 0 is known unset and is never sent a Set.
+ * A port that reads M_Key 0 at protection level 1 may hide a key or have
+ * none (level 1 zeroes the key for a wrong-key Get: ib-security.md 1.2).
+ * A Set tells them apart: an SMA checks the M_Key of every Set before it
+ * looks at the attribute (IBA vol. 1 14.2.4; qib process_subn() calls
+ * check_mkey() before dispatching).  So we send SubnSet(NodeInfo), an
+ * attribute no SMA can set, with a wrong M_Key: a keyed port drops it and
+ * counts an M_Key violation; an unkeyed one passes the key check and
+ * answers "unsupported".  Nothing is writable either way.
+ *
+ * A violation starts the port's M_Key lease countdown, after which its
+ * protection drops to 0 unless the SM renews it (1.3): only ports whose
+ * lease period is 0 (never expires) and that are Active are probed; the
+ * others are recorded as not probed.  Each probe is sent once and
+ * followed by a LID-routed SubnGet(PortInfo), the control: only a drop
+ * that raised M_KeyViolations (readable at level 1) shows a key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,37 +26,7 @@
 
 #define KIND_ACTIVE_MKEY	"ib.active.mkey_set"
 #define WRONG_MKEY		0x6661626175646974ull	/* "fabaudit" */
-#define NO_SUCH_PORT		255
-
-struct job {
-	struct fa_mad_req	 r;
-	struct fa_ib		*ib;
-	char			*target;
-	char			*desc;
-	uint64_t		 guid;
-	int			 err;
-};
-
-static void
-job_done(struct fa_mad_req *r, void *arg)
-{
-	struct job *j = arg;
-	char *req;
-	json_t *d;
-
-	d = json_pack("{s:i, s:s}", "lid", r->dest.lid, "node_desc", j->desc);
-	req = fa_strfmt("SubnSet(PortInfo) LID-routed to LID %d, attribute "
-	    "modifier %d (no such port), wrong M_Key 0x%016llx, data zero",
-	    r->dest.lid, NO_SUCH_PORT, WRONG_MKEY);
-	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    j->guid) != 0) {
-		json_decref(d);
-		j->err = FA_ERR_NOMEM;
-	} else if (fa_ib_add_req_obs(j->ib, KIND_ACTIVE_MKEY, j->target, req, r, d,
-	    NULL, 0) != 0)
-		j->err = FA_ERR_NOMEM;
-	free(req);
-}
+#define PORT_ACTIVE		4	/* PortInfo PortState */
 
 /* A port whose M_Key reads 0 at protection level 1: hidden or unset. */
 static int
@@ -63,71 +37,92 @@ ambiguous(ibnd_port_t *p)
 	    p->base_lid != 0;
 }
 
+static int
+probe_one(struct fa_ib *ib, ibnd_node_t *n, ibnd_port_t *p)
+{
+	struct fa_mad_req set, get;
+	ib_portid_t pid;
+	unsigned lease, state, before;
+	char *target, *desc, *req = NULL, *why = NULL;
+	json_t *d;
+	int rc = FA_ERR_NOMEM;
+
+	lease = mad_get_field(p->info, 0, IB_PORT_MKEY_LEASE_F);
+	state = mad_get_field(p->info, 0, IB_PORT_STATE_F);
+	before = mad_get_field(p->info, 0, IB_PORT_MKEY_VIOL_F);
+	target = fa_ib_target(n->type, n->guid, p->portnum);
+	desc = fa_str_sanitize(n->nodedesc, sizeof(n->nodedesc));
+	d = json_pack("{s:i, s:s, s:i, s:i}", "lid", p->base_lid, "node_desc",
+	    desc != NULL ? desc : "", "violations_before", before,
+	    "mkey_lease", lease);
+	if (target == NULL || desc == NULL || d == NULL ||
+	    fa_json_set_u64(d, "port_guid", p->guid) != 0)
+		goto out;
+	if (lease != 0 || state != PORT_ACTIVE) {
+		why = lease != 0 ? fa_strfmt("not probed: its M_Key lease "
+		    "period is %u s, and a violation would start the countdown "
+		    "to unprotection", lease) : fa_strdup("not probed: the "
+		    "port is not Active");
+		if (why == NULL)
+			goto out;
+		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+		    KIND_ACTIVE_MKEY, target, "none", FA_OBS_NOT_COLLECTED,
+		    why, d, NULL);
+		d = NULL;
+		goto out;
+	}
+	memset(&pid, 0, sizeof(pid));
+	ib_portid_set(&pid, p->base_lid, 0, 0);
+	fa_ib_smp_req(&set, &pid, IB_ATTR_NODE_INFO, 0);
+	set.method = IB_MAD_METHOD_SET;
+	set.key = WRONG_MKEY;
+	set.datalen = IB_SMP_DATA_SIZE;		/* all zero; read-only anyway */
+	set.once = 1;
+	(void)fa_mad_call(ib->mad, &set);
+	/* The control: the port answers Gets at level 1; did it count? */
+	fa_ib_smp_req(&get, &pid, IB_ATTR_PORT_INFO,
+	    n->type == IB_NODE_SWITCH ? 0 : (unsigned)p->portnum);
+	get.once = 1;
+	(void)fa_mad_call(ib->mad, &get);
+	if (get.outcome == FA_MAD_ANSWERED &&
+	    json_object_set_new(d, "violations_after", json_integer(
+	    mad_get_field((void *)fa_mad_data(&get), 0, IB_PORT_MKEY_VIOL_F)))
+	    != 0)
+		goto out;
+	req = fa_strfmt("SubnSet(NodeInfo) LID-routed to LID %u with wrong "
+	    "M_Key 0x%016llx, then SubnGet(PortInfo) for M_KeyViolations",
+	    p->base_lid, WRONG_MKEY);
+	if (req == NULL)
+		goto out;
+	rc = fa_ib_add_req_obs(ib, KIND_ACTIVE_MKEY, target, req, &set, d,
+	    NULL, 0);
+	d = NULL;
+out:
+	json_decref(d);
+	free(target);
+	free(desc);
+	free(req);
+	free(why);
+	return rc;
+}
+
 int
 fa_ib_active_mkey(struct fa_ib *ib)
 {
-	struct job *jobs = NULL;
 	ibnd_node_t *n;
-	ibnd_port_t *p;
-	size_t cap = 0, nj = 0, i;
-	int k, rc = 0;
+	int k, rc;
 
 	if (!ib->opts->active || ib->fabric == NULL)
 		return 0;
+	/* CA ports, and switch port 0 (whose M_Key guards the switch). */
 	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
+		if (n->ports == NULL)
+			continue;
 		for (k = n->type == IB_NODE_SWITCH ? 0 : 1; k <= n->numports &&
-		    (n->type != IB_NODE_SWITCH || k == 0); k++) {
-			if ((p = n->ports[k]) == NULL || !ambiguous(p))
-				continue;
-			/* The engine holds pointers into jobs: grow before
-			 * anything is submitted. */
-			if (fa_grow(&jobs, &cap, nj + 1,
-			    sizeof(*jobs)) != 0) {
-				rc = FA_ERR_NOMEM;
-				goto out;
-			}
-			memset(&jobs[nj], 0, sizeof(jobs[nj]));
-			jobs[nj].ib = ib;
-			jobs[nj].guid = p->guid;
-			jobs[nj].target = fa_ib_target(n->type, n->guid, k);
-			jobs[nj].desc = fa_str_sanitize(n->nodedesc,
-			    sizeof(n->nodedesc));
-			nj++;
-			if (jobs[nj - 1].target == NULL ||
-			    jobs[nj - 1].desc == NULL) {
-				rc = FA_ERR_NOMEM;
-				goto out;
-			}
-			ib_portid_set(&jobs[nj - 1].r.dest, p->base_lid, 0, 0);
-		}
+		    (n->type != IB_NODE_SWITCH || k == 0); k++)
+			if (n->ports[k] != NULL && ambiguous(n->ports[k]) &&
+			    (rc = probe_one(ib, n, n->ports[k])) != 0)
+				return rc;
 	}
-	for (i = 0; i < nj; i++) {
-		struct fa_mad_req *r = &jobs[i].r;
-		ib_portid_t dest = r->dest;
-
-		memset(r, 0, sizeof(*r));
-		r->dest = dest;
-		r->mgmt_class = IB_SMI_CLASS;
-		r->method = IB_MAD_METHOD_SET;
-		r->attr = IB_ATTR_PORT_INFO;
-		r->mod = NO_SUCH_PORT;
-		r->key = WRONG_MKEY;
-		r->datalen = IB_SMP_DATA_SIZE;	/* all zero */
-		r->once = 1;
-		r->done = job_done;
-		r->arg = &jobs[i];
-		if (fa_mad_submit(ib->mad, r) != 0)
-			job_done(r, &jobs[i]);
-	}
-	rc = fa_mad_run(ib->mad);
-	for (i = 0; rc == 0 && i < nj; i++)
-		if (jobs[i].err != 0)
-			rc = jobs[i].err;
-out:
-	for (i = 0; i < nj; i++) {
-		free(jobs[i].target);
-		free(jobs[i].desc);
-	}
-	free(jobs);
-	return rc;
+	return 0;
 }

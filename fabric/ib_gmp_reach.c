@@ -1,7 +1,9 @@
 /*
  * --active GMP reachability: one PerfMgt Get(ClassPortInfo) to every other
- * CA port for each non-zero P_Key of our own table, sent with that P_Key
- * index.  A GMP is delivered only when the P_Keys of both ends match, at
+ * CA port for each partition (P_Key base) in our own table, sent with the
+ * index of its full entry if we have one, else of its limited one.  A
+ * mismatch makes the receiver raise trap 257, so the probe count is
+ * bounded: ports times our partitions, each sent once.  A GMP is delivered only when the P_Keys of both ends match, at
  * least one full (IBA vol. 1 10.9.3; a mismatch is dropped and raises trap
  * 257 at the receiver), so an answer shows that partition really carries
  * traffic between us, whatever the SA or the P_Key tables say.  A Get of
@@ -51,6 +53,27 @@ job_done(struct fa_mad_req *r, void *arg)
 	free(req);
 }
 
+/*
+ * Whether index k is the one to probe its partition with: the first full
+ * entry of its base, or, with none full, the first entry.
+ */
+static int
+best_index(const struct fa_ib *ib, unsigned k)
+{
+	uint16_t base = ib->pkey_at[k] & 0x7fff;
+	unsigned i, first = k, full = FA_IB_PKEYS_KEPT;
+
+	for (i = 0; i < FA_IB_PKEYS_KEPT; i++) {
+		if ((ib->pkey_at[i] & 0x7fff) != base)
+			continue;
+		if (i < first)
+			first = i;
+		if ((ib->pkey_at[i] & 0x8000) && full == FA_IB_PKEYS_KEPT)
+			full = i;
+	}
+	return k == (full != FA_IB_PKEYS_KEPT ? full : first);
+}
+
 int
 fa_ib_active_gmp(struct fa_ib *ib)
 {
@@ -62,6 +85,14 @@ fa_ib_active_gmp(struct fa_ib *ib)
 
 	if (!ib->opts->active || ib->fabric == NULL)
 		return 0;
+	for (k = 0; k < FA_IB_PKEYS_KEPT && (ib->pkey_at[k] & 0x7fff) == 0;
+	    k++)
+		;
+	if (k == FA_IB_PKEYS_KEPT)
+		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+		    "ib.active.gmp_reach", "local", "none",
+		    FA_OBS_NOT_COLLECTED, "our own P_Key table was not read: "
+		    "no P_Key to send GMPs with", NULL, NULL);
 	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
 		if (n->type != IB_NODE_CA || n->guid == ib->node_guid ||
 		    n->ports == NULL)
@@ -70,7 +101,8 @@ fa_ib_active_gmp(struct fa_ib *ib)
 			if (n->ports[p] == NULL || n->ports[p]->base_lid == 0)
 				continue;
 			for (k = 0; k < FA_IB_PKEYS_KEPT; k++) {
-				if ((ib->pkey_at[k] & 0x7fff) == 0)
+				if ((ib->pkey_at[k] & 0x7fff) == 0 ||
+				    !best_index(ib, k))
 					continue;
 				/* The engine holds pointers into jobs: grow before
 				 * anything is submitted. */

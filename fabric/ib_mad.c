@@ -19,7 +19,6 @@
 #define MAX_WINDOW	256	/* above this the MAD QP's receive ring overruns */
 #define RECV_MAX	(16u * 1024 * 1024)	/* largest RMPP answer kept */
 #define QP1_QKEY	0x80010000u	/* IBA vol. 1 13.5.1: the GSI Q_Key */
-#define SILENT_MAX	4096	/* silent LIDs remembered */
 
 struct fa_mad {
 	struct ibmad_port	*port;
@@ -30,9 +29,8 @@ struct fa_mad {
 	struct fa_mad_req	*head, *tail;	/* queued, not yet sent */
 	struct fa_mad_req	*inflight[MAX_WINDOW];
 	unsigned		 ninflight;
-	uint16_t		 silent[SILENT_MAX];	/* LIDs whose SMA
-						   stayed silent */
-	unsigned		 nsilent;
+	uint8_t			 silent[65536 / 8];	/* LIDs whose SMA
+						   stayed silent, a bitmap */
 	void			*sbuf, *rbuf;
 	size_t			 rbuf_len;
 	struct fa_mad_stats	 st;
@@ -322,14 +320,11 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 static int
 is_silent(const struct fa_mad *m, const struct fa_mad_req *r)
 {
-	unsigned i;
+	uint16_t lid = (uint16_t)r->dest.lid;
 
 	if (r->mgmt_class != IB_SMI_CLASS || r->dest.lid <= 0)
 		return 0;
-	for (i = 0; i < m->nsilent; i++)
-		if (m->silent[i] == (uint16_t)r->dest.lid)
-			return 1;
-	return 0;
+	return (m->silent[lid / 8] >> (lid % 8)) & 1;
 }
 
 static void
@@ -338,8 +333,11 @@ finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
 	struct fa_mad_req *r = m->inflight[idx];
 
 	if (oc == FA_MAD_NO_RESPONSE && r->mgmt_class == IB_SMI_CLASS &&
-	    r->dest.lid > 0 && !is_silent(m, r) && m->nsilent < SILENT_MAX)
-		m->silent[m->nsilent++] = (uint16_t)r->dest.lid;
+	    r->dest.lid > 0) {
+		uint16_t lid = (uint16_t)r->dest.lid;
+
+		m->silent[lid / 8] |= (uint8_t)(1u << (lid % 8));
+	}
 
 	m->inflight[idx] = m->inflight[--m->ninflight];
 	r->inflight = 0;

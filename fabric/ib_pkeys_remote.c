@@ -24,6 +24,7 @@ struct port_job {
 	ibnd_port_t		*port;
 	struct fa_mad_req	*blocks;	/* one request per block */
 	unsigned		 nblocks;
+	unsigned		 needed;	/* blocks PartitionCap asks for */
 };
 
 static int
@@ -68,7 +69,13 @@ record(struct fa_ib *ib, struct port_job *j)
 	    "blocks_total", j->nblocks, "blocks_read", got, "pkeys", pk);
 	if (d == NULL || fa_json_set_u64(d, "port_guid", j->port->guid) != 0)
 		goto out;
-	if (got == j->nblocks)
+	if (got == j->nblocks && j->needed > j->nblocks) {
+		st = FA_OBS_INCOMPLETE;
+		reason = fa_strfmt("only the first %u of %u blocks were read "
+		    "(the scan's ceiling)", j->nblocks, j->needed);
+		if (reason == NULL)
+			goto out;
+	} else if (got == j->nblocks)
 		st = FA_OBS_COMPLETE;
 	else {
 		st = got > 0 ? FA_OBS_INCOMPLETE :
@@ -125,6 +132,7 @@ fa_ib_pkeys_remote(struct fa_ib *ib)
 			jobs[nj].port = n->ports[p];
 			jobs[nj].nblocks = (cap_entries + PKEYS_PER_BLOCK - 1) /
 			    PKEYS_PER_BLOCK;
+			jobs[nj].needed = jobs[nj].nblocks;
 			if (jobs[nj].nblocks == 0)
 				jobs[nj].nblocks = 1;
 			if (jobs[nj].nblocks > MAX_BLOCKS)

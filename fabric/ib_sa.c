@@ -82,6 +82,7 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 {
 	struct fa_mad_req r;
 	const uint8_t *rec;
+	const char *bad = NULL;
 	unsigned recsz, n, i;
 	json_t *d, *pk = NULL;
 	char *req, hex[8];
@@ -114,8 +115,13 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 		    json_integer(r.outcome == FA_MAD_ANSWERED && n > 0)) != 0)
 			goto nomem;
 		rec = fa_mad_data(&r);
-		for (i = 0; r.outcome == FA_MAD_ANSWERED && n > 0 && i < 32;
-		    i++) {
+		if (r.outcome == FA_MAD_ANSWERED && n > 0 && (recsz < 72 ||
+		    (unsigned)(rec[0] << 8 | rec[1]) != lid || rec[2] != 0 ||
+		    rec[3] != 0))
+			bad = "a PKeyTableRecord shorter than 72 bytes, or of "
+			    "another LID or block than asked";
+		for (i = 0; bad == NULL && r.outcome == FA_MAD_ANSWERED &&
+		    n > 0 && i < 32; i++) {
 			uint16_t v = (uint16_t)(rec[8 + 2 * i] << 8 |
 			    rec[9 + 2 * i]);
 
@@ -131,9 +137,9 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 		}
 		pk = NULL;
 	}
-	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ? target :
-	    key != 0 ? "sa/trusted-default-key" : "sa/untrusted", req, &r, d,
-	    NULL, cut);
+	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ?
+	    target : key != 0 ? "sa/trusted-default-key" : "sa/untrusted", req,
+	    &r, d, bad, cut);
 	free(req);
 	return rc;
 nomem:

@@ -1010,14 +1010,26 @@ mkey_unset_pass(void **state)
 	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
 	    NULL), POLICY, "hidden or unset cannot be told"),
 	    FA_ST_NOT_TESTED);
-	/* --active: the wrong-key Set to the level-1 ports was dropped. */
+	/* --active: the wrong-key Set to the level-1 port was dropped and
+	 * the control Get shows the violation it caused. */
 	for (i = 0; i < NPORT; i++)
 		f.mk[i] = MK_READABLE;
 	f.mk[P_SW1] = MK_HIDDEN;
 	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
 	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
-	    "no_response", "dropped", "{}"), NULL), POLICY,
+	    "no_response", "dropped", "{\"violations_before\":3,"
+	    "\"violations_after\":4}"), NULL), POLICY,
 	    "none of the 7 ports"), FA_ST_PASS);
+	/* Dropped, but no control (or no new violation): a lost packet. */
+	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
+	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
+	    "no_response", "dropped", "{\"violations_before\":3}"), NULL),
+	    POLICY, "cannot be told"), FA_ST_NOT_TESTED);
+	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
+	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
+	    "no_response", "dropped", "{\"violations_before\":3,"
+	    "\"violations_after\":3}"), NULL), POLICY, "cannot be told"),
+	    FA_ST_NOT_TESTED);
 	/* ... or answered (the key check let it through): M_Key 0. */
 	assert_int_equal(one(&fa_chk_ib_mkey_unset, snap("collected", topo(&f),
 	    obs("a1", "ib.active.mkey_set", T_SW1 "/0", "SubnSet",
