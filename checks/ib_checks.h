@@ -16,7 +16,10 @@
  * ib.sa.pkey_table_record, ib.sa.sminfo_records, ib.sa.path_record
  *                       ib_sa.c: records, mad_status, pkeys[] / sms[]
  * ib.gmp.key_probe      ib_gmpkeys.c: class cc/vs/am, cc_key (secret)
- * ib.active.mkey_set    ib_active.c (--active only)
+ * ib.active.mkey_set    ib_active.c (--active only): the wrong-key Set and
+ *                       the M_KeyViolations read after it
+ * ib.active.gmp_reach   ib_gmp_reach.c (--active only): a PerfMgt Get per
+ *                       foreign port and partition
  * ib.engine             ib_collect.c: MAD counters
  */
 #ifndef FA_IB_CHECKS_H

@@ -66,7 +66,8 @@ port_key(const struct fa_ib_port_ref *p, int *zero, long long *prot,
 {
 	const json_t *k = json_object_get(p->port, "mkey");
 
-	if (fa_ib_secret_zero(k, zero) != 0 || fa_json_get_int(p->port, "mkey_protect", 0, 3, prot) != 0 ||
+	if (fa_ib_secret_zero(k, zero) != 0 ||
+	    fa_json_get_int(p->port, "mkey_protect", 0, 3, prot) != 0 ||
 	    fa_json_get_int(p->port, "mkey_lease", 0, 65535, lease) != 0)
 		return -1;
 	return 0;

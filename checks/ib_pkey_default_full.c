@@ -1,10 +1,11 @@
 /*
  * IB-PKEY-DEFAULT-FULL: the tenant port is a full member of the default
- * partition.  A P_Key's bit 15 is the membership bit (1 full, 0 limited) and
- * two ports may talk only when their bases match and at least one is full
- * (IBA vol. 1 10.9).  0xFFFF in the tenant's table therefore lets it talk to every
- * port in the default partition, limited members included: other tenants'
- * nodes that the provider left there.  0x7FFF (limited) is the safe form.
+ * partition.  A P_Key's bit 15 is the membership bit (1 full, 0 limited)
+ * and two ports may talk only when their bases match and at least one is
+ * full (IBA vol. 1 10.9).  0xFFFF in the tenant's table therefore lets it
+ * talk to every port in the default partition, limited members included:
+ * other tenants' nodes that the provider left there.  0x7FFF (limited) is
+ * the safe form.
  */
 #include <string.h>
 

@@ -1,14 +1,14 @@
 /*
  * --active GMP reachability: one PerfMgt Get(ClassPortInfo) to every other
  * CA port for each partition (P_Key base) in our own table, sent with the
- * index of its full entry if we have one, else of its limited one.  A
- * mismatch makes the receiver raise trap 257, so the probe count is
- * bounded: ports times our partitions, each sent once.  A GMP is delivered only when the P_Keys of both ends match, at
- * least one full (IBA vol. 1 10.9.3; a mismatch is dropped and raises trap
- * 257 at the receiver), so an answer shows that partition really carries
- * traffic between us, whatever the SA or the P_Key tables say.  A Get of
+ * index of its full entry if we have one, else of its limited one.  A GMP
+ * is delivered only when the P_Keys of both ends match, at least one full
+ * (IBA vol. 1 10.9.3); a mismatch is dropped and raises trap 257 at the
+ * receiver, so the probe count is bounded: ports times our partitions,
+ * each sent once.  An answer shows that partition really carries traffic
+ * between us, whatever the SA or the P_Key tables say.  A Get of
  * ClassPortInfo changes nothing; it is intrusive because it reaches other
- * tenants' hosts.  Each is sent once.
+ * tenants' hosts.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -49,7 +49,8 @@ void fa_ib_smp_req(struct fa_mad_req *r, const ib_portid_t *pid,
 
 /*
  * Send SubnGet(attr, mod) to `pid` (LID-routed if pid->lid > 0, else
- * directed route) with M_Key 0, once only if `once`; wait for it.  On FA_SMP_ANSWERED `data`
+ * directed route) with M_Key 0, once only if `once`; wait for it.
+ * On FA_SMP_ANSWERED `data`
  * holds the 64-byte SMP data.  *status gets the MAD status when known.
  */
 enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,

@@ -1,11 +1,12 @@
 /*
  * The MAD engine: every MAD fabaudit sends after discovery (SMP, SA, CC,
- * vendor-specific, SHARP AM, baseboard management) leaves through here.  Built on libibumad, with libibmad's
- * mad_build_pkt() and field tables doing the encoding: a bounded window of
- * requests in flight with distinct TIDs, at most `per_dest` in flight to one
- * destination, our own per-request timeout (the simulator never times a
- * send out) and a bounded number of sends per request, and every MAD sent
- * and received written to mads.pcap when a capture is attached.
+ * vendor-specific, SHARP AM, baseboard management, PerfMgt) leaves through
+ * here.  Built on libibumad, with libibmad's mad_build_pkt() and field
+ * tables doing the encoding: a bounded window of requests in flight with
+ * distinct TIDs, at most `per_dest` in flight to one destination, our own
+ * per-request timeout (the simulator never times a send out) and a bounded
+ * number of sends per request, and every MAD sent and received written to
+ * mads.pcap when a capture is attached.
  *
  * It waits with umad_recv(), never by polling the file descriptor itself,
  * so that a library interposed on libibumad (the test agent) sees every

@@ -68,7 +68,6 @@ sa_records(const struct fa_mad_req *r, unsigned *recsz, int *cut)
 	return (len - IB_SA_DATA_OFFS) / off;
 }
 
-
 /*
  * PKeyTableRecord of `lid`, block 0, with SM_Key `key`.  For another
  * port (`target` not NULL) the record's P_Keys are kept, as a table
