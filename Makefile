@@ -15,7 +15,7 @@ PKG_CONFIG ?= pkg-config
 # libibnetdisc.pc lists libibmad and libibumad only as Requires.private,
 # so all three are named.
 PKGS	 = libibumad libibmad libibnetdisc libnl-3.0 libnl-route-3.0 libpcap \
-	   openssl libxml-2.0 jansson
+	   openssl libxml-2.0 jansson libdpkg libcap
 
 WARN	 = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
 	   -Wwrite-strings -Wshadow -Wformat=2 -Wpointer-arith -Wundef
@@ -32,7 +32,7 @@ endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # What checks/ and reports/ may use: no InfiniBand, netlink or pcap library.
-PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl 2>/dev/null)
+PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl libdpkg libcap 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFA_VERSION='"$(VERSION)"' \
 	     -DFA_DATADIR='"$(DATADIR)"' $(WARN) $(OPT) $(HARDEN) $(SANFLAGS) \
 	     $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
