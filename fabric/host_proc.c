@@ -1,0 +1,227 @@
+/*
+ * /proc/self/status decoding and collection (see host_proc.h).  The file is
+ * "Name:\tvalue" lines (proc_pid_status(5)); only the fields the host
+ * checks use are kept, each parsed strictly.  No library reads /proc
+ * through a sysroot (libproc2 opens /proc itself), hence this small parser.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/caps.h"
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "host_proc.h"
+
+static int
+why_line(char **why, unsigned line, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 3, 4)));
+
+static int
+why_line(char **why, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	char *m = NULL, *w = NULL;
+
+	if (why != NULL && *why == NULL) {
+		va_start(ap, fmt);
+		if (vasprintf(&m, fmt, ap) < 0)
+			m = NULL;
+		va_end(ap);
+		if (m != NULL && line > 0)
+			w = fa_strfmt("line %u: %s", line, m);
+		*why = w != NULL ? w : m;
+		if (w != NULL)
+			free(m);
+	}
+	return FA_ERR_INPUT;
+}
+
+static const char *const cap_fields[][2] = {
+	{ "CapInh", "cap_inh" }, { "CapPrm", "cap_prm" },
+	{ "CapEff", "cap_eff" }, { "CapBnd", "cap_bnd" },
+	{ "CapAmb", "cap_amb" },
+};
+
+/* Digits only: the kernel prints these in decimal, never "0x". */
+static int
+decimal(const char *s)
+{
+	return s[0] != '\0' && s[strspn(s, "0123456789")] == '\0';
+}
+
+/* "1000\t1000\t1000\t1000" into four ids. */
+static int
+parse_uids(const char *v, json_t *o)
+{
+	json_t *a = json_array();
+	char buf[16];
+	uint64_t id;
+	size_t n;
+	int i;
+
+	if (a == NULL)
+		return FA_ERR_NOMEM;
+	for (i = 0; i < 4; i++) {
+		while (*v == '\t' || *v == ' ')
+			v++;
+		n = strcspn(v, "\t ");
+		if (n == 0 || n >= sizeof(buf))
+			goto bad;
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		v += n;
+		if (!decimal(buf) ||
+		    fa_parse_u64(buf, 0, 0xffffffffu, &id, NULL) != 0)
+			goto bad;
+		if (json_array_append_new(a, json_integer((json_int_t)id)) != 0)
+			goto nomem;
+	}
+	while (*v == '\t' || *v == ' ')
+		v++;
+	if (*v != '\0')
+		goto bad;
+	return json_object_set_new(o, "uid", a) != 0 ? FA_ERR_NOMEM : 0;
+bad:
+	json_decref(a);
+	return FA_ERR_INPUT;
+nomem:
+	json_decref(a);
+	return FA_ERR_NOMEM;
+}
+
+static int
+parse_small(const char *v, uint64_t max, json_t *o, const char *key)
+{
+	uint64_t n;
+
+	while (*v == '\t' || *v == ' ')
+		v++;
+	if (!decimal(v) || fa_parse_u64(v, 0, max, &n, NULL) != 0)
+		return FA_ERR_INPUT;
+	return json_object_set_new(o, key, json_integer((json_int_t)n)) != 0 ?
+	    FA_ERR_NOMEM : 0;
+}
+
+/* One "Name:\tvalue" line; unknown names are skipped. */
+static int
+decode_line(char *line, unsigned ln, json_t *o, char **why)
+{
+	const char *errstr;
+	char *colon, *v;
+	uint64_t mask;
+	size_t i;
+	int r;
+
+	if ((colon = strchr(line, ':')) == NULL)
+		return why_line(why, ln, "no ':'");
+	*colon = '\0';
+	v = colon + 1;
+	for (i = 0; i < sizeof(cap_fields) / sizeof(cap_fields[0]); i++) {
+		if (strcmp(line, cap_fields[i][0]) != 0)
+			continue;
+		if (json_object_get(o, cap_fields[i][1]) != NULL)
+			return why_line(why, ln, "%s twice", line);
+		if (fa_caps_parse(v, &mask, &errstr) != 0)
+			return why_line(why, ln, "%s: %s", line, errstr);
+		return fa_json_set_u64(o, cap_fields[i][1], mask);
+	}
+	if (strcmp(line, "Uid") == 0 || strcmp(line, "NoNewPrivs") == 0 ||
+	    strcmp(line, "Seccomp") == 0 ||
+	    strcmp(line, "Seccomp_filters") == 0) {
+		const char *key = strcmp(line, "Uid") == 0 ? "uid" :
+		    strcmp(line, "NoNewPrivs") == 0 ? "no_new_privs" :
+		    strcmp(line, "Seccomp") == 0 ? "seccomp" : "seccomp_filters";
+
+		if (json_object_get(o, key) != NULL)
+			return why_line(why, ln, "%s twice", line);
+		if (strcmp(key, "uid") == 0)
+			r = parse_uids(v, o);
+		else
+			r = parse_small(v, strcmp(key, "seccomp") == 0 ? 2 :
+			    strcmp(key, "no_new_privs") == 0 ? 1 : 65535, o,
+			    key);
+		if (r == FA_ERR_INPUT)
+			return why_line(why, ln, "%s: not a valid value", line);
+		return r;
+	}
+	return 0;
+}
+
+int
+fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
+{
+	json_t *o;
+	char *copy, *line, *next;
+	unsigned ln = 0;
+	int r = 0;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if (len > FA_HOST_STATUS_MAX)
+		return why_line(why, 0, "larger than %u bytes",
+		    FA_HOST_STATUS_MAX);
+	if (memchr(text, '\0', len) != NULL)
+		return why_line(why, 0, "contains a NUL byte");
+	if ((copy = malloc(len + 1)) == NULL)
+		return FA_ERR_NOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if ((o = json_object()) == NULL) {
+		free(copy);
+		return FA_ERR_NOMEM;
+	}
+	for (line = copy; r == 0 && line != NULL && *line != '\0';
+	    line = next) {
+		ln++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		r = decode_line(line, ln, o, why);
+	}
+	free(copy);
+	if (r == 0 && (json_object_get(o, "uid") == NULL ||
+	    json_object_get(o, "cap_eff") == NULL))
+		r = why_line(why, 0, "no Uid or CapEff line");
+	if (r != 0) {
+		json_decref(o);
+		return r;
+	}
+	*out = o;
+	return 0;
+}
+
+int
+fa_host_collect_proc(const struct fa_sysroot *root, struct fa_snapshot *snap)
+{
+	static const char path[] = "/proc/self/status";
+	enum fa_obs_state st = FA_OBS_COMPLETE;
+	char *buf = NULL, *why = NULL, *reason = NULL;
+	json_t *data = NULL;
+	size_t len;
+	int r;
+
+	r = fa_sysroot_read(root, path, FA_HOST_STATUS_MAX, &buf, &len);
+	if (r == FA_ERR_NOMEM)
+		return r;
+	if (r != 0) {
+		st = r == FA_ERR_NOTFOUND ? FA_OBS_NOT_COLLECTED : FA_OBS_ERROR;
+		reason = fa_strfmt("%s: %s", path, fa_strerror(r));
+	} else if ((r = fa_host_status_decode(buf, len, &data, &why)) != 0) {
+		if (r == FA_ERR_NOMEM) {
+			free(buf);
+			return r;
+		}
+		st = FA_OBS_ERROR;
+		reason = fa_strfmt("%s: %s", path, why != NULL ? why : "bad");
+	}
+	free(buf);
+	free(why);
+	if (st != FA_OBS_COMPLETE && reason == NULL)
+		return FA_ERR_NOMEM;
+	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, "host.proc.status", path,
+	    "read", st, reason, data, NULL);
+	free(reason);
+	return r;
+}
