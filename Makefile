@@ -134,14 +134,16 @@ lint-man:
 
 install: $(BIN)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DATADIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/fabaudit
 	$(INSTALL) -m 0644 man/man8/fabaudit.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 man/man5/fabaudit.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 data/host-cves.json $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
-		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5
+		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5 \
+		$(DESTDIR)$(DATADIR)/host-cves.json
 
 clean:
 	rm -rf build build-asan build-clang demo-report

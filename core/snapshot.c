@@ -427,26 +427,6 @@ fail:
 	return NULL;
 }
 
-static int
-why_set(char **why, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 2, 3)));
-
-static int
-why_set(char **why, const char *fmt, ...)
-{
-	va_list ap;
-	char *m = NULL;
-
-	if (why != NULL && *why == NULL) {
-		va_start(ap, fmt);
-		if (vasprintf(&m, fmt, ap) < 0)
-			m = NULL;
-		va_end(ap);
-		*why = m;
-	}
-	return FA_ERR_INPUT;
-}
-
 /* A string member that may be absent or null; bounded length. */
 static int
 opt_str(const json_t *o, const char *key, const char **out)
@@ -488,17 +468,17 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 	if (why != NULL)
 		*why = NULL;
 	if (!json_is_object(j))
-		return why_set(why, "not a JSON object");
+		return fa_why(why, "not a JSON object");
 	if (req_str(j, "schema", &schema) != 0 ||
 	    strcmp(schema, FA_SNAPSHOT_SCHEMA) != 0)
-		return why_set(why, "member 'schema' is not \"%s\"",
+		return fa_why(why, "member 'schema' is not \"%s\"",
 		    FA_SNAPSHOT_SCHEMA);
 	if ((s = fa_snapshot_new()) == NULL)
 		return FA_ERR_NOMEM;
 	r = FA_ERR_NOMEM;
 	if ((v = json_object_get(j, "tool")) != NULL) {
 		if (!json_is_object(v)) {
-			r = why_set(why, "member 'tool' is not an object");
+			r = fa_why(why, "member 'tool' is not an object");
 			goto fail;
 		}
 		if (json_object_set_new(s->meta, "tool",
@@ -507,7 +487,7 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 	}
 	if ((v = json_object_get(j, "scan")) != NULL) {
 		if (!json_is_object(v)) {
-			r = why_set(why, "member 'scan' is not an object");
+			r = fa_why(why, "member 'scan' is not an object");
 			goto fail;
 		}
 		if (json_object_set_new(s->meta, "scan",
@@ -516,7 +496,7 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 	}
 	fams = json_object_get(j, "families");
 	if (!json_is_object(fams)) {
-		r = why_set(why, "member 'families' is missing or not an object");
+		r = fa_why(why, "member 'families' is missing or not an object");
 		goto fail;
 	}
 	for (f = 0; f < FA_FAM_MAX; f++) {
@@ -526,7 +506,7 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 		if (!json_is_object(o) || req_str(o, "state", &state) != 0 ||
 		    fa_fam_state_parse(state, &fst) != 0 ||
 		    opt_str(o, "reason", &reason) != 0) {
-			r = why_set(why, "families.%s is malformed",
+			r = fa_why(why, "families.%s is malformed",
 			    fa_family_name((enum fa_family)f));
 			goto fail;
 		}
@@ -539,13 +519,13 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 		if (!json_is_object(pol) || req_str(pol, "name", &pname) != 0 ||
 		    !json_is_string(json_object_get(pol, "text")) ||
 		    json_string_length(json_object_get(pol, "text")) > 1024 * 1024) {
-			r = why_set(why, "member 'policy' is malformed");
+			r = fa_why(why, "member 'policy' is malformed");
 			goto fail;
 		}
 		ptext = json_string_value(json_object_get(pol, "text"));
 		if (strlen(ptext) != json_string_length(json_object_get(pol,
 		    "text"))) {
-			r = why_set(why, "member 'policy.text' holds a NUL byte");
+			r = fa_why(why, "member 'policy.text' holds a NUL byte");
 			goto fail;
 		}
 		if ((r = fa_snapshot_set_policy(s, pname, ptext)) != 0)
@@ -553,11 +533,11 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 	}
 	arr = json_object_get(j, "observations");
 	if (!json_is_array(arr)) {
-		r = why_set(why, "member 'observations' is missing or not an array");
+		r = fa_why(why, "member 'observations' is missing or not an array");
 		goto fail;
 	}
 	if (json_array_size(arr) > FA_SNAPSHOT_MAX_OBS) {
-		r = why_set(why, "too many observations");
+		r = fa_why(why, "too many observations");
 		goto fail;
 	}
 	json_array_foreach(arr, i, o) {
@@ -571,7 +551,7 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 		    fa_obs_state_parse(state, &ost) != 0 ||
 		    opt_str(o, "reason", &reason) != 0 ||
 		    !json_is_object(json_object_get(o, "data"))) {
-			r = why_set(why, "observations[%zu] is malformed", i);
+			r = fa_why(why, "observations[%zu] is malformed", i);
 			goto fail;
 		}
 		if ((v = json_deep_copy(json_object_get(o, "data"))) == NULL) {

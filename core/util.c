@@ -76,6 +76,22 @@ fa_parse_hex64(const char *s, uint64_t *out, const char **errstr)
 	return fa_parse_u64(s, 0, UINT64_MAX, out, errstr);
 }
 
+int
+fa_why(char **why, const char *fmt, ...)
+{
+	va_list ap;
+	char *m = NULL;
+
+	if (why != NULL && *why == NULL) {
+		va_start(ap, fmt);
+		if (vasprintf(&m, fmt, ap) < 0)
+			m = NULL;
+		va_end(ap);
+		*why = m;
+	}
+	return FA_ERR_INPUT;
+}
+
 char *
 fa_strfmt(const char *fmt, ...)
 {

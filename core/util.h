@@ -26,6 +26,14 @@ int fa_parse_hex64(const char *s, uint64_t *out, const char **errstr);
 char *fa_strfmt(const char *fmt, ...)
     __attribute__((__format__(__printf__, 1, 2)));
 
+/*
+ * Set *why (when why is not NULL and *why is still NULL: the first problem
+ * wins) to a new formatted string and return FA_ERR_INPUT; for parsers
+ * that explain what they refuse.  A failed allocation leaves *why NULL.
+ */
+int fa_why(char **why, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
 /* strdup(s), or NULL when s is NULL or allocation fails. */
 char *fa_strdup(const char *s);
 

@@ -4,7 +4,6 @@
  * checks use are kept, each parsed strictly.  No library reads /proc
  * through a sysroot (libproc2 opens /proc itself), hence this small parser.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +12,6 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_proc.h"
-
-static int
-why_line(char **why, unsigned line, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 3, 4)));
-
-static int
-why_line(char **why, unsigned line, const char *fmt, ...)
-{
-	va_list ap;
-	char *m = NULL, *w = NULL;
-
-	if (why != NULL && *why == NULL) {
-		va_start(ap, fmt);
-		if (vasprintf(&m, fmt, ap) < 0)
-			m = NULL;
-		va_end(ap);
-		if (m != NULL && line > 0)
-			w = fa_strfmt("line %u: %s", line, m);
-		*why = w != NULL ? w : m;
-		if (w != NULL)
-			free(m);
-	}
-	return FA_ERR_INPUT;
-}
 
 static const char *const cap_fields[][2] = {
 	{ "CapInh", "cap_inh" }, { "CapPrm", "cap_prm" },
@@ -115,16 +90,17 @@ decode_line(char *line, unsigned ln, json_t *o, char **why)
 	int r;
 
 	if ((colon = strchr(line, ':')) == NULL)
-		return why_line(why, ln, "no ':'");
+		return fa_why(why, "line %u: no ':'", ln);
 	*colon = '\0';
 	v = colon + 1;
 	for (i = 0; i < sizeof(cap_fields) / sizeof(cap_fields[0]); i++) {
 		if (strcmp(line, cap_fields[i][0]) != 0)
 			continue;
 		if (json_object_get(o, cap_fields[i][1]) != NULL)
-			return why_line(why, ln, "%s twice", line);
+			return fa_why(why, "line %u: %s twice", ln, line);
 		if (fa_caps_parse(v, &mask, &errstr) != 0)
-			return why_line(why, ln, "%s: %s", line, errstr);
+			return fa_why(why, "line %u: %s: %s", ln, line,
+			    errstr);
 		return fa_json_set_u64(o, cap_fields[i][1], mask);
 	}
 	if (strcmp(line, "Uid") == 0 || strcmp(line, "NoNewPrivs") == 0 ||
@@ -135,7 +111,7 @@ decode_line(char *line, unsigned ln, json_t *o, char **why)
 		    strcmp(line, "Seccomp") == 0 ? "seccomp" : "seccomp_filters";
 
 		if (json_object_get(o, key) != NULL)
-			return why_line(why, ln, "%s twice", line);
+			return fa_why(why, "line %u: %s twice", ln, line);
 		if (strcmp(key, "uid") == 0)
 			r = parse_uids(v, o);
 		else
@@ -143,7 +119,8 @@ decode_line(char *line, unsigned ln, json_t *o, char **why)
 			    strcmp(key, "no_new_privs") == 0 ? 1 : 65535, o,
 			    key);
 		if (r == FA_ERR_INPUT)
-			return why_line(why, ln, "%s: not a valid value", line);
+			return fa_why(why, "line %u: %s: not a valid value",
+			    ln, line);
 		return r;
 	}
 	return 0;
@@ -161,10 +138,10 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 	if (why != NULL)
 		*why = NULL;
 	if (len > FA_HOST_STATUS_MAX)
-		return why_line(why, 0, "larger than %u bytes",
+		return fa_why(why, "larger than %u bytes",
 		    FA_HOST_STATUS_MAX);
 	if (memchr(text, '\0', len) != NULL)
-		return why_line(why, 0, "contains a NUL byte");
+		return fa_why(why, "contains a NUL byte");
 	if ((copy = malloc(len + 1)) == NULL)
 		return FA_ERR_NOMEM;
 	memcpy(copy, text, len);
@@ -183,7 +160,7 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 	free(copy);
 	if (r == 0 && (json_object_get(o, "uid") == NULL ||
 	    json_object_get(o, "cap_eff") == NULL))
-		r = why_line(why, 0, "no Uid or CapEff line");
+		r = fa_why(why, "no Uid or CapEff line");
 	if (r != 0) {
 		json_decref(o);
 		return r;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `make install` honours PREFIX and DESTDIR and installs the binary and
-# both manuals; the installed binary runs.
+# both manuals and the host CVE catalogue; the installed binary runs.
 # usage: tests/install.sh
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -16,6 +16,9 @@ expect_eq "fabaudit.8 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man8/fabaudit.8" && echo yes)" yes
 expect_eq "fabaudit.conf.5 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man5/fabaudit.conf.5" && echo yes)" yes
+expect_eq "host CVE catalogue installed" \
+    "$(cmp -s data/host-cves.json "$T/root/opt/fa/share/fabaudit/host-cves.json" \
+    && echo yes)" yes
 expect_eq "installed binary runs" \
     "$("$T/root/opt/fa/bin/fabaudit" --version | cut -d' ' -f1)" fabaudit
 expect_eq "nothing installed outside DESTDIR" \

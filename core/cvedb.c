@@ -1,0 +1,434 @@
+/*
+ * Loading and validating the host CVE catalogue (see cvedb.h).  Nothing in
+ * the file is trusted: every member is checked for type, length and
+ * vocabulary before a check may rely on it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cvedb.h"
+#include "errors.h"
+#include "util.h"
+
+#define MAX_TEXT	2048
+#define MAX_ENTRIES	10000
+#define MAX_RANGES	64
+
+static const char *const comp_names[FA_COMP_MAX] = {
+	[FA_COMP_TOOLKIT] = "nvidia-container-toolkit",
+	[FA_COMP_DRIVER] = "nvidia-driver",
+	[FA_COMP_RUNC] = "runc",
+	[FA_COMP_CONTAINERD] = "containerd",
+	[FA_COMP_DOCKER] = "docker",
+	[FA_COMP_KERNEL] = "kernel",
+};
+
+static const char *const cond_names[FA_COND_MAX] = {
+	[FA_COND_LEGACY_MODE] = "legacy-mode",
+	[FA_COND_CDI_MODE] = "cdi-mode",
+	[FA_COND_NOT_WITH_CRUN] = "not-with-crun",
+	[FA_COND_NON_DEFAULT_CONFIG] = "non-default-config",
+	[FA_COND_GPU_ACCESS] = "gpu-access",
+	[FA_COND_HOST_NETWORK_ROOT] = "host-network-root",
+	[FA_COND_CONSOLE] = "console",
+	[FA_COND_AUTHZ_PLUGIN] = "authz-plugin",
+	[FA_COND_OPERATOR_ACTION] = "operator-action",
+	[FA_COND_MALICIOUS_IMAGE] = "malicious-image",
+	[FA_COND_USERNS] = "userns",
+	[FA_COND_CGROUP_V1] = "cgroup-v1",
+	[FA_COND_MODULE_LOADED] = "module-loaded",
+	[FA_COND_LOCAL_HOST_USER] = "local-host-user",
+};
+
+const char *
+fa_component_name(enum fa_component c)
+{
+	return (unsigned)c < FA_COMP_MAX ? comp_names[c] : "unknown";
+}
+
+int
+fa_component_parse(const char *s, enum fa_component *out)
+{
+	int i;
+
+	for (i = 0; s != NULL && i < FA_COMP_MAX; i++) {
+		if (strcmp(s, comp_names[i]) == 0) {
+			*out = (enum fa_component)i;
+			return 0;
+		}
+	}
+	return FA_ERR_INPUT;
+}
+
+enum fa_ver_scheme
+fa_component_scheme(enum fa_component c)
+{
+	return c == FA_COMP_KERNEL ? FA_VER_KERNEL : FA_VER_UPSTREAM;
+}
+
+const char *
+fa_cve_cond_name(enum fa_cve_cond c)
+{
+	return (unsigned)c < FA_COND_MAX ? cond_names[c] : "unknown";
+}
+
+/* Printable ASCII, bounded: what the reports may show unescaped in txt. */
+static int
+text_ok(const char *s, size_t max)
+{
+	size_t i;
+
+	if (s == NULL || s[0] == '\0')
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if (i >= max || (unsigned char)s[i] < 0x20 ||
+		    (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* YYYY-MM-DD, a real calendar date; midnight UTC into *t. */
+static int
+date_ok(const char *s, time_t *t)
+{
+	struct tm tm;
+	char *end;
+
+	if (s == NULL || strlen(s) != 10)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%d", &tm);
+	if (end == NULL || *end != '\0' || tm.tm_year < 100)
+		return 0;
+	*t = timegm(&tm);
+	{
+		struct tm back;
+		char buf[11];
+
+		if (gmtime_r(t, &back) == NULL)
+			return 0;
+		strftime(buf, sizeof(buf), "%Y-%m-%d", &back);
+		return strcmp(buf, s) == 0;	/* rejects 2026-02-30 */
+	}
+}
+
+static int
+url_ok(const char *s)
+{
+	return text_ok(s, 512) && strncmp(s, "https://", 8) == 0 &&
+	    strchr(s, ' ') == NULL;
+}
+
+static int
+cve_id_ok(const char *s)
+{
+	size_t i, n;
+
+	if (s == NULL || strncmp(s, "CVE-", 4) != 0)
+		return 0;
+	n = strlen(s);
+	if (n < 13 || n > 20 || s[8] != '-')
+		return 0;
+	for (i = 4; i < n; i++)
+		if (i != 8 && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	return 1;
+}
+
+static int
+load_sources(const json_t *arr, char **why)
+{
+	const char *name, *url, *date;
+	json_error_t e;
+	time_t t;
+	size_t i;
+	json_t *s;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0)
+		return fa_why(why, "sources: not a non-empty array");
+	json_array_foreach(arr, i, s) {
+		if (json_unpack_ex(s, &e, JSON_STRICT, "{s:s, s:s, s:s}",
+		    "name", &name, "url", &url, "date", &date) != 0)
+			return fa_why(why, "sources[%zu]: %s", i, e.text);
+		if (!text_ok(name, 200))
+			return fa_why(why, "sources[%zu].name: not printable "
+			    "text", i);
+		if (!url_ok(url))
+			return fa_why(why, "sources[%zu].url: not an https URL",
+			    i);
+		if (!date_ok(date, &t))
+			return fa_why(why, "sources[%zu].date: not YYYY-MM-DD",
+			    i);
+	}
+	return 0;
+}
+
+static int
+opt_text(const char *s, size_t max)
+{
+	return s == NULL || text_ok(s, max);
+}
+
+/* A member that is a string or null (jansson's unpack has no "s or null"). */
+static int
+str_or_null(const json_t *v, const char **out)
+{
+	*out = NULL;
+	if (json_is_null(v))
+		return 0;
+	if (!json_is_string(v) ||
+	    strlen(json_string_value(v)) != json_string_length(v))
+		return FA_ERR_INPUT;
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int
+load_ranges(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
+{
+	enum fa_ver_scheme sch = fa_component_scheme(c->component);
+	struct fa_cve_range *r;
+	const char *err;
+	json_t *o, *intro, *fixed;
+	json_error_t e;
+	size_t i;
+	int cmp;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+	    json_array_size(arr) > MAX_RANGES)
+		return fa_why(why, "entries[%zu].affected: not an array of "
+		    "1-%d ranges", ei, MAX_RANGES);
+	c->nranges = json_array_size(arr);
+	if ((c->ranges = calloc(c->nranges, sizeof(*c->ranges))) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(arr, i, o) {
+		r = &c->ranges[i];
+		if (json_unpack_ex(o, &e, JSON_STRICT, "{s:o, s:o, s?s}",
+		    "introduced", &intro, "fixed", &fixed,
+		    "note", &r->note) != 0)
+			return fa_why(why, "entries[%zu].affected[%zu]: %s", ei,
+			    i, e.text);
+		if (str_or_null(intro, &r->introduced) != 0)
+			return fa_why(why, "entries[%zu].affected[%zu]."
+			    "introduced: not a string or null", ei, i);
+		if (str_or_null(fixed, &r->fixed) != 0)
+			return fa_why(why, "entries[%zu].affected[%zu].fixed: "
+			    "not a string or null", ei, i);
+		if (r->introduced != NULL &&
+		    fa_version_valid(sch, r->introduced, &err) != 0)
+			return fa_why(why, "entries[%zu].affected[%zu]."
+			    "introduced: %s", ei, i, err);
+		if (r->fixed != NULL &&
+		    fa_version_valid(sch, r->fixed, &err) != 0)
+			return fa_why(why, "entries[%zu].affected[%zu].fixed: "
+			    "%s", ei, i, err);
+		if (!opt_text(r->note, MAX_TEXT))
+			return fa_why(why, "entries[%zu].affected[%zu].note: "
+			    "not printable text", ei, i);
+		if (r->introduced != NULL && r->fixed != NULL &&
+		    (fa_version_cmp(sch, r->introduced, r->fixed, &cmp,
+		    &err) != 0 || cmp >= 0))
+			return fa_why(why, "entries[%zu].affected[%zu]: "
+			    "introduced is not before fixed", ei, i);
+	}
+	return 0;
+}
+
+static int
+load_entry(struct fa_cvedb *db, size_t i, const json_t *o, char **why)
+{
+	struct fa_cve *c = &db->entries[i];
+	const char *comp, *conf;
+	json_t *cvss, *cvssv, *aff, *conds, *v;
+	json_error_t e;
+	size_t k;
+	int n, r;
+
+	if (json_unpack_ex((json_t *)o, &e, JSON_STRICT,
+	    "{s:s, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s?s, s?s, s:s, s?s}",
+	    "id", &c->id, "component", &comp, "title", &c->title,
+	    "cvss", &cvss, "cvss_version", &cvssv, "advisory", &c->advisory,
+	    "affected", &aff, "conditions", &conds,
+	    "reopened_by", &c->reopened_by, "mitigated_by", &c->mitigated_by,
+	    "confidence", &conf, "note", &c->note) != 0)
+		return fa_why(why, "entries[%zu]: %s", i, e.text);
+	if (!cve_id_ok(c->id))
+		return fa_why(why, "entries[%zu].id: not a CVE identifier", i);
+	if (fa_component_parse(comp, &c->component) != 0)
+		return fa_why(why, "entries[%zu].component: unknown \"%.40s\"",
+		    i, comp);
+	if (!text_ok(c->title, 200))
+		return fa_why(why, "entries[%zu].title: not printable text of "
+		    "at most 200 bytes", i);
+	if (json_is_null(cvss) && json_is_null(cvssv)) {
+		c->cvss = -1;
+	} else if (json_is_number(cvss) && json_is_string(cvssv) &&
+	    json_number_value(cvss) >= 0 && json_number_value(cvss) <= 10 &&
+	    (strcmp(json_string_value(cvssv), "3.1") == 0 ||
+	    strcmp(json_string_value(cvssv), "4.0") == 0)) {
+		c->cvss = json_number_value(cvss);
+		c->cvss_version = json_string_value(cvssv);
+	} else {
+		return fa_why(why, "entries[%zu].cvss: a score 0-10 with "
+		    "cvss_version \"3.1\" or \"4.0\", or both null", i);
+	}
+	if (!url_ok(c->advisory))
+		return fa_why(why, "entries[%zu].advisory: not an https "
+		    "URL", i);
+	if ((r = load_ranges(c, i, aff, why)) != 0)
+		return r;
+	if (!json_is_array(conds))
+		return fa_why(why, "entries[%zu].conditions: not an array", i);
+	json_array_foreach(conds, k, v) {
+		for (n = 0; n < FA_COND_MAX; n++)
+			if (json_is_string(v) &&
+			    strcmp(json_string_value(v), cond_names[n]) == 0)
+				break;
+		if (n == FA_COND_MAX)
+			return fa_why(why, "entries[%zu].conditions[%zu]: "
+			    "not a known condition", i, k);
+		c->conditions |= 1u << n;
+	}
+	if ((c->reopened_by != NULL || c->mitigated_by != NULL) &&
+	    c->component != FA_COMP_TOOLKIT)
+		return fa_why(why, "entries[%zu]: reopened_by/mitigated_by are "
+		    "toolkit feature flags", i);
+	if (!opt_text(c->reopened_by, 100) || !opt_text(c->mitigated_by, 100)
+	    || !opt_text(c->note, MAX_TEXT))
+		return fa_why(why, "entries[%zu]: a text member is not "
+		    "printable text", i);
+	if (strcmp(conf, "verified") == 0)
+		c->verified = 1;
+	else if (strcmp(conf, "secondary") != 0)
+		return fa_why(why, "entries[%zu].confidence: \"verified\" or "
+		    "\"secondary\"", i);
+	return 0;
+}
+
+void
+fa_cvedb_free(struct fa_cvedb *db)
+{
+	size_t i;
+
+	if (db == NULL)
+		return;
+	for (i = 0; i < db->n; i++)
+		free(db->entries[i].ranges);
+	free(db->entries);
+	json_decref(db->json);
+	free(db);
+}
+
+int
+fa_cvedb_from_json(json_t *j, struct fa_cvedb **out, char **why)
+{
+	struct fa_cvedb *db;
+	json_t *sources, *entries, *o;
+	const char *name;
+	json_error_t e;
+	json_int_t format;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if ((db = calloc(1, sizeof(*db))) == NULL)
+		return FA_ERR_NOMEM;
+	db->json = json_incref(j);
+	if (json_unpack_ex(j, &e, JSON_STRICT, "{s:I, s:s, s:s, s:o, s:o}",
+	    "format", &format, "name", &name, "date", &db->date,
+	    "sources", &sources, "entries", &entries) != 0) {
+		r = fa_why(why, "%s", e.text);
+		goto bad;
+	}
+	r = FA_ERR_INPUT;
+	if (format != FA_CVEDB_FORMAT) {
+		fa_why(why, "format: %lld is not %d", (long long)format,
+		    FA_CVEDB_FORMAT);
+		goto bad;
+	}
+	if (!text_ok(name, 200)) {
+		fa_why(why, "name: not printable text");
+		goto bad;
+	}
+	if (!date_ok(db->date, &db->date_t)) {
+		fa_why(why, "date: not YYYY-MM-DD");
+		goto bad;
+	}
+	if ((r = load_sources(sources, why)) != 0)
+		goto bad;
+	if (!json_is_array(entries) || json_array_size(entries) > MAX_ENTRIES) {
+		r = fa_why(why, "entries: not an array of at most %d",
+		    MAX_ENTRIES);
+		goto bad;
+	}
+	if (json_array_size(entries) > 0 && (db->entries = calloc(
+	    json_array_size(entries), sizeof(*db->entries))) == NULL) {
+		r = FA_ERR_NOMEM;
+		goto bad;
+	}
+	json_array_foreach(entries, i, o) {
+		db->n = i + 1;
+		if ((r = load_entry(db, i, o, why)) != 0)
+			goto bad;
+	}
+	*out = db;
+	return 0;
+bad:
+	fa_cvedb_free(db);
+	return r;
+}
+
+int
+fa_cvedb_parse(const char *buf, size_t len, struct fa_cvedb **out, char **why)
+{
+	json_error_t e;
+	json_t *j;
+	int r;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if (len > FA_CVEDB_MAX_BYTES)
+		return fa_why(why, "larger than %u bytes", FA_CVEDB_MAX_BYTES);
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
+	if (j == NULL)
+		return fa_why(why, "line %d: %s", e.line, e.text);
+	r = fa_cvedb_from_json(j, out, why);
+	json_decref(j);
+	return r;
+}
+
+long
+fa_cvedb_age_days(const struct fa_cvedb *db, time_t now)
+{
+	double d = difftime(now, db->date_t) / 86400.0;
+
+	return d < 0 ? -(long)(-d) : (long)d;
+}
+
+int
+fa_cve_match(const struct fa_cve *e, const char *version,
+    const struct fa_cve_range **hit, const char **errstr)
+{
+	enum fa_ver_scheme sch = fa_component_scheme(e->component);
+	size_t i;
+	int in, r;
+
+	*hit = NULL;
+	if ((r = fa_version_valid(sch, version, errstr)) != 0)
+		return r;
+	for (i = 0; i < e->nranges; i++) {
+		if ((r = fa_version_in_range(sch, version,
+		    e->ranges[i].introduced, e->ranges[i].fixed, &in,
+		    errstr)) != 0)
+			return r;
+		if (in) {
+			*hit = &e->ranges[i];
+			break;
+		}
+	}
+	return 0;
+}

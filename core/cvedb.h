@@ -1,0 +1,109 @@
+/*
+ * The host CVE catalogue: a dated JSON file (data/host-cves.json, or
+ * --cve-db FILE) listing, per CVE, the component it affects, the version
+ * ranges [introduced, fixed) per maintained line, CVSS, advisory and the
+ * conditions that limit exposure.  Validated strictly on load (jansson's
+ * json_unpack in strict mode: no unknown keys), every version checked
+ * against its component's scheme; the parsed form borrows its strings
+ * from the JSON it keeps.  The format is described in data/README.md.
+ */
+#ifndef FA_CVEDB_H
+#define FA_CVEDB_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "version.h"
+
+#define FA_CVEDB_FORMAT		1
+#define FA_CVEDB_MAX_BYTES	(8u * 1024 * 1024)
+#define FA_CVEDB_STALE_DAYS	90
+
+enum fa_component {
+	FA_COMP_TOOLKIT = 0,	/* nvidia-container-toolkit, libnvidia-container */
+	FA_COMP_DRIVER,		/* NVIDIA data-center GPU driver */
+	FA_COMP_RUNC,
+	FA_COMP_CONTAINERD,
+	FA_COMP_DOCKER,		/* Docker Engine (moby) */
+	FA_COMP_KERNEL,
+	FA_COMP_MAX
+};
+
+/* Conditions that limit a CVE's exposure (bit = 1 << enum value). */
+enum fa_cve_cond {
+	FA_COND_LEGACY_MODE = 0,
+	FA_COND_CDI_MODE,
+	FA_COND_NOT_WITH_CRUN,
+	FA_COND_NON_DEFAULT_CONFIG,
+	FA_COND_GPU_ACCESS,
+	FA_COND_HOST_NETWORK_ROOT,
+	FA_COND_CONSOLE,
+	FA_COND_AUTHZ_PLUGIN,
+	FA_COND_OPERATOR_ACTION,
+	FA_COND_MALICIOUS_IMAGE,
+	FA_COND_USERNS,
+	FA_COND_CGROUP_V1,
+	FA_COND_MODULE_LOADED,
+	FA_COND_LOCAL_HOST_USER,
+	FA_COND_MAX
+};
+
+struct fa_cve_range {
+	const char	*introduced;	/* NULL: from the beginning */
+	const char	*fixed;		/* NULL: no fix on this line */
+	const char	*note;		/* NULL if none */
+};
+
+struct fa_cve {
+	const char	*id;
+	enum fa_component component;
+	const char	*title;
+	double		 cvss;		/* < 0 when the catalogue has none */
+	const char	*cvss_version;	/* NULL with no score */
+	const char	*advisory;
+	struct fa_cve_range *ranges;
+	size_t		 nranges;
+	unsigned	 conditions;	/* 1 << enum fa_cve_cond */
+	const char	*reopened_by;	/* toolkit [features] key, or NULL */
+	const char	*mitigated_by;	/* toolkit [features] key, or NULL */
+	int		 verified;	/* 1 "verified", 0 "secondary" */
+	const char	*note;
+};
+
+struct fa_cvedb {
+	json_t		*json;		/* owns every string below */
+	const char	*date;		/* YYYY-MM-DD */
+	time_t		 date_t;	/* midnight UTC of date */
+	struct fa_cve	*entries;
+	size_t		 n;
+};
+
+/*
+ * Validate and index a parsed catalogue (a reference to j is taken).  On
+ * FA_ERR_INPUT *why (caller frees) names the first problem with its JSON
+ * path: "entries[4].affected[1].fixed: invalid character in version".
+ */
+int fa_cvedb_from_json(json_t *j, struct fa_cvedb **out, char **why);
+/* Parse text (at most FA_CVEDB_MAX_BYTES) then fa_cvedb_from_json. */
+int fa_cvedb_parse(const char *buf, size_t len, struct fa_cvedb **out,
+    char **why);
+void fa_cvedb_free(struct fa_cvedb *db);
+
+/* Whole days from the catalogue's date to now (negative if in the future). */
+long fa_cvedb_age_days(const struct fa_cvedb *db, time_t now);
+
+/*
+ * Whether version (in the component's scheme) lies in one of the entry's
+ * ranges: *hit is that range or NULL.  FA_ERR_INPUT with *errstr when the
+ * version is not valid for the scheme.
+ */
+int fa_cve_match(const struct fa_cve *e, const char *version,
+    const struct fa_cve_range **hit, const char **errstr);
+
+const char *fa_component_name(enum fa_component c);
+int fa_component_parse(const char *s, enum fa_component *out);
+enum fa_ver_scheme fa_component_scheme(enum fa_component c);
+const char *fa_cve_cond_name(enum fa_cve_cond c);
+#endif
