@@ -92,6 +92,22 @@ fa_why(char **why, const char *fmt, ...)
 	return FA_ERR_INPUT;
 }
 
+int
+fa_text_copy(const char *text, size_t len, char **out, char **why)
+{
+	char *copy;
+
+	*out = NULL;
+	if (memchr(text, '\0', len) != NULL)
+		return fa_why(why, "contains a NUL byte");
+	if (len == SIZE_MAX || (copy = malloc(len + 1)) == NULL)
+		return FA_ERR_NOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	*out = copy;
+	return 0;
+}
+
 char *
 fa_strfmt(const char *fmt, ...)
 {

@@ -34,6 +34,13 @@ char *fa_strfmt(const char *fmt, ...)
 int fa_why(char **why, const char *fmt, ...)
     __attribute__((__format__(__printf__, 2, 3)));
 
+/*
+ * A NUL-terminated copy of len bytes of text that must hold no NUL (a line
+ * parser's working copy of untrusted input) into *out.  FA_ERR_INPUT with
+ * *why for a NUL byte, FA_ERR_NOMEM.
+ */
+int fa_text_copy(const char *text, size_t len, char **out, char **why);
+
 /* strdup(s), or NULL when s is NULL or allocation fails. */
 char *fa_strdup(const char *s);
 

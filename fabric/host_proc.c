@@ -140,12 +140,8 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 	if (len > FA_HOST_STATUS_MAX)
 		return fa_why(why, "larger than %u bytes",
 		    FA_HOST_STATUS_MAX);
-	if (memchr(text, '\0', len) != NULL)
-		return fa_why(why, "contains a NUL byte");
-	if ((copy = malloc(len + 1)) == NULL)
-		return FA_ERR_NOMEM;
-	memcpy(copy, text, len);
-	copy[len] = '\0';
+	if ((r = fa_text_copy(text, len, &copy, why)) != 0)
+		return r;
 	if ((o = json_object()) == NULL) {
 		free(copy);
 		return FA_ERR_NOMEM;
