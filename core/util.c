@@ -93,19 +93,29 @@ fa_why(char **why, const char *fmt, ...)
 }
 
 int
-fa_text_copy(const char *text, size_t len, char **out, char **why)
+fa_text_each_line(const char *text, size_t len,
+    int (*fn)(char *line, unsigned ln, void *arg, char **why), void *arg,
+    char **why)
 {
-	char *copy;
+	char *copy, *line, *next;
+	unsigned ln = 0;
+	int r = 0;
 
-	*out = NULL;
 	if (memchr(text, '\0', len) != NULL)
 		return fa_why(why, "contains a NUL byte");
 	if (len == SIZE_MAX || (copy = malloc(len + 1)) == NULL)
 		return FA_ERR_NOMEM;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	*out = copy;
-	return 0;
+	for (line = copy; r == 0 && line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		else if (*line == '\0')
+			break;
+		r = fn(line, ++ln, arg, why);
+	}
+	free(copy);
+	return r;
 }
 
 char *

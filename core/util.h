@@ -35,11 +35,14 @@ int fa_why(char **why, const char *fmt, ...)
     __attribute__((__format__(__printf__, 2, 3)));
 
 /*
- * A NUL-terminated copy of len bytes of text that must hold no NUL (a line
- * parser's working copy of untrusted input) into *out.  FA_ERR_INPUT with
- * *why for a NUL byte, FA_ERR_NOMEM.
+ * Call fn for each line of len bytes of untrusted text (which must hold no
+ * NUL byte: FA_ERR_INPUT with *why), numbered from 1, on a writable copy
+ * without its '\n'.  Empty lines are passed; the empty remainder after a
+ * final '\n' is not.  Stops at fn's first non-zero return and returns it.
  */
-int fa_text_copy(const char *text, size_t len, char **out, char **why);
+int fa_text_each_line(const char *text, size_t len,
+    int (*fn)(char *line, unsigned ln, void *arg, char **why), void *arg,
+    char **why);
 
 /* strdup(s), or NULL when s is NULL or allocation fails. */
 char *fa_strdup(const char *s);

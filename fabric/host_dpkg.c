@@ -62,32 +62,76 @@ package_ok(const char *s)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!islower((unsigned char)s[i]) &&
-		    !isdigit((unsigned char)s[i]) && strchr("+.-", s[i]) == NULL)
+		    !isdigit((unsigned char)s[i]) &&
+		    strchr("+.-", s[i]) == NULL)
 			return 0;
 	return 1;
 }
 
+/* One stanza's fields of interest, copied; "" when absent, "?" when too
+ * long to be valid. */
 struct stanza {
-	const char	*package, *status, *version;
+	char	 package[101];
+	char	 status[64];
+	char	 version[FA_VERSION_MAX + 1];
 };
 
-static int
-finish(struct stanza *st, int (*fn)(void *, const char *, const char *),
-    void *arg, size_t *skipped)
+struct walk {
+	struct stanza	 st;
+	int		(*fn)(void *, const char *, const char *);
+	void		*arg;
+	size_t		*skipped;
+};
+
+static void
+keep(char *dst, size_t size, const char *v)
 {
+	if (strlen(v) >= size)
+		v = "?";
+	memcpy(dst, v, strlen(v) + 1);
+}
+
+static int
+finish(struct walk *w)
+{
+	struct stanza *st = &w->st;
 	int r = 0;
 
-	if (st->status != NULL && strcmp(st->status, "install ok installed")
-	    == 0) {
-		if (st->package == NULL || st->version == NULL ||
-		    !package_ok(st->package) ||
+	if (strcmp(st->status, "install ok installed") == 0) {
+		if (!package_ok(st->package) ||
 		    fa_version_valid(FA_VER_DEBIAN, st->version, NULL) != 0)
-			(*skipped)++;
+			(*w->skipped)++;
 		else
-			r = fn(arg, st->package, st->version);
+			r = w->fn(w->arg, st->package, st->version);
 	}
 	memset(st, 0, sizeof(*st));
 	return r;
+}
+
+static int
+stanza_line(char *line, unsigned ln, void *arg, char **why)
+{
+	struct walk *w = arg;
+	char *colon, *v, *e;
+
+	if (line[0] == '\0')
+		return finish(w);
+	if (line[0] == ' ' || line[0] == '\t')
+		return 0;	/* continuation of a multi-line field */
+	if ((colon = strchr(line, ':')) == NULL || colon == line)
+		return fa_why(why, "line %u: not a field", ln);
+	*colon = '\0';
+	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
+		;
+	for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);)
+		*--e = '\0';
+	if (strcasecmp(line, "Package") == 0)
+		keep(w->st.package, sizeof(w->st.package), v);
+	else if (strcasecmp(line, "Status") == 0)
+		keep(w->st.status, sizeof(w->st.status), v);
+	else if (strcasecmp(line, "Version") == 0)
+		keep(w->st.version, sizeof(w->st.version), v);
+	return 0;
 }
 
 int
@@ -95,47 +139,21 @@ fa_dpkg_each_installed(const char *text, size_t len,
     int (*fn)(void *arg, const char *package, const char *version),
     void *arg, size_t *skipped, char **why)
 {
-	struct stanza st = { NULL, NULL, NULL };
-	char *copy, *line, *next, *colon, *v, *e;
-	unsigned ln = 0;
-	int r = 0;
+	struct walk *w;
+	int r;
 
 	*skipped = 0;
 	if (why != NULL)
 		*why = NULL;
-	if ((r = fa_text_copy(text, len, &copy, why)) != 0)
-		return r;
-	for (line = copy; r == 0 && line != NULL; line = next) {
-		ln++;
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (line[0] == '\0' && next == NULL)
-			break;
-		if (line[0] == '\0') {
-			r = finish(&st, fn, arg, skipped);
-			continue;
-		}
-		if (line[0] == ' ' || line[0] == '\t')
-			continue;	/* continuation of a multi-line field */
-		if ((colon = strchr(line, ':')) == NULL || colon == line) {
-			r = fa_why(why, "line %u: not a field", ln);
-			break;
-		}
-		*colon = '\0';
-		for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
-			;
-		for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);)
-			*--e = '\0';
-		if (strcasecmp(line, "Package") == 0)
-			st.package = v;
-		else if (strcasecmp(line, "Status") == 0)
-			st.status = v;
-		else if (strcasecmp(line, "Version") == 0)
-			st.version = v;
-	}
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return FA_ERR_NOMEM;
+	w->fn = fn;
+	w->arg = arg;
+	w->skipped = skipped;
+	r = fa_text_each_line(text, len, stanza_line, w, why);
 	if (r == 0)
-		r = finish(&st, fn, arg, skipped);
-	free(copy);
+		r = finish(w);	/* the last stanza needs no blank line */
+	free(w);
 	return r;
 }
 

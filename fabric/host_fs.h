@@ -15,7 +15,7 @@
 
 struct fa_sysroot {
 	int	 fd;		/* O_PATH directory descriptor */
-	char	*path;		/* as given, for evidence ("/", "fixtures/host/vm") */
+	char	*path;		/* as given, for evidence ("/") */
 };
 
 /* Open the sysroot directory.  FA_ERR_NOTFOUND, FA_ERR_INPUT (not a

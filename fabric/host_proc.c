@@ -11,6 +11,7 @@
 #include "../core/caps.h"
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "host_obs.h"
 #include "host_proc.h"
 
 static const char *const cap_fields[][2] = {
@@ -81,8 +82,9 @@ parse_small(const char *v, uint64_t max, json_t *o, const char *key)
 
 /* One "Name:\tvalue" line; unknown names are skipped. */
 static int
-decode_line(char *line, unsigned ln, json_t *o, char **why)
+decode_line(char *line, unsigned ln, void *arg, char **why)
 {
+	json_t *o = arg;
 	const char *errstr;
 	char *colon, *v;
 	uint64_t mask;
@@ -108,7 +110,8 @@ decode_line(char *line, unsigned ln, json_t *o, char **why)
 	    strcmp(line, "Seccomp_filters") == 0) {
 		const char *key = strcmp(line, "Uid") == 0 ? "uid" :
 		    strcmp(line, "NoNewPrivs") == 0 ? "no_new_privs" :
-		    strcmp(line, "Seccomp") == 0 ? "seccomp" : "seccomp_filters";
+		    strcmp(line, "Seccomp") == 0 ? "seccomp" :
+		    "seccomp_filters";
 
 		if (json_object_get(o, key) != NULL)
 			return fa_why(why, "line %u: %s twice", ln, line);
@@ -130,9 +133,7 @@ int
 fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 {
 	json_t *o;
-	char *copy, *line, *next;
-	unsigned ln = 0;
-	int r = 0;
+	int r;
 
 	*out = NULL;
 	if (why != NULL)
@@ -140,20 +141,9 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 	if (len > FA_HOST_STATUS_MAX)
 		return fa_why(why, "larger than %u bytes",
 		    FA_HOST_STATUS_MAX);
-	if ((r = fa_text_copy(text, len, &copy, why)) != 0)
-		return r;
-	if ((o = json_object()) == NULL) {
-		free(copy);
+	if ((o = json_object()) == NULL)
 		return FA_ERR_NOMEM;
-	}
-	for (line = copy; r == 0 && line != NULL && *line != '\0';
-	    line = next) {
-		ln++;
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		r = decode_line(line, ln, o, why);
-	}
-	free(copy);
+	r = fa_text_each_line(text, len, decode_line, o, why);
 	if (r == 0 && (json_object_get(o, "uid") == NULL ||
 	    json_object_get(o, "cap_eff") == NULL))
 		r = fa_why(why, "no Uid or CapEff line");
@@ -168,33 +158,7 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 int
 fa_host_collect_proc(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
-	static const char path[] = "/proc/self/status";
-	enum fa_obs_state st = FA_OBS_COMPLETE;
-	char *buf = NULL, *why = NULL, *reason = NULL;
-	json_t *data = NULL;
-	size_t len;
-	int r;
-
-	r = fa_sysroot_read(root, path, FA_HOST_STATUS_MAX, &buf, &len);
-	if (r == FA_ERR_NOMEM)
-		return r;
-	if (r != 0) {
-		st = r == FA_ERR_NOTFOUND ? FA_OBS_NOT_COLLECTED : FA_OBS_ERROR;
-		reason = fa_strfmt("%s: %s", path, fa_strerror(r));
-	} else if ((r = fa_host_status_decode(buf, len, &data, &why)) != 0) {
-		if (r == FA_ERR_NOMEM) {
-			free(buf);
-			return r;
-		}
-		st = FA_OBS_ERROR;
-		reason = fa_strfmt("%s: %s", path, why != NULL ? why : "bad");
-	}
-	free(buf);
-	free(why);
-	if (st != FA_OBS_COMPLETE && reason == NULL)
-		return FA_ERR_NOMEM;
-	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, "host.proc.status", path,
-	    "read", st, reason, data, NULL);
-	free(reason);
-	return r;
+	return fa_host_read_decode(root, snap, "host.proc.status",
+	    "/proc/self/status", FA_HOST_STATUS_MAX, fa_host_status_decode,
+	    NULL);
 }

@@ -205,8 +205,8 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	if (r == FA_ERR_NOTFOUND)
 		return add(snap, "nvidia-driver", nvrm, FA_OBS_NOT_COLLECTED,
 		    "no NVIDIA kernel module loaded (neither "
-		    "/sys/module/nvidia/version nor /proc/driver/nvidia/version "
-		    "exists)", NULL);
+		    "/sys/module/nvidia/version nor "
+		    "/proc/driver/nvidia/version exists)", NULL);
 	if (r == 0 && fa_host_nvrm_version(line, v, sizeof(v)) != 0) {
 		r = add_bad(snap, "nvidia-driver", nvrm, line);
 		free(line);
