@@ -100,7 +100,8 @@ debian_split(const char *s, struct dpkg_version *dv, char *up, char *rev,
 		for (p = hyphen + 1; *p != '\0'; p++)
 			if (!is_alnum(*p) && strchr("+.~", *p) == NULL)
 				return bad(errstr, "invalid character in revision");
-		strcpy(rev, hyphen + 1);
+		/* Bounded: the whole string is at most FA_VERSION_MAX. */
+		memcpy(rev, hyphen + 1, strlen(hyphen + 1) + 1);
 	}
 	dv->epoch = (unsigned int)epoch;
 	dv->version = up;
