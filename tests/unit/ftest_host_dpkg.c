@@ -18,6 +18,7 @@
 
 #include "../../core/errors.h"
 #include "../../fabric/host_dpkg.h"
+#include "scratch_tree.h"
 
 #define STATUS \
 	"Package: runc\nStatus: install ok installed\nPriority: optional\n" \
@@ -117,15 +118,14 @@ stanzas(void **state)
 static void
 collect(void **state)
 {
-	char dir[] = "/tmp/fa-hostdpkg-XXXXXX", p[128];
+	char dir[] = "/tmp/fa-hostdpkg-XXXXXX";
 	const struct fa_obs *o;
 	struct fa_snapshot *s;
 	struct fa_sysroot r;
 	long long n;
-	FILE *f;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	scratch_new(dir);
 	assert_int_equal(fa_sysroot_open(dir, &r), 0);
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_dpkg(&r, s), 0);
@@ -134,12 +134,7 @@ collect(void **state)
 	assert_non_null(strstr(o->reason, "not a dpkg-based system"));
 	fa_snapshot_free(s);
 
-	snprintf(p, sizeof(p), "mkdir -p %s/var/lib/dpkg", dir);
-	assert_int_equal(system(p), 0);
-	snprintf(p, sizeof(p), "%s/var/lib/dpkg/status", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fputs(STATUS, f);
-	fclose(f);
+	scratch_put(dir, "/var/lib/dpkg/status", STATUS);
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_dpkg(&r, s), 0);
 	o = fa_snapshot_find(s, FA_KIND_HOST_PACKAGE, "dpkg");
@@ -162,9 +157,7 @@ collect(void **state)
 	fa_snapshot_free(s);
 
 	/* Malformed database: an error observation for "dpkg". */
-	assert_non_null(f = fopen(p, "w"));
-	fputs("garbage\n", f);
-	fclose(f);
+	scratch_put(dir, "/var/lib/dpkg/status", "garbage\n");
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_dpkg(&r, s), 0);
 	o = fa_snapshot_find(s, FA_KIND_HOST_PACKAGE, "dpkg");
@@ -172,8 +165,7 @@ collect(void **state)
 	assert_non_null(strstr(o->reason, "line 1: not a field"));
 	fa_snapshot_free(s);
 	fa_sysroot_close(&r);
-	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
-	assert_int_equal(system(p), 0);
+	scratch_rm(dir, "");
 }
 
 /* This machine's own database (make check runs on Debian): read whole,

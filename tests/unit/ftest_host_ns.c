@@ -16,6 +16,7 @@
 
 #include "../../core/errors.h"
 #include "../../fabric/host_ns.h"
+#include "scratch_tree.h"
 
 static void
 parse(void **state)
@@ -55,7 +56,7 @@ fixture(void **state)
 	struct fa_sysroot r;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	scratch_new(dir);
 	assert_int_equal(fa_sysroot_open(dir, &r), 0);
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_ns(&r, s), 0);
@@ -83,8 +84,7 @@ fixture(void **state)
 	assert_null(json_object_get(o->data, "mnt"));
 	fa_snapshot_free(s);
 	fa_sysroot_close(&r);
-	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
-	assert_int_equal(system(p), 0);
+	scratch_rm(dir, "");
 }
 
 /* The real magic links are read as text, never followed. */

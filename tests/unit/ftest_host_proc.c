@@ -20,6 +20,7 @@
 #include "../../core/snapshot.h"
 #include "../../fabric/host_fs.h"
 #include "../../fabric/host_proc.h"
+#include "scratch_tree.h"
 
 #define PRIV_STATUS \
 	"Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\n" \
@@ -138,31 +139,21 @@ hostile(void **state)
 static void
 collect(void **state)
 {
-	char dir[] = "/tmp/fa-hostproc-XXXXXX", p[128];
+	char dir[] = "/tmp/fa-hostproc-XXXXXX";
 	const struct fa_obs *ob;
 	struct fa_snapshot *s;
 	struct fa_sysroot r;
 	size_t it = 0;
-	FILE *f;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	scratch_new(dir);
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_sysroot_open(dir, &r), 0);
 	/* Missing: not collected, with the path in the reason. */
 	assert_int_equal(fa_host_collect_proc(&r, s), 0);
-	snprintf(p, sizeof(p), "%s/proc", dir);
-	assert_int_equal(mkdir(p, 0755), 0);
-	snprintf(p, sizeof(p), "%s/proc/self", dir);
-	assert_int_equal(mkdir(p, 0755), 0);
-	snprintf(p, sizeof(p), "%s/proc/self/status", dir);
-	assert_non_null(f = fopen(p, "w"));
-	fputs("Uid:\tnobody\n", f);
-	fclose(f);
+	scratch_put(dir, "/proc/self/status", "Uid:\tnobody\n");
 	assert_int_equal(fa_host_collect_proc(&r, s), 0);
-	assert_non_null(f = fopen(p, "w"));
-	fputs(PRIV_STATUS, f);
-	fclose(f);
+	scratch_put(dir, "/proc/self/status", PRIV_STATUS);
 	assert_int_equal(fa_host_collect_proc(&r, s), 0);
 	fa_sysroot_close(&r);
 
@@ -180,8 +171,7 @@ collect(void **state)
 	    "0x000001ffffffffff");
 	assert_null(fa_snapshot_next(s, "host.proc.status", &it));
 	fa_snapshot_free(s);
-	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
-	assert_int_equal(system(p), 0);
+	scratch_rm(dir, "");
 }
 
 int

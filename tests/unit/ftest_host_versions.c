@@ -19,6 +19,7 @@
 #include "../../core/errors.h"
 #include "../../core/version.h"
 #include "../../fabric/host_versions.h"
+#include "scratch_tree.h"
 
 static void
 nvrm_formats(void **state)
@@ -70,20 +71,6 @@ debian_kernel(void **state)
 	    "(buildd@lcy02) #45-Ubuntu SMP\n", v, sizeof(v)), FA_ERR_NOTFOUND);
 }
 
-static void
-put(const char *root, const char *rel, const char *text)
-{
-	char p[256], cmd[300];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	assert_int_equal(system(cmd), 0);
-	assert_non_null(f = fopen(p, "w"));
-	fputs(text, f);
-	fclose(f);
-}
-
 static const struct fa_obs *
 version_obs(const struct fa_snapshot *s, const char *comp)
 {
@@ -93,13 +80,13 @@ version_obs(const struct fa_snapshot *s, const char *comp)
 static void
 collect(void **state)
 {
-	char dir[] = "/tmp/fa-hostver-XXXXXX", cmd[64];
+	char dir[] = "/tmp/fa-hostver-XXXXXX";
 	const struct fa_obs *o;
 	struct fa_snapshot *s;
 	struct fa_sysroot r;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	scratch_new(dir);
 	assert_int_equal(fa_sysroot_open(dir, &r), 0);
 
 	/* An empty tree: both not collected, with the reason. */
@@ -113,8 +100,8 @@ collect(void **state)
 	fa_snapshot_free(s);
 
 	/* Hostile values: errors that quote the bytes, sanitised. */
-	put(dir, "/proc/sys/kernel/osrelease", "<script>\n");
-	put(dir, "/sys/module/nvidia/version", "570.x\x01\n");
+	scratch_put(dir, "/proc/sys/kernel/osrelease", "<script>\n");
+	scratch_put(dir, "/sys/module/nvidia/version", "570.x\x01\n");
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_versions(&r, s), 0);
 	o = version_obs(s, "kernel");
@@ -127,14 +114,13 @@ collect(void **state)
 
 	/* A Debian node with the driver loaded; /proc/driver is the
 	 * fallback when /sys/module has no version file. */
-	put(dir, "/proc/sys/kernel/osrelease", "6.1.0-27-amd64\n");
-	put(dir, "/proc/version", "Linux version 6.1.0-27-amd64 "
+	scratch_put(dir, "/proc/sys/kernel/osrelease", "6.1.0-27-amd64\n");
+	scratch_put(dir, "/proc/version", "Linux version 6.1.0-27-amd64 "
 	    "(debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC "
 	    "Debian 6.1.115-1 (2024-11-01)\n");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys'", dir);
-	assert_int_equal(system(cmd), 0);
-	put(dir, "/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX "
-	    "x86_64 Kernel Module  570.133.20  Tue Apr  1 2025\n");
+	scratch_rm(dir, "/sys");
+	scratch_put(dir, "/proc/driver/nvidia/version", "NVRM version: "
+	    "NVIDIA UNIX x86_64 Kernel Module  570.133.20  Tue Apr  1 2025\n");
 	assert_non_null(s = fa_snapshot_new());
 	assert_int_equal(fa_host_collect_versions(&r, s), 0);
 	o = version_obs(s, "kernel");
@@ -150,8 +136,7 @@ collect(void **state)
 	    "/proc/driver/nvidia/version");
 	fa_snapshot_free(s);
 	fa_sysroot_close(&r);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	scratch_rm(dir, "");
 }
 
 int
