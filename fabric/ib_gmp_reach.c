@@ -115,19 +115,13 @@ fa_ib_active_gmp(struct fa_ib *ib)
 				jobs[nj].ib = ib;
 				jobs[nj].guid = n->ports[p]->guid;
 				jobs[nj].pkey = ib->pkey_at[k];
-				jobs[nj].target = fa_ib_target(n->type, n->guid,
-				    p);
-				jobs[nj].desc = fa_str_sanitize(n->nodedesc,
-				    sizeof(n->nodedesc));
+				if ((rc = fa_ib_port_names(n, p,
+				    &jobs[nj].target, &jobs[nj].desc)) != 0)
+					goto out;
 				ib_portid_set(&jobs[nj].r.dest,
 				    n->ports[p]->base_lid, 1, QP1_QKEY);
 				jobs[nj].r.dest.pkey_idx = k;
 				nj++;
-				if (jobs[nj - 1].target == NULL ||
-				    jobs[nj - 1].desc == NULL) {
-					rc = FA_ERR_NOMEM;
-					goto out;
-				}
 			}
 		}
 	}

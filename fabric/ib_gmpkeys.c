@@ -146,15 +146,10 @@ fa_ib_gmp_keys(struct fa_ib *ib)
 			jobs[nj].lid = lid;
 			jobs[nj].type = n->type == IB_NODE_SWITCH ? "Switch" :
 			    n->type == IB_NODE_ROUTER ? "Router" : "CA";
-			jobs[nj].target = fa_ib_target(n->type, n->guid, port);
-			jobs[nj].desc = fa_str_sanitize(n->nodedesc,
-			    sizeof(n->nodedesc));
-			nj++;
-			if (jobs[nj - 1].target == NULL ||
-			    jobs[nj - 1].desc == NULL) {
-				rc = FA_ERR_NOMEM;
+			if ((rc = fa_ib_port_names(n, port, &jobs[nj].target,
+			    &jobs[nj].desc)) != 0)
 				goto out;
-			}
+			nj++;
 		}
 	}
 	for (i = 0; i < nj; i++) {

@@ -74,6 +74,13 @@ char *fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status);
 /* "H-0x0002c90300a1b2c0/1" for a node type, node GUID and port. */
 char *fa_ib_target(int node_type, uint64_t node_guid, int port);
 
+/*
+ * A discovered port's target (fa_ib_target) and sanitised NodeDescription,
+ * both new strings, for a probe job.  0, or FA_ERR_NOMEM with both NULL.
+ */
+int fa_ib_port_names(const ibnd_node_t *n, int port, char **target,
+    char **desc);
+
 int fa_ib_port_attrs(struct fa_ib *ib);		/* ib_local.c */
 int fa_ib_local(struct fa_ib *ib);		/* ib_local.c */
 int fa_ib_discover(struct fa_ib *ib);		/* ib_discover.c */

@@ -308,15 +308,10 @@ fa_ib_sa(struct fa_ib *ib)
 			jobs[njobs].ib = ib;
 			jobs[njobs].lid = pt->base_lid;
 			jobs[njobs].guid = pt->guid;
-			jobs[njobs].target = fa_ib_target(n->type, n->guid, p);
-			jobs[njobs].desc = fa_str_sanitize(n->nodedesc,
-			    sizeof(n->nodedesc));
-			njobs++;
-			if (jobs[njobs - 1].target == NULL ||
-			    jobs[njobs - 1].desc == NULL) {
-				rc = FA_ERR_NOMEM;
+			if ((rc = fa_ib_port_names(n, p, &jobs[njobs].target,
+			    &jobs[njobs].desc)) != 0)
 				goto out;
-			}
+			njobs++;
 		}
 	}
 	for (i = 0; i < njobs; i++) {

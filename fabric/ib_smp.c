@@ -81,6 +81,20 @@ fa_ib_target(int node_type, uint64_t node_guid, int port)
 }
 
 int
+fa_ib_port_names(const ibnd_node_t *n, int port, char **target, char **desc)
+{
+	*target = fa_ib_target(n->type, n->guid, port);
+	*desc = fa_str_sanitize(n->nodedesc, sizeof(n->nodedesc));
+	if (*target == NULL || *desc == NULL) {
+		free(*target);
+		free(*desc);
+		*target = *desc = NULL;
+		return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+int
 fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
     const char *request, const struct fa_mad_req *r, json_t *d,
     const char *bad, int cut)
