@@ -1,0 +1,284 @@
+/*
+ * Tenancy, LSM and user-namespace evidence (see host_ident.h).
+ *
+ * Sources: /proc/1/cgroup names the container runtime's cgroup
+ * ("/docker/<id>", "/kubepods/...", "cri-containerd-..."); DMI strings in
+ * /sys/class/dmi/id name the platform (KVM, VMware, Amazon EC2...); the
+ * "hypervisor" CPUID bit shows in /proc/cpuinfo flags inside any VM; the
+ * LSM label is /proc/self/attr/current (AppArmor "docker-default
+ * (enforce)", SELinux "...:container_t:..."); uid_map "0 0 4294967295"
+ * is the initial user namespace (user_namespaces(7)).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "host_ident.h"
+#include "host_obs.h"
+
+/*
+ * Read a small file and return its first line, sanitised.  0 with *out
+ * set, or an FA_ERR_* (recorded by the caller in "unread").
+ */
+static int
+first_line(const struct fa_sysroot *root, const char *path, char **out)
+{
+	char *buf = NULL;
+	size_t len, n;
+	int r;
+
+	*out = NULL;
+	if ((r = fa_sysroot_read(root, path, FA_HOST_SMALL_MAX, &buf,
+	    &len)) != 0)
+		return r;
+	n = strcspn(buf, "\n");
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	*out = fa_str_sanitize(buf, n);
+	free(buf);
+	return *out == NULL ? FA_ERR_NOMEM : 0;
+}
+
+/* Set obj[key] to the first line of path, or unread[key] to the reason. */
+static int
+put_line(const struct fa_sysroot *root, const char *path, json_t *obj,
+    const char *key, json_t *unread)
+{
+	char *s;
+	int r = first_line(root, path, &s);
+
+	if (r == FA_ERR_NOMEM)
+		return r;
+	if (r != 0)
+		return json_object_set_new(unread, key, json_sprintf("%s: %s",
+		    path, fa_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+	r = json_object_set_new(obj, key, json_string(s));
+	free(s);
+	return r != 0 ? FA_ERR_NOMEM : 0;
+}
+
+int
+fa_cpuinfo_hypervisor(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl, *c;
+	int found = FA_ERR_NOTFOUND;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((size_t)(nl - p) < 6 || strncmp(p, "flags", 5) != 0 ||
+		    (c = memchr(p, ':', (size_t)(nl - p))) == NULL)
+			continue;
+		found = 0;
+		for (c++; c + 10 <= nl; c++)
+			if (memcmp(c, "hypervisor", 10) == 0 && c[-1] == ' ' &&
+			    (c + 10 == nl || c[10] == ' '))
+				return 1;
+		return found;	/* the first CPU speaks for all */
+	}
+	return found;
+}
+
+/* The lines of a small text file, sanitised, as a JSON array. */
+static int
+put_lines(const struct fa_sysroot *root, const char *path, json_t *obj,
+    const char *key, json_t *unread)
+{
+	char *buf = NULL, *p, *nl, *s;
+	json_t *a;
+	size_t len;
+	int r;
+
+	r = fa_sysroot_read(root, path, FA_HOST_SMALL_MAX, &buf, &len);
+	if (r == FA_ERR_NOMEM)
+		return r;
+	if (r != 0)
+		return json_object_set_new(unread, key, json_sprintf("%s: %s",
+		    path, fa_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+	if ((a = json_array()) == NULL) {
+		free(buf);
+		return FA_ERR_NOMEM;
+	}
+	for (p = buf, r = 0; r == 0 && p < buf + len &&
+	    json_array_size(a) < 256; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(buf + len - p))) == NULL)
+			nl = buf + len;
+		if (nl == p)
+			continue;
+		if ((s = fa_str_sanitize(p, (size_t)(nl - p))) == NULL ||
+		    json_array_append_new(a, json_string(s)) != 0)
+			r = FA_ERR_NOMEM;
+		free(s);
+	}
+	free(buf);
+	if (r != 0 || json_object_set_new(obj, key, a) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+/* Attach "unread" to data and record it (both consumed); r: so far. */
+static int
+record(struct fa_snapshot *snap, const char *kind, const char *target,
+    json_t *data, json_t *unread, int r)
+{
+	if (r == 0 && json_object_set(data, "unread", unread) != 0)
+		r = FA_ERR_NOMEM;
+	json_decref(unread);
+	if (r != 0) {
+		json_decref(data);
+		return r;
+	}
+	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, kind, target, "read",
+	    FA_OBS_COMPLETE, NULL, data, NULL);
+}
+
+static int
+collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
+{
+	static const char *const dmi[] = { "sys_vendor", "product_name",
+	    "board_vendor", "bios_vendor", NULL };
+	json_t *data = json_object(), *unread = json_object(),
+	    *d = json_object(), *ifs;
+	char *buf = NULL, **names = NULL, path[64];
+	size_t len, n, i;
+	int r = 0, hv;
+
+	if (data == NULL || unread == NULL || d == NULL)
+		r = FA_ERR_NOMEM;
+	if (r == 0)
+		r = put_lines(root, "/proc/1/cgroup", data, "cgroup_1", unread);
+	for (i = 0; r == 0 && dmi[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "/sys/class/dmi/id/%s", dmi[i]);
+		r = put_line(root, path, d, dmi[i], unread);
+	}
+	if (r == 0 && json_object_set(data, "dmi", d) != 0)
+		r = FA_ERR_NOMEM;
+	if (r == 0)
+		r = put_line(root, "/sys/hypervisor/type", data,
+		    "hypervisor_type", unread);
+	if (r == 0) {
+		int rr = fa_sysroot_read(root, "/proc/cpuinfo", 4u << 20, &buf,
+		    &len);
+
+		if (rr == FA_ERR_NOMEM)
+			r = rr;
+		else if (rr != 0 || (hv = fa_cpuinfo_hypervisor(buf, len)) < 0)
+			r = json_object_set_new(unread, "cpu_hypervisor",
+			    json_sprintf("/proc/cpuinfo: %s", rr != 0 ?
+			    fa_strerror(rr) : "no flags line")) ? FA_ERR_NOMEM
+			    : 0;
+		else if (json_object_set_new(data, "cpu_hypervisor",
+		    json_boolean(hv)) != 0)
+			r = FA_ERR_NOMEM;
+		free(buf);
+	}
+	if (r == 0) {
+		int rr = fa_sysroot_list(root, "/sys/class/net", 1024, &names,
+		    &n);
+
+		if (rr == FA_ERR_NOMEM)
+			r = rr;
+		else if (rr != 0)
+			r = json_object_set_new(unread, "net_ifaces",
+			    json_sprintf("/sys/class/net: %s", fa_strerror(rr)))
+			    ? FA_ERR_NOMEM : 0;
+		else if ((ifs = json_array()) == NULL ||
+		    json_object_set_new(data, "net_ifaces", ifs) != 0)
+			r = FA_ERR_NOMEM;
+		else
+			for (i = 0; r == 0 && i < n; i++) {
+				char *s = fa_str_sanitize(names[i],
+				    strlen(names[i]));
+
+				if (s == NULL || json_array_append_new(ifs,
+				    json_string(s)) != 0)
+					r = FA_ERR_NOMEM;
+				free(s);
+			}
+		fa_sysroot_names_free(names);
+	}
+	json_decref(d);
+	return record(snap, FA_KIND_HOST_TENANCY, "/", data, unread, r);
+}
+
+static int
+collect_lsm(const struct fa_sysroot *root, struct fa_snapshot *snap)
+{
+	static const char *const files[][2] = {
+		{ "/proc/self/attr/current", "current" },
+		{ "/proc/self/attr/apparmor/current", "apparmor_current" },
+		{ "/sys/module/apparmor/parameters/enabled",
+		    "apparmor_enabled" },
+		{ "/sys/fs/selinux/enforce", "selinux_enforce" },
+		{ "/sys/kernel/security/lsm", "lsm_list" },
+	};
+	json_t *data = json_object(), *unread = json_object();
+	size_t i;
+	int r = data == NULL || unread == NULL ? FA_ERR_NOMEM : 0;
+
+	for (i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
+		r = put_line(root, files[i][0], data, files[i][1], unread);
+	return record(snap, FA_KIND_HOST_LSM, "/proc/self/attr", data, unread,
+	    r);
+}
+
+struct map_ctx {
+	json_t	*map;
+};
+
+static int
+map_line(char *line, unsigned ln, void *arg, char **why)
+{
+	struct map_ctx *m = arg;
+	unsigned long long in, out, cnt;
+	char extra;
+
+	if (line[strspn(line, " \t")] == '\0')
+		return 0;
+	if (sscanf(line, "%llu %llu %llu %c", &in, &out, &cnt, &extra) != 3 ||
+	    in > 0xffffffffull || out > 0xffffffffull || cnt == 0 ||
+	    cnt > 0x100000000ull)
+		return fa_why(why, "line %u: not 'inside outside count'", ln);
+	if (json_array_size(m->map) >= 340)	/* kernel limit is 340 */
+		return fa_why(why, "line %u: more than 340 ranges", ln);
+	if (json_array_append_new(m->map, json_pack("[I, I, I]",
+	    (json_int_t)in, (json_int_t)out, (json_int_t)cnt)) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+int
+fa_uid_map_decode(const char *text, size_t len, json_t **out, char **why)
+{
+	struct map_ctx m = { json_array() };
+	int r;
+
+	*out = NULL;
+	if (m.map == NULL)
+		return FA_ERR_NOMEM;
+	if ((r = fa_text_each_line(text, len, map_line, &m, why)) != 0) {
+		json_decref(m.map);
+		return r;
+	}
+	if (json_array_size(m.map) == 0) {
+		json_decref(m.map);
+		return fa_why(why, "no mapping");
+	}
+	if ((*out = json_pack("{s:o}", "map", m.map)) == NULL)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+int
+fa_host_collect_ident(const struct fa_sysroot *root, struct fa_snapshot *snap)
+{
+	int r;
+
+	if ((r = collect_tenancy(root, snap)) != 0 ||
+	    (r = collect_lsm(root, snap)) != 0)
+		return r;
+	return fa_host_read_decode(root, snap, FA_KIND_HOST_USERNS,
+	    "/proc/self/uid_map", FA_HOST_SMALL_MAX, fa_uid_map_decode, NULL);
+}
