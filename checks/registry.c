@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "check.h"
+#include "host_checks.h"
 #include "ib_checks.h"
 
 const struct fa_check *const fa_checks[] = {
@@ -24,5 +25,25 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_ib_cckey_unset,
 	&fa_chk_ib_vskey_unset,
 	&fa_chk_ib_amkey_unset,
+	&fa_chk_host_tenancy,
+	&fa_chk_host_privileged,
+	&fa_chk_host_cap_dangerous,
+	&fa_chk_host_seccomp_off,
+	&fa_chk_host_lsm_off,
+	&fa_chk_host_nnp_off,
+	&fa_chk_host_userns_root,
+	&fa_chk_host_ns_shared,
+	&fa_chk_host_runtime_socket,
+	&fa_chk_host_hostpath,
+	&fa_chk_host_cgroup_escape,
+	&fa_chk_host_device_exposed,
+	&fa_chk_host_k8s_token,
+	&fa_chk_host_nvidia_ctk_config,
+	&fa_chk_host_nvidia_ctk_vuln,
+	&fa_chk_host_nvidia_driver_vuln,
+	&fa_chk_host_runc_vuln,
+	&fa_chk_host_containerd_vuln,
+	&fa_chk_host_docker_vuln,
+	&fa_chk_host_kernel_vuln,
 	NULL
 };

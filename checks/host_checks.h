@@ -1,0 +1,123 @@
+/*
+ * Host and container checks, and the observation kinds they read (written
+ * by fabric/host_*.c; see those headers for each kind's data members).
+ *
+ * The checks about container isolation (privileges, capabilities, seccomp,
+ * LSM, no_new_privs, user and host namespaces, mounts, escape files,
+ * devices) judge a container: on a bare-metal node or a VM the process's
+ * privileges are the tenant's own business and those checks are
+ * not_applicable, saying what the environment was found to be.
+ */
+#ifndef FA_HOST_CHECKS_H
+#define FA_HOST_CHECKS_H
+
+#include <stdint.h>
+
+#include "check.h"
+
+#define FA_KIND_HOST_STATUS	"host.proc.status"
+#define FA_KIND_HOST_MOUNTS	"host.mounts"
+#define FA_KIND_HOST_NS		"host.namespaces"
+#define FA_KIND_HOST_PATH	"host.path"
+#define FA_KIND_HOST_DEVICES	"host.devices"
+#define FA_KIND_HOST_TENANCY	"host.tenancy"
+#define FA_KIND_HOST_LSM	"host.lsm"
+#define FA_KIND_HOST_USERNS	"host.userns"
+#define FA_KIND_HOST_VERSION	"host.version"
+#define FA_KIND_HOST_PACKAGE	"host.package"
+#define FA_KIND_HOST_CTK_CONFIG	"host.ctk.config"
+#define FA_KIND_HOST_CDI	"host.cdi"
+#define FA_KIND_HOST_CVEDB	"host.cvedb"
+
+/* What the evidence says the audited environment is. */
+struct fa_host_env {
+	int		 container;	/* 1 yes, 0 no, -1 cannot tell */
+	int		 vm;		/* 1 yes, 0 no, -1 cannot tell */
+	char		 runtime[32];	/* "docker", "kubernetes"..., or "" */
+	char		 platform[160];	/* DMI vendor/product, or "" */
+	json_t		*evidence;	/* what decided it (owned) */
+};
+
+/* Classify; 0 or FA_ERR_NOMEM.  Free with fa_host_env_free. */
+int fa_host_env(const struct fa_snapshot *s, struct fa_host_env *env);
+void fa_host_env_free(struct fa_host_env *env);
+/* "a docker container", "a VM (KVM)", "bare metal"... */
+const char *fa_host_env_name(const struct fa_host_env *env, char *buf,
+    size_t len);
+
+/* The audited process's credentials from host.proc.status. */
+enum {
+	FA_CRED_UID = 1, FA_CRED_EFF = 2, FA_CRED_BND = 4,
+	FA_CRED_SECCOMP = 8, FA_CRED_NNP = 16
+};
+struct fa_host_creds {
+	const struct fa_obs *obs;
+	unsigned	 have;		/* FA_CRED_* members present */
+	long long	 euid;
+	uint64_t	 cap_eff;
+	uint64_t	 cap_bnd;
+	long long	 seccomp;	/* 0 off, 1 strict, 2 filter */
+	long long	 nnp;
+};
+
+/*
+ * Read what /proc/self/status gave: 0 with c->have saying which members
+ * were there (older kernels lack Seccomp/NoNewPrivs lines), FA_ERR_NOTFOUND
+ * when it was not read, FA_ERR_INPUT when a member is malformed.  c->obs is
+ * set whenever an observation exists.
+ */
+int fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c);
+
+/*
+ * Common head of the container checks: family gate, then the environment.
+ * Returns 1 when a result was added (not a container: not_applicable;
+ * cannot tell: not_tested), 0 to go on with env filled (the caller frees
+ * it), or <0 on error.
+ */
+int fa_host_container_gate(const struct fa_check *c,
+    const struct fa_eval_ctx *ctx, struct fa_results *out,
+    struct fa_host_env *env);
+
+/* The host.mounts entry whose mount point covers path (longest), or NULL. */
+const json_t *fa_host_mount_for(const struct fa_snapshot *s,
+    const char *path);
+
+/*
+ * Whether the process of creds c may write the file described by a
+ * host.path data object (mode, uid, gid) on its mount: 1 yes, 0 no, -1
+ * cannot tell.  A read-only mount is never writable; root with
+ * CAP_DAC_OVERRIDE writes anything on a writable mount.
+ */
+int fa_host_writable(const struct fa_snapshot *s,
+    const struct fa_host_creds *c, const json_t *pathdata);
+
+/* Define a host check's metadata (several checks share one file). */
+#define HOST_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, fn)	\
+	const struct fa_check sym = {					\
+		.id = cid, .family = FA_FAM_HOST, .severity = sev,	\
+		.title = ttl, .rationale = why, .remediation = fix,	\
+		.msa_clause = clause, .refs = rf, .eval = fn,		\
+	}
+
+extern const struct fa_check fa_chk_host_tenancy;
+extern const struct fa_check fa_chk_host_privileged;
+extern const struct fa_check fa_chk_host_cap_dangerous;
+extern const struct fa_check fa_chk_host_seccomp_off;
+extern const struct fa_check fa_chk_host_lsm_off;
+extern const struct fa_check fa_chk_host_nnp_off;
+extern const struct fa_check fa_chk_host_userns_root;
+extern const struct fa_check fa_chk_host_ns_shared;
+extern const struct fa_check fa_chk_host_runtime_socket;
+extern const struct fa_check fa_chk_host_hostpath;
+extern const struct fa_check fa_chk_host_cgroup_escape;
+extern const struct fa_check fa_chk_host_device_exposed;
+extern const struct fa_check fa_chk_host_k8s_token;
+extern const struct fa_check fa_chk_host_nvidia_ctk_config;
+extern const struct fa_check fa_chk_host_nvidia_ctk_vuln;
+extern const struct fa_check fa_chk_host_nvidia_driver_vuln;
+extern const struct fa_check fa_chk_host_runc_vuln;
+extern const struct fa_check fa_chk_host_containerd_vuln;
+extern const struct fa_check fa_chk_host_docker_vuln;
+extern const struct fa_check fa_chk_host_kernel_vuln;
+
+#endif

@@ -1,0 +1,560 @@
+/*
+ * The container's own confinement, from /proc/self/status, the LSM label,
+ * uid_map and the namespace links: HOST-PRIVILEGED, HOST-CAP-DANGEROUS,
+ * HOST-SECCOMP-OFF, HOST-NNP-OFF, HOST-LSM-OFF, HOST-USERNS-ROOT and
+ * HOST-NS-SHARED.  Each judges a container only (host_checks.h).
+ *
+ * Facts used: Status "Seccomp" 0/1/2 is disabled/strict/filter and
+ * "NoNewPrivs" the prctl(PR_SET_NO_NEW_PRIVS) bit (proc(5)); Docker's
+ * default capability set is 14 capabilities, none of those listed as
+ * dangerous below (moby oci/caps/defaults.go); --privileged grants the
+ * whole bounding set, disables seccomp and AppArmor and mounts /sys
+ * read-write (docker run reference, "Runtime privilege").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/caps.h"
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "host_checks.h"
+
+/* Beyond Docker's defaults, each is a known escape or host-control path. */
+static const char *const dangerous[] = {
+	"cap_sys_admin", "cap_sys_module", "cap_sys_ptrace", "cap_sys_rawio",
+	"cap_dac_read_search", "cap_net_admin", "cap_bpf", "cap_perfmon",
+	"cap_sys_boot", "cap_mac_admin", "cap_mac_override", "cap_syslog",
+	"cap_sys_time", NULL
+};
+
+static const char *const refs_caps[] = {
+	"capabilities(7)",
+	"Docker Engine security: Linux kernel capabilities "
+	    "(https://docs.docker.com/engine/security/#linux-kernel-"
+	    "capabilities)",
+	"Kubernetes Pod Security Standards, baseline: capabilities",
+	NULL
+};
+
+static const char *const refs_seccomp[] = {
+	"proc(5): /proc/pid/status Seccomp, NoNewPrivs",
+	"Kubernetes Pod Security Standards, restricted: seccompProfile, "
+	    "allowPrivilegeEscalation",
+	NULL
+};
+
+static const char *const refs_lsm[] = {
+	"Docker Engine: AppArmor security profiles (docker-default)",
+	"Kubernetes Pod Security Standards, baseline: AppArmor, SELinux",
+	NULL
+};
+
+static const char *const refs_ns[] = {
+	"user_namespaces(7), namespaces(7)",
+	"Kubernetes Pod Security Standards, baseline: host namespaces",
+	"include/linux/proc_ns.h: PROC_*_INIT_INO (initial namespaces)",
+	NULL
+};
+
+/* Gate on container, then read the credentials; 1 when a result was
+ * added, 0 to go on (env to be freed), <0 on error. */
+static int
+head(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_host_env *env, struct fa_host_creds *cr,
+    unsigned need)
+{
+	static const char *const names[] = { "Uid", "CapEff", "CapBnd",
+	    "Seccomp", "NoNewPrivs" };
+	char missing[64] = "";
+	size_t i;
+	int r;
+
+	if ((r = fa_host_container_gate(c, ctx, out, env)) != 0)
+		return r;
+	fa_host_env_free(env);
+	if ((r = fa_host_creds(ctx->snap, cr)) == 0 &&
+	    (cr->have & need) == need)
+		return 0;
+	if (r == 0) {
+		for (i = 0; i < 5; i++)
+			if ((need & ~cr->have) & (1u << i))
+				snprintf(missing + strlen(missing),
+				    sizeof(missing) - strlen(missing), "%s%s",
+				    missing[0] != '\0' ? ", " : "", names[i]);
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED,
+		    "/proc/self/status", NULL, NULL, "/proc/self/status has no "
+		    "%s line (an old kernel, or an incomplete copy)", missing);
+	} else {
+		r = fa_results_add(out, c, r == FA_ERR_NOTFOUND ?
+		    FA_ST_NOT_TESTED : FA_ST_ERROR, "/proc/self/status", NULL,
+		    NULL, "%s", r == FA_ERR_NOTFOUND ? (cr->obs != NULL ?
+		    fa_obs_reason(cr->obs) : "/proc/self/status was not read") :
+		    "/proc/self/status holds malformed credentials");
+	}
+	return r < 0 ? r : 1;
+}
+
+static unsigned
+popcount(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v != 0; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* Evidence: the decoded effective set and the seccomp mode. */
+static json_t *
+creds_evidence(const struct fa_host_creds *cr, int with_seccomp)
+{
+	char *names = fa_caps_names(cr->cap_eff);
+	json_t *ev = json_array();
+
+	if (names == NULL || ev == NULL || fa_evidence_add(ev, fa_evidence(
+	    cr->obs, "cap_eff", json_sprintf("0x%016llx (%s)",
+	    (unsigned long long)cr->cap_eff, names[0] != '\0' ? names :
+	    "none"))) != 0 || (with_seccomp && fa_evidence_add(ev, fa_evidence(
+	    cr->obs, "seccomp", json_integer(cr->seccomp))) != 0)) {
+		json_decref(ev);
+		ev = NULL;
+	}
+	free(names);
+	return ev;
+}
+
+static int
+eval_privileged(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_host_env env;
+	struct fa_host_creds cr;
+	const json_t *sys;
+	json_t *ev;
+	int r, all, sys_rw = -1, ro;
+
+	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_EFF | FA_CRED_BND |
+	    FA_CRED_SECCOMP)) != 0)
+		return r < 0 ? r : 0;
+	if ((ev = creds_evidence(&cr, 1)) == NULL)
+		return FA_ERR_NOMEM;
+	sys = fa_host_mount_for(ctx->snap, "/sys");
+	if (sys != NULL && fa_json_get_bool(sys, "read_only", &ro) == 0) {
+		sys_rw = !ro;
+		if (fa_evidence_add(ev, fa_evidence(fa_snapshot_find(ctx->snap,
+		    FA_KIND_HOST_MOUNTS, "/proc/self/mountinfo"),
+		    "/sys read_only", json_boolean(ro))) != 0) {
+			json_decref(ev);
+			return FA_ERR_NOMEM;
+		}
+	}
+	/* The whole bounding set of a current kernel (38+ capabilities). */
+	all = cr.cap_eff == cr.cap_bnd && popcount(cr.cap_bnd) >= 38;
+	if (all && cr.seccomp == 0 && sys_rw != 0)
+		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
+		    "every capability (%u) is effective, seccomp is off%s: "
+		    "a privileged container", popcount(cr.cap_eff),
+		    sys_rw == 1 ? " and /sys is mounted read-write" :
+		    " (the /sys mount was not seen)");
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+		    "not privileged: %s", !all ? "the effective capability "
+		    "set is not the full bounding set" : cr.seccomp != 0 ?
+		    "a seccomp filter is active" : "/sys is read-only");
+	return r < 0 ? r : 0;
+}
+
+static int
+eval_cap_dangerous(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_host_env env;
+	struct fa_host_creds cr;
+	uint64_t bad = 0;
+	unsigned bit;
+	char *names;
+	json_t *ev;
+	size_t i;
+	int r;
+
+	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_EFF)) != 0)
+		return r < 0 ? r : 0;
+	for (i = 0; dangerous[i] != NULL; i++)
+		if (fa_cap_from_name(dangerous[i], &bit) == 0 && bit < 64 &&
+		    (cr.cap_eff >> bit & 1))
+			bad |= 1ull << bit;
+	if ((ev = creds_evidence(&cr, 0)) == NULL)
+		return FA_ERR_NOMEM;
+	if (bad == 0)
+		return fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+		    "no dangerous capability is effective (%u effective)",
+		    popcount(cr.cap_eff)) < 0 ? FA_ERR_NOMEM : 0;
+	if ((names = fa_caps_names(bad)) == NULL) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
+	    "dangerous effective capabilities: %s", names);
+	free(names);
+	return r < 0 ? r : 0;
+}
+
+static int
+eval_seccomp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_host_env env;
+	struct fa_host_creds cr;
+	long long filters = -1;
+	json_t *ev;
+	int r;
+
+	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_SECCOMP)) != 0)
+		return r < 0 ? r : 0;
+	(void)fa_json_get_int(cr.obs->data, "seccomp_filters", 0, 1 << 20,
+	    &filters);
+	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
+	    cr.obs, "seccomp", json_integer(cr.seccomp))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (cr.seccomp == 0)
+		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
+		    "seccomp is disabled (Seccomp: 0): every system call "
+		    "reaches the shared kernel");
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+		    "seccomp %s mode%s", cr.seccomp == 1 ? "strict" : "filter",
+		    filters > 0 ? " with filters installed" : "");
+	return r < 0 ? r : 0;
+}
+
+static int
+eval_nnp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_host_env env;
+	struct fa_host_creds cr;
+	json_t *ev;
+	int r;
+
+	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_NNP)) != 0)
+		return r < 0 ? r : 0;
+	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
+	    cr.obs, "no_new_privs", json_integer(cr.nnp))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_results_add(out, c, cr.nnp ? FA_ST_PASS : FA_ST_FAIL, "host",
+	    NULL, ev, cr.nnp ? "no_new_privs is set" : "no_new_privs is off: "
+	    "set-user-ID and file-capability binaries can raise privileges");
+	return r < 0 ? r : 0;
+}
+
+/* SELinux types that mean "not confined". */
+static int
+selinux_unconfined(const char *label)
+{
+	static const char *const types[] = { "unconfined_t", "spc_t",
+	    "kernel_t", "initrc_t", "unconfined_service_t", NULL };
+	const char *p = label;
+	size_t i, n;
+
+	for (i = 0; i < 2; i++)		/* user:role:type:level */
+		if ((p = strchr(p, ':')) == NULL)
+			return -1;
+		else
+			p++;
+	n = strcspn(p, ":");
+	for (i = 0; types[i] != NULL; i++)
+		if (strlen(types[i]) == n && strncmp(p, types[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+eval_lsm(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	struct fa_host_env env;
+	const char *label, *enf, *list, *aa;
+	enum fa_status st;
+	const char *why;
+	char msg[256];
+	json_t *ev;
+	int r;
+
+	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
+		return r < 0 ? r : 0;
+	fa_host_env_free(&env);
+	if ((o = fa_snapshot_find(ctx->snap, FA_KIND_HOST_LSM,
+	    "/proc/self/attr")) == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL,
+		    NULL, "the LSM label was not read") < 0 ? FA_ERR_NOMEM : 0;
+	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(o,
+	    "data", json_deep_copy(o->data))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	label = fa_json_get_str(o->data, "apparmor_current");
+	if (label == NULL)
+		label = fa_json_get_str(o->data, "current");
+	enf = fa_json_get_str(o->data, "selinux_enforce");
+	list = fa_json_get_str(o->data, "lsm_list");
+	aa = fa_json_get_str(o->data, "apparmor_enabled");
+	st = FA_ST_NOT_TESTED;
+	why = msg;
+	if (label != NULL && strcmp(label, "unconfined") == 0) {
+		st = FA_ST_FAIL;
+		why = "the process is unconfined (AppArmor label "
+		    "'unconfined')";
+	} else if (label != NULL && strstr(label, " (complain)") != NULL) {
+		st = FA_ST_FAIL;
+		snprintf(msg, sizeof(msg), "AppArmor profile '%s' only "
+		    "complains, it does not enforce", label);
+	} else if (label != NULL && strstr(label, " (enforce)") != NULL) {
+		st = FA_ST_PASS;
+		snprintf(msg, sizeof(msg), "AppArmor profile '%s'", label);
+	} else if (label != NULL && selinux_unconfined(label) == 1) {
+		st = FA_ST_FAIL;
+		snprintf(msg, sizeof(msg), "SELinux domain of '%s' is "
+		    "unconfined", label);
+	} else if (label != NULL && selinux_unconfined(label) == 0) {
+		st = enf == NULL ? FA_ST_NOT_TESTED : strcmp(enf, "1") == 0 ?
+		    FA_ST_PASS : FA_ST_FAIL;
+		snprintf(msg, sizeof(msg), "SELinux label '%s', %s", label,
+		    enf == NULL ? "enforcement mode unreadable" :
+		    strcmp(enf, "1") == 0 ? "enforcing" : "permissive");
+	} else if (label != NULL) {
+		snprintf(msg, sizeof(msg), "label '%s' is not one this check "
+		    "knows", label);
+	} else if (list != NULL && strstr(list, "apparmor") == NULL &&
+	    strstr(list, "selinux") == NULL && strstr(list, "smack") == NULL &&
+	    strstr(list, "tomoyo") == NULL) {
+		st = FA_ST_FAIL;
+		snprintf(msg, sizeof(msg), "no mandatory access control LSM "
+		    "is active (active LSMs: %s)", list);
+	} else if (list == NULL && aa != NULL && strcmp(aa, "N") == 0 &&
+	    enf == NULL) {
+		st = FA_ST_FAIL;
+		why = "AppArmor is disabled and SELinux is absent";
+	} else {
+		why = "the process's LSM label could not be read";
+	}
+	r = fa_results_add(out, c, st, "host", NULL, ev, "%s", why);
+	return r < 0 ? r : 0;
+}
+
+static int
+eval_userns(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	struct fa_host_env env;
+	struct fa_host_creds cr;
+	const json_t *map, *e;
+	long long outside = -1;
+	json_t *ev;
+	size_t i;
+	int r;
+
+	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_UID)) != 0)
+		return r < 0 ? r : 0;
+	if (cr.euid != 0)
+		return fa_results_add(out, c, FA_ST_PASS, "host", NULL,
+		    json_pack("[o]", fa_evidence(cr.obs, "uid", json_deep_copy(
+		    json_object_get(cr.obs->data, "uid")))), "the process is "
+		    "not root (effective uid %lld)", cr.euid) < 0 ?
+		    FA_ERR_NOMEM : 0;
+	o = fa_snapshot_find(ctx->snap, FA_KIND_HOST_USERNS,
+	    "/proc/self/uid_map");
+	if (o == NULL || o->state != FA_OBS_COMPLETE)
+		return fa_results_add(out, c, o != NULL ? fa_status_for_obs(o) :
+		    FA_ST_NOT_TESTED, "host", NULL, NULL, "the process is root "
+		    "but its uid_map was not read%s%s", o != NULL ? ": " : "",
+		    o != NULL ? fa_obs_reason(o) : "") < 0 ? FA_ERR_NOMEM : 0;
+	map = json_object_get(o->data, "map");
+	json_array_foreach(map, i, e)
+		if (json_integer_value(json_array_get(e, 0)) == 0)
+			outside = json_integer_value(json_array_get(e, 1));
+	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(o,
+	    "map", json_deep_copy(map))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (outside == 0)
+		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
+		    "root in the container is root on the host (uid 0 maps "
+		    "to host uid 0: no user namespace)");
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+		    "root in the container maps to host uid %lld (user "
+		    "namespace)", outside);
+	return r < 0 ? r : 0;
+}
+
+/* Interfaces that exist only in a host's network namespace. */
+static int
+host_iface(const char *n)
+{
+	static const char *const pfx[] = { "docker0", "cni0", "cali",
+	    "flannel", "veth", "virbr", "kube-ipvs", "vxlan.calico",
+	    "cilium_", "weave", NULL };
+	size_t i;
+
+	for (i = 0; pfx[i] != NULL; i++)
+		if (strncmp(n, pfx[i], strlen(pfx[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	static const char *const types[] = { "pid", "ipc", "uts", "cgroup",
+	    NULL };
+	const struct fa_obs *o, *t;
+	struct fa_host_env env;
+	const json_t *ifs, *v;
+	char shared[96] = "";
+	json_t *ev;
+	size_t i;
+	int r, unknown = 0;
+
+	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
+		return r < 0 ? r : 0;
+	fa_host_env_free(&env);
+	o = fa_snapshot_find(ctx->snap, FA_KIND_HOST_NS, "/proc/self/ns");
+	if (o == NULL || o->state != FA_OBS_COMPLETE)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL,
+		    NULL, "the namespace links were not read%s%s", o != NULL ?
+		    ": " : "", o != NULL ? fa_obs_reason(o) : "") < 0 ?
+		    FA_ERR_NOMEM : 0;
+	if ((ev = json_array()) == NULL)
+		return FA_ERR_NOMEM;
+	for (i = 0; types[i] != NULL; i++) {
+		v = json_object_get(json_object_get(o->data, types[i]),
+		    "initial");
+		if (!json_is_boolean(v)) {
+			unknown++;
+			continue;
+		}
+		if (json_is_true(v) && (snprintf(shared + strlen(shared),
+		    sizeof(shared) - strlen(shared), "%s%s", shared[0] ? ", " :
+		    "", types[i]), fa_evidence_add(ev, fa_evidence(o, types[i],
+		    json_deep_copy(json_object_get(o->data, types[i])))) != 0))
+			goto nomem;
+	}
+	t = fa_snapshot_find(ctx->snap, FA_KIND_HOST_TENANCY, "/");
+	ifs = t != NULL ? json_object_get(t->data, "net_ifaces") : NULL;
+	json_array_foreach(ifs, i, v)
+		if (json_is_string(v) && host_iface(json_string_value(v))) {
+			snprintf(shared + strlen(shared), sizeof(shared) -
+			    strlen(shared), "%snet", shared[0] ? ", " : "");
+			if (fa_evidence_add(ev, fa_evidence(t, "net_ifaces",
+			    json_deep_copy(ifs))) != 0)
+				goto nomem;
+			break;
+		}
+	if (shared[0] != '\0')
+		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
+		    "the container shares the host's %s namespace%s", shared,
+		    strchr(shared, ',') != NULL ? "s" : "");
+	else if (unknown == 4)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "no namespace identity could be read");
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+		    "pid, ipc, uts and cgroup namespaces are the container's "
+		    "own%s; no host-only network interface is visible",
+		    unknown > 0 ? " (where readable)" : "");
+	return r < 0 ? r : 0;
+nomem:
+	json_decref(ev);
+	return FA_ERR_NOMEM;
+}
+
+HOST_CHECK(fa_chk_host_privileged, "HOST-PRIVILEGED", FA_SEV_CRITICAL,
+    "The container is privileged",
+    "A privileged container holds every capability, runs without seccomp "
+    "or an LSM profile and sees the host's devices: it can mount the host "
+    "disk or load kernel modules, so the container boundary is gone.",
+    "Run tenant containers unprivileged (no --privileged, "
+    "securityContext.privileged false) and grant devices individually "
+    "(CDI, device plugins).",
+    "Provider shall not run Customer containers in privileged mode, and "
+    "shall enforce this by admission policy on every node that runs "
+    "Customer workloads.",
+    refs_caps, eval_privileged);
+
+HOST_CHECK(fa_chk_host_cap_dangerous, "HOST-CAP-DANGEROUS", FA_SEV_HIGH,
+    "The container holds dangerous capabilities",
+    "Capabilities such as CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_PTRACE or "
+    "CAP_DAC_READ_SEARCH are the usual first step of container escapes "
+    "(mounts, kernel modules, host file handles, other processes).",
+    "Drop every capability beyond the runtime's default set; grant "
+    "narrower ones only where a workload needs them, and document each.",
+    "Provider shall run Customer containers with no Linux capability "
+    "beyond the container runtime's default set unless Customer requests "
+    "it in writing.",
+    refs_caps, eval_cap_dangerous);
+
+HOST_CHECK(fa_chk_host_seccomp_off, "HOST-SECCOMP-OFF", FA_SEV_HIGH,
+    "Seccomp is disabled in the container",
+    "Without a seccomp filter every system call, including rarely used "
+    "and historically exploitable ones, reaches the kernel the container "
+    "shares with the host.",
+    "Apply the runtime's default seccomp profile (Docker default, "
+    "Kubernetes seccompProfile RuntimeDefault) or a stricter one.",
+    "Provider shall run Customer containers under a seccomp filter at "
+    "least as restrictive as the container runtime's default profile.",
+    refs_seccomp, eval_seccomp);
+
+HOST_CHECK(fa_chk_host_lsm_off, "HOST-LSM-OFF", FA_SEV_HIGH,
+    "The container is not confined by an LSM (AppArmor or SELinux)",
+    "AppArmor and SELinux profiles block known escape paths (writes to "
+    "/proc and /sys, mounts) even when another layer fails.",
+    "Run containers under an enforcing AppArmor profile (docker-default "
+    "or stricter) or an SELinux container domain (container_t) with "
+    "SELinux enforcing.",
+    "Provider shall confine Customer containers with an enforcing "
+    "mandatory access control profile (AppArmor or SELinux) on every "
+    "node that runs Customer workloads.",
+    refs_lsm, eval_lsm);
+
+HOST_CHECK(fa_chk_host_nnp_off, "HOST-NNP-OFF", FA_SEV_MEDIUM,
+    "no_new_privs is not set in the container",
+    "Without no_new_privs a process can gain privileges through "
+    "set-user-ID or file-capability binaries inside the image.",
+    "Set no_new_privs (Docker --security-opt no-new-privileges, "
+    "Kubernetes allowPrivilegeEscalation: false).",
+    "Provider shall start Customer containers with no_new_privs set "
+    "(allowPrivilegeEscalation false) unless Customer requests "
+    "otherwise in writing.",
+    refs_seccomp, eval_nnp);
+
+HOST_CHECK(fa_chk_host_userns_root, "HOST-USERNS-ROOT", FA_SEV_HIGH,
+    "Root in the container is root on the host",
+    "Without a user namespace, uid 0 in the container is uid 0 on the "
+    "host: any file or kernel interface that leaks through is writable "
+    "as the host's root.",
+    "Run containers as a non-root user, or in a user namespace that maps "
+    "container root to an unprivileged host uid (Kubernetes hostUsers: "
+    "false, Docker userns-remap).",
+    "Provider shall run Customer containers either as a non-root user or "
+    "in a user namespace in which container root is not host root.",
+    refs_ns, eval_userns);
+
+HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
+    "The container shares host namespaces",
+    "A container in the host's PID, IPC, UTS, cgroup or network namespace "
+    "sees and can signal or talk to host processes and services "
+    "(hostPID, hostIPC, hostNetwork).",
+    "Give each container its own PID, IPC, UTS, cgroup and network "
+    "namespaces (no hostPID/hostIPC/hostNetwork).",
+    "Provider shall not place Customer containers in the host's PID, "
+    "IPC, UTS, cgroup or network namespace.",
+    refs_ns, eval_ns_shared);

@@ -1,0 +1,447 @@
+/*
+ * The *-VULN checks: component versions inside a catalogued vulnerable
+ * range (HOST-NVIDIA-CTK-VULN, HOST-NVIDIA-DRIVER-VULN, HOST-RUNC-VULN,
+ * HOST-CONTAINERD-VULN, HOST-DOCKER-VULN, HOST-KERNEL-VULN).
+ *
+ * The catalogue is the one embedded in the snapshot (host.cvedb), so an
+ * offline re-evaluation uses what the scan used.  Versions come from
+ * files, never from running a binary: dpkg status for the toolkit, runc,
+ * containerd and Docker; /sys/module/nvidia/version or
+ * /proc/driver/nvidia/version for the driver; osrelease and /proc/version
+ * (the Debian package version, when present) for the kernel.
+ *
+ * Confidence: a distribution build (a Debian package of runc or
+ * containerd, any kernel) may carry backported fixes the version does not
+ * show, so a match there is a failure with confidence "version-only";
+ * vendor packages (docker-ce, containerd.io, nvidia-container-toolkit) and
+ * the driver's own version string are exact.  A driver on a branch the
+ * catalogue does not list is not_tested, never pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/cvedb.h"
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "host_checks.h"
+
+static const char *const refs_ctk[] = {
+	"NVIDIA Container Toolkit security bulletins "
+	    "(https://nvidia.custhelp.com/app/answers/detail/a_id/5582, "
+	    "5616, 5659, 5850)",
+	NULL
+};
+static const char *const refs_drv[] = {
+	"NVIDIA GPU display driver security bulletins "
+	    "(https://www.nvidia.com/en-us/security/)",
+	NULL
+};
+static const char *const refs_runc[] = {
+	"runc security advisories "
+	    "(https://github.com/opencontainers/runc/security/advisories)",
+	NULL
+};
+static const char *const refs_ctrd[] = {
+	"containerd security advisories "
+	    "(https://github.com/containerd/containerd/security/advisories)",
+	NULL
+};
+static const char *const refs_docker[] = {
+	"moby security advisories "
+	    "(https://github.com/moby/moby/security/advisories)",
+	NULL
+};
+static const char *const refs_kernel[] = {
+	"Linux kernel CNA CVE records (https://git.kernel.org/pub/scm/linux/"
+	    "security/vulns.git)",
+	NULL
+};
+
+/* Debian's own builds (backports possible) versus vendor packages. */
+static const char *const distro_packages[] = { "runc", "containerd",
+	"docker.io", NULL };
+
+struct candidate {
+	const struct fa_obs *obs;
+	char		 version[FA_VERSION_MAX + 1];	/* to match */
+	char		 shown[160];	/* "runc 1.1.5+ds1-1+deb12u1 (dpkg)" */
+	int		 version_only;
+};
+
+static enum fa_component
+component_of(const struct fa_check *c)
+{
+	if (strcmp(c->id, "HOST-NVIDIA-CTK-VULN") == 0)
+		return FA_COMP_TOOLKIT;
+	if (strcmp(c->id, "HOST-NVIDIA-DRIVER-VULN") == 0)
+		return FA_COMP_DRIVER;
+	if (strcmp(c->id, "HOST-RUNC-VULN") == 0)
+		return FA_COMP_RUNC;
+	if (strcmp(c->id, "HOST-CONTAINERD-VULN") == 0)
+		return FA_COMP_CONTAINERD;
+	if (strcmp(c->id, "HOST-DOCKER-VULN") == 0)
+		return FA_COMP_DOCKER;
+	return FA_COMP_KERNEL;
+}
+
+/* The catalogue from the snapshot; 0, or a result was added (1), or <0. */
+static int
+catalogue(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_cvedb **db, const struct fa_obs **o)
+{
+	char *why = NULL;
+	size_t it = 0;
+	int r;
+
+
+	*o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_CVEDB, &it);
+	if (*o == NULL || (*o)->state != FA_OBS_COMPLETE) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "catalogue", NULL,
+		    NULL, "no CVE catalogue: %s", *o != NULL ?
+		    fa_obs_reason(*o) : "none was loaded");
+		return r < 0 ? r : 1;
+	}
+	r = fa_cvedb_from_json(json_object_get((*o)->data, "catalogue"), db,
+	    &why);
+	if (r == FA_ERR_NOMEM) {
+		free(why);
+		return r;
+	}
+	if (r != 0) {
+		r = fa_results_add(out, c, FA_ST_ERROR, "catalogue", NULL, NULL,
+		    "observation %s holds an invalid catalogue: %s", (*o)->id,
+		    why != NULL ? why : "invalid");
+		free(why);
+		return r < 0 ? r : 1;
+	}
+	return 0;
+}
+
+/* A driver branch (the major number) the catalogue has ranges for. */
+static int
+branch_known(const struct fa_cvedb *db, const char *version)
+{
+	size_t i, k, n = strcspn(version, ".");
+	const struct fa_cve_range *rg;
+
+	for (i = 0; i < db->n; i++) {
+		if (db->entries[i].component != FA_COMP_DRIVER)
+			continue;
+		for (k = 0; k < db->entries[i].nranges; k++) {
+			rg = &db->entries[i].ranges[k];
+			if ((rg->introduced != NULL &&
+			    strncmp(rg->introduced, version, n) == 0 &&
+			    strchr(".", rg->introduced[n]) != NULL) ||
+			    (rg->fixed != NULL &&
+			    strncmp(rg->fixed, version, n) == 0 &&
+			    rg->fixed[n] == '.'))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* A [features] flag or mode of the toolkit, from any config read. */
+static const json_t *
+ctk_value(const struct fa_snapshot *s, const char *key)
+{
+	const struct fa_obs *o;
+	const json_t *v;
+	size_t it = 0;
+
+	while ((o = fa_snapshot_next(s, FA_KIND_HOST_CTK_CONFIG, &it)))
+		if (o->state == FA_OBS_COMPLETE && (v = json_object_get(
+		    json_object_get(o->data, "values"), key)) != NULL)
+			return v;
+	return NULL;
+}
+
+/* Why a matched CVE does not apply here, or NULL. */
+static const char *
+ruled_out(const struct fa_snapshot *s, const struct fa_cve *e, char *buf,
+    size_t len)
+{
+	const char *mode = json_string_value(ctk_value(s,
+	    "nvidia-container-runtime.mode"));
+	char key[96];
+
+	if (e->mitigated_by != NULL) {
+		snprintf(key, sizeof(key), "features.%s", e->mitigated_by);
+		if (json_is_true(ctk_value(s, key))) {
+			snprintf(buf, len, "mitigated: [features] %s "
+			    "= true", e->mitigated_by);
+			return buf;
+		}
+	}
+	if ((e->conditions & 1u << FA_COND_LEGACY_MODE) && mode != NULL &&
+	    (strcmp(mode, "cdi") == 0 || strcmp(mode, "jit-cdi") == 0))
+		return "legacy mode only, and the toolkit runs in CDI mode";
+	return NULL;
+}
+
+static json_t *
+conditions_json(const struct fa_cve *e)
+{
+	json_t *a = json_array();
+	int k;
+
+	for (k = 0; a != NULL && k < FA_COND_MAX; k++)
+		if ((e->conditions & 1u << k) && json_array_append_new(a,
+		    json_string(fa_cve_cond_name((enum fa_cve_cond)k))) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* Judge one candidate version against the catalogue. */
+static int
+judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const struct fa_cvedb *db,
+    const struct fa_obs *dbo, const struct candidate *cd,
+    enum fa_component comp)
+{
+	const struct fa_cve_range *hit;
+	const struct fa_cve *e;
+	const char *err, *why, *worst = NULL;
+	double max = -1;
+	size_t i, n = 0, out_n = 0;
+	json_t *ev, *cves;
+	char key[96], cvss[32];
+	int r;
+
+	if ((ev = json_array()) == NULL || (cves = json_array()) == NULL) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (fa_evidence_add(ev, fa_evidence(cd->obs, "version",
+	    json_string(cd->shown))) != 0 || fa_evidence_add(ev, fa_evidence(
+	    NULL, "confidence", json_string(cd->version_only ? "version-only" :
+	    "version"))) != 0 || fa_evidence_add(ev, fa_evidence(dbo,
+	    "catalogue", json_pack("{s:s, s:I}", "date", db->date, "entries",
+	    (json_int_t)db->n))) != 0)
+		goto nomem;
+	for (i = 0; i < db->n; i++) {
+		e = &db->entries[i];
+		if (e->component != comp)
+			continue;
+		if (fa_cve_match(e, cd->version, &hit, &err) != 0) {
+			json_decref(cves);
+			r = fa_results_add(out, c, FA_ST_ERROR, cd->obs->target,
+			    NULL, ev, "%s cannot be compared: %s", cd->shown,
+			    err != NULL ? err : "invalid version");
+			return r < 0 ? r : 0;
+		}
+		why = NULL;
+		if (hit == NULL && e->reopened_by != NULL) {
+			snprintf(key, sizeof(key), "features.%s",
+			    e->reopened_by);
+			if (!json_is_true(ctk_value(ctx->snap, key)))
+				continue;
+			why = "re-opened by a [features] flag";
+		} else if (hit == NULL) {
+			continue;
+		}
+		{
+			char nb[160];
+			const char *no = ruled_out(ctx->snap, e, nb,
+			    sizeof(nb));
+
+			if (json_array_append_new(cves, json_pack("{s:s, s:s?, "
+			    "s:o, s:s?, s:s?, s:o, s:s?, s:s?}", "cve", e->id,
+			    "title", e->title, "cvss", e->cvss >= 0 ?
+			    json_real(e->cvss) : json_null(), "fixed",
+			    hit != NULL ? hit->fixed : NULL, "advisory",
+			    e->advisory, "conditions", conditions_json(e),
+			    "ruled_out", no, "note", why != NULL ? why :
+			    hit != NULL ? hit->note : NULL)) != 0)
+				goto nomem;
+			if (no != NULL) {
+				out_n++;
+				continue;
+			}
+		}
+		n++;
+		if (worst == NULL || e->cvss > max) {
+			max = e->cvss;
+			worst = e->id;
+		}
+	}
+	if (fa_evidence_add(ev, fa_evidence(dbo, "cves", cves)) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	snprintf(cvss, sizeof(cvss), ", CVSS %.1f", max);
+	if (n > 0)
+		r = fa_results_add(out, c, FA_ST_FAIL, cd->obs->target, NULL,
+		    ev, "%s is in the affected range of %zu catalogued CVE%s "
+		    "(worst %s%s)%s%s", cd->shown, n, n > 1 ? "s" : "",
+		    worst, max >= 0 ? cvss : ", no CVSS score", cd->version_only ? "; confidence "
+		    "version-only: the distribution may have backported fixes "
+		    "the version does not show" : "", out_n > 0 ?
+		    "; others ruled out by configuration (see evidence)" : "");
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, cd->obs->target, NULL,
+		    ev, "no catalogued CVE affects %s (catalogue of %s)%s",
+		    cd->shown, db->date, out_n > 0 ? "; matches ruled out by "
+		    "configuration are in the evidence" : "");
+	return r < 0 ? r : 0;
+nomem:
+	json_decref(ev);
+	json_decref(cves);
+	return FA_ERR_NOMEM;
+}
+
+/* Versions of comp found in the snapshot, at most max. */
+static size_t
+candidates(const struct fa_snapshot *s, enum fa_component comp,
+    struct candidate *cd, size_t max, const struct fa_obs **missing)
+{
+	const char *name = fa_component_name(comp), *v, *pkg, *up;
+	const struct fa_obs *o;
+	const json_t *deb;
+	size_t it = 0, n = 0, i, k;
+
+	*missing = NULL;
+	if (comp == FA_COMP_DRIVER || comp == FA_COMP_KERNEL) {
+		o = fa_snapshot_find(s, FA_KIND_HOST_VERSION, name);
+		if (o == NULL || o->state != FA_OBS_COMPLETE ||
+		    (v = fa_json_get_str(o->data, "version")) == NULL) {
+			*missing = o;
+			return 0;
+		}
+		deb = json_object_get(o->data, "debian_package");
+		cd[0].obs = o;
+		cd[0].version_only = comp == FA_COMP_KERNEL;
+		if (fa_json_get_str(deb, "version") != NULL) {
+			snprintf(cd[0].version, sizeof(cd[0].version), "%s",
+			    fa_json_get_str(deb, "version"));
+			snprintf(cd[0].shown, sizeof(cd[0].shown), "kernel %s "
+			    "(Debian package %s)", v, cd[0].version);
+		} else {
+			snprintf(cd[0].version, sizeof(cd[0].version), "%s", v);
+			snprintf(cd[0].shown, sizeof(cd[0].shown), "%s %s (%s)",
+			    name, v, fa_json_get_str(o->data, "source") != NULL
+			    ? fa_json_get_str(o->data, "source") : "?");
+		}
+		return 1;
+	}
+	while (n < max && (o = fa_snapshot_next(s, FA_KIND_HOST_PACKAGE,
+	    &it)) != NULL) {
+		if (strcmp(o->target, "dpkg") == 0) {
+			*missing = o;
+			continue;
+		}
+		v = fa_json_get_str(o->data, "version");
+		up = fa_json_get_str(o->data, "upstream");
+		pkg = fa_json_get_str(o->data, "package");
+		if (o->state != FA_OBS_COMPLETE || v == NULL || pkg == NULL ||
+		    fa_json_get_str(o->data, "component") == NULL ||
+		    strcmp(fa_json_get_str(o->data, "component"), name) != 0)
+			continue;
+		/* One result per distinct version (toolkit: 4 packages). */
+		for (k = 0; k < n; k++)
+			if (strcmp(cd[k].version, up != NULL ? up : v) == 0)
+				break;
+		if (k < n)
+			continue;
+		cd[n].obs = o;
+		snprintf(cd[n].version, sizeof(cd[n].version), "%s",
+		    up != NULL ? up : v);
+		snprintf(cd[n].shown, sizeof(cd[n].shown), "%s %s (dpkg)", pkg,
+		    v);
+		cd[n].version_only = 0;
+		for (i = 0; distro_packages[i] != NULL; i++)
+			if (strcmp(pkg, distro_packages[i]) == 0)
+				cd[n].version_only = 1;
+		n++;
+	}
+	if (n > 0)
+		*missing = NULL;
+	return n;
+}
+
+static int
+eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	enum fa_component comp = component_of(c);
+	struct candidate cd[8];
+	const struct fa_obs *dbo, *missing;
+	struct fa_cvedb *db = NULL;
+	struct fa_host_env env;
+	size_t n, i;
+	int r, in_container;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_HOST, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((r = catalogue(c, ctx, out, &db, &dbo)) != 0)
+		return r < 0 ? r : 0;
+	n = candidates(ctx->snap, comp, cd, sizeof(cd) / sizeof(cd[0]),
+	    &missing);
+	for (i = 0, r = 0; i < n && r == 0; i++) {
+		if (comp == FA_COMP_DRIVER && !branch_known(db, cd[i].version))
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    cd[i].obs->target, NULL, json_pack("[o]",
+			    fa_evidence(cd[i].obs, "version", json_string(
+			    cd[i].shown))), "%s: branch %.*s is not in the "
+			    "catalogue of %s, so nothing can be said", cd[i].shown,
+			    (int)strcspn(cd[i].version, "."), cd[i].version,
+			    db->date);
+		else
+			r = judge(c, ctx, out, db, dbo, &cd[i], comp);
+		r = r < 0 ? r : 0;
+	}
+	fa_cvedb_free(db);
+	if (r != 0 || n > 0)
+		return r;
+	if ((r = fa_host_env(ctx->snap, &env)) != 0)
+		return r;
+	in_container = env.container == 1;
+	fa_host_env_free(&env);
+	r = fa_results_add(out, c, FA_ST_NOT_TESTED, fa_component_name(comp),
+	    NULL, NULL, "no %s version found%s%s%s", fa_component_name(comp),
+	    missing != NULL && missing->state != FA_OBS_COMPLETE ? ": " : "",
+	    missing != NULL && missing->state != FA_OBS_COMPLETE ?
+	    fa_obs_reason(missing) : comp == FA_COMP_DRIVER ||
+	    comp == FA_COMP_KERNEL ? "" : " in the dpkg database (a copy "
+	    "installed outside dpkg is not examined)", in_container &&
+	    comp != FA_COMP_KERNEL && comp != FA_COMP_DRIVER ? "; in a "
+	    "container the host's packages are not visible" : "");
+	return r < 0 ? r : 0;
+}
+
+#define VULN_CHECK(sym, cid, ttl, what, rf)				\
+	const struct fa_check sym = {					\
+		.id = cid, .family = FA_FAM_HOST,			\
+		.severity = FA_SEV_HIGH, .title = ttl,			\
+		.rationale = "A " what " version inside a published "	\
+		    "vulnerable range exposes the host to known "	\
+		    "exploits; container escapes in this component "	\
+		    "reach every tenant on the node.",			\
+		.remediation = "Upgrade the " what " to the fixed "	\
+		    "release of its branch named in the evidence, or "	\
+		    "show that the installed build carries the fix.",	\
+		.msa_clause = "Provider shall keep the " what " on "	\
+		    "hosts running Customer workloads at or above the "	\
+		    "vendor's fixed release for every published "	\
+		    "vulnerability of CVSS 7.0 or higher within 14 days "	\
+		    "of the advisory (30 days below 7.0), and report "	\
+		    "the versions in use on request.",			\
+		.refs = rf, .eval = eval,				\
+	}
+
+VULN_CHECK(fa_chk_host_nvidia_ctk_vuln, "HOST-NVIDIA-CTK-VULN",
+    "Vulnerable NVIDIA Container Toolkit", "NVIDIA Container Toolkit",
+    refs_ctk);
+VULN_CHECK(fa_chk_host_nvidia_driver_vuln, "HOST-NVIDIA-DRIVER-VULN",
+    "Vulnerable NVIDIA GPU driver", "NVIDIA GPU driver", refs_drv);
+VULN_CHECK(fa_chk_host_runc_vuln, "HOST-RUNC-VULN", "Vulnerable runc",
+    "runc", refs_runc);
+VULN_CHECK(fa_chk_host_containerd_vuln, "HOST-CONTAINERD-VULN",
+    "Vulnerable containerd", "containerd", refs_ctrd);
+VULN_CHECK(fa_chk_host_docker_vuln, "HOST-DOCKER-VULN",
+    "Vulnerable Docker Engine", "Docker Engine (moby)", refs_docker);
+VULN_CHECK(fa_chk_host_kernel_vuln, "HOST-KERNEL-VULN",
+    "Vulnerable Linux kernel", "Linux kernel", refs_kernel);

@@ -1,0 +1,623 @@
+/*
+ * Unit tests for the host checks (checks/host_*.c) on synthetic snapshots:
+ * the environment classification, each decision rule, fail-closed
+ * behaviour on missing or malformed evidence, and the catalogue rules
+ * (unknown driver branch, version-only confidence, flags that re-open or
+ * mitigate a CVE).  The fixture trees in fixtures/host/ exercise the same
+ * checks end to end (tests/host/test_fixtures.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../checks/check.h"
+#include "../../checks/host_checks.h"
+#include "../../core/policy.h"
+#include "../../core/snapshot.h"
+
+#define FULL	"0x000001ffffffffff"
+#define DOCKER	"0x00000000a80425fb"	/* Docker's default 14 */
+
+/* A snapshot with the host family collected and nothing else. */
+static struct fa_snapshot *
+snap(void)
+{
+	struct fa_snapshot *s = fa_snapshot_new();
+
+	assert_non_null(s);
+	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_HOST,
+	    FA_FAMST_COLLECTED, NULL), 0);
+	return s;
+}
+
+static void
+add(struct fa_snapshot *s, const char *kind, const char *target,
+    enum fa_obs_state st, json_t *data)
+{
+	assert_non_null(data);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_HOST, NULL, kind, target,
+	    "test", st, st == FA_OBS_COMPLETE ? NULL : "test reason", data,
+	    NULL), 0);
+}
+
+static void
+status(struct fa_snapshot *s, int uid, const char *eff, const char *bnd,
+    int seccomp, int nnp)
+{
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_COMPLETE,
+	    json_pack("{s:[i,i,i,i], s:s, s:s, s:i, s:i, s:i}", "uid", uid,
+	    uid, uid, uid, "cap_eff", eff, "cap_bnd", bnd, "seccomp", seccomp,
+	    "no_new_privs", nnp, "seccomp_filters", seccomp == 2));
+}
+
+static void
+marker(struct fa_snapshot *s, int exists)
+{
+	add(s, FA_KIND_HOST_PATH, "/.dockerenv", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:b, s:s, s:s, s:i, s:i}", "path", "/.dockerenv",
+	    "role", "marker:docker", "exists", exists, "type", "file", "mode",
+	    "0755", "uid", 0, "gid", 0));
+}
+
+static void
+ns(struct fa_snapshot *s, int pid_initial, int net_host)
+{
+	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, json_pack(
+	    "{s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}, s:{s:I}}", "pid", "initial",
+	    pid_initial, "ipc", "initial", 0, "uts", "initial", 0, "cgroup",
+	    "initial", 0, "net", "inode", (json_int_t)4026532000));
+	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, json_pack(
+	    "{s:[s,s], s:b, s:{}}", "net_ifaces", "eth0", net_host ?
+	    "docker0" : "lo", "cpu_hypervisor", 0, "dmi"));
+}
+
+/* A container: marker, private namespaces. */
+static struct fa_snapshot *
+container(void)
+{
+	struct fa_snapshot *s = snap();
+
+	marker(s, 1);
+	ns(s, 0, 0);
+	return s;
+}
+
+static void
+mounts(struct fa_snapshot *s, const char *json)
+{
+	json_error_t e;
+	json_t *m = json_loads(json, 0, &e);
+
+	if (m == NULL)
+		fail_msg("bad test JSON: %s", e.text);
+	add(s, FA_KIND_HOST_MOUNTS, "/proc/self/mountinfo", FA_OBS_COMPLETE,
+	    json_pack("{s:o}", "mounts", m));
+}
+
+static void
+path(struct fa_snapshot *s, const char *p, const char *role,
+    const char *type, const char *mode, int uid)
+{
+	add(s, FA_KIND_HOST_PATH, p, FA_OBS_COMPLETE, json_pack("{s:s, s:s, "
+	    "s:b, s:s, s:s, s:i, s:i, s:s}", "path", p, "role", role, "exists",
+	    1, "type", type, "mode", mode, "uid", uid, "gid", 0, "inode",
+	    p));
+}
+
+/* Evaluate c on s (consumed) under policy text (NULL: empty). */
+static void
+run(const struct fa_check *c, struct fa_snapshot *s, const char *ptext,
+    struct fa_results *r)
+{
+	struct fa_policy *p = NULL;
+	struct fa_eval_ctx ctx;
+	char *errs = NULL;
+
+	if (ptext == NULL)
+		p = fa_policy_new_empty();
+	else if (fa_policy_parse("t.conf", ptext, strlen(ptext), 0, &p,
+	    &errs) != 0)
+		fail_msg("policy rejected: %s", errs);
+	assert_non_null(p);
+	ctx.snap = s;
+	ctx.policy = p;
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(c->eval(c, &ctx, r), 0);
+	fa_policy_free(p);
+	fa_snapshot_free(s);
+}
+
+/* Exactly one result: its status, with `needle` in its reason. */
+static enum fa_status
+one(const struct fa_check *c, struct fa_snapshot *s, const char *ptext,
+    const char *needle)
+{
+	struct fa_results r;
+	enum fa_status st;
+	char reason[512];
+	size_t n;
+
+	run(c, s, ptext, &r);
+	n = r.n;
+	st = n > 0 ? r.v[0].status : FA_ST_MAX;
+	snprintf(reason, sizeof(reason), "%s", n > 0 ? r.v[0].reason : "");
+	fa_results_free(&r);
+	if (n != 1)
+		fail_msg("%s: %zu results", c->id, n);
+	if (needle != NULL && strstr(reason, needle) == NULL)
+		fail_msg("%s: '%s' not in '%s'", c->id, needle, reason);
+	return st;
+}
+
+static void
+family_gate(void **state)
+{
+	const struct fa_check *const *c;
+	struct fa_snapshot *s;
+	size_t n = 0;
+
+	(void)state;
+	for (c = fa_checks; *c != NULL; c++) {
+		if ((*c)->family != FA_FAM_HOST)
+			continue;
+		n++;
+		assert_non_null(s = fa_snapshot_new());
+		assert_int_equal(one(*c, s, NULL, "host family not in the "
+		    "scope"), FA_ST_NOT_TESTED);
+		assert_non_null(s = fa_snapshot_new());
+		assert_int_equal(fa_snapshot_set_family(s, FA_FAM_HOST,
+		    FA_FAMST_FAILED, "disk on fire"), 0);
+		assert_int_equal(one(*c, s, NULL, "disk on fire"), FA_ST_ERROR);
+	}
+	assert_int_equal(n, 20);
+}
+
+static void
+environment(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	/* No evidence at all: container checks cannot tell. */
+	assert_int_equal(one(&fa_chk_host_seccomp_off, snap(), NULL,
+	    "could not be told apart"), FA_ST_NOT_TESTED);
+	/* Initial PID namespace, marker probed and absent: not a container. */
+	s = snap();
+	marker(s, 0);
+	ns(s, 1, 0);
+	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL,
+	    "not a container (bare metal"), FA_ST_NOT_APPLICABLE);
+	/* A private PID namespace alone makes a container. */
+	s = snap();
+	ns(s, 0, 0);
+	status(s, 0, FULL, FULL, 0, 0);
+	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL, NULL),
+	    FA_ST_FAIL);
+	/* Tenancy against the policy. */
+	s = snap();
+	marker(s, 0);
+	ns(s, 1, 0);
+	assert_int_equal(one(&fa_chk_host_tenancy, s, "dedicated_host yes\n",
+	    "bare metal"), FA_ST_PASS);
+	assert_int_equal(one(&fa_chk_host_tenancy, container(),
+	    "dedicated_host yes\n", "may be shared"), FA_ST_FAIL);
+	assert_int_equal(one(&fa_chk_host_tenancy, container(), NULL,
+	    "does not promise"), FA_ST_NOT_APPLICABLE);
+	assert_int_equal(one(&fa_chk_host_tenancy, snap(),
+	    "dedicated_host yes\n", "cannot tell"), FA_ST_NOT_TESTED);
+}
+
+static void
+credentials(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	s = container();
+	status(s, 0, FULL, FULL, 0, 0);
+	mounts(s, "[{\"mount_point\":\"/sys\",\"fstype\":\"sysfs\","
+	    "\"root\":\"/\",\"read_only\":false}]");
+	assert_int_equal(one(&fa_chk_host_privileged, s, NULL,
+	    "privileged container"), FA_ST_FAIL);
+	/* Docker's defaults: not privileged, nothing dangerous. */
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	assert_int_equal(one(&fa_chk_host_privileged, s, NULL,
+	    "not privileged"), FA_ST_PASS);
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	assert_int_equal(one(&fa_chk_host_cap_dangerous, s, NULL, NULL),
+	    FA_ST_PASS);
+	/* CAP_SYS_ADMIN (21) and CAP_SYS_PTRACE (19), decoded by name. */
+	s = container();
+	status(s, 0, "0x0000000000280000", DOCKER, 2, 1);
+	assert_int_equal(one(&fa_chk_host_cap_dangerous, s, NULL,
+	    "cap_sys_ptrace,cap_sys_admin"), FA_ST_FAIL);
+	s = container();
+	status(s, 1000, "0x0000000000000000", DOCKER, 1, 1);
+	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL, "strict"),
+	    FA_ST_PASS);
+	s = container();
+	status(s, 1000, "0x0000000000000000", DOCKER, 2, 1);
+	assert_int_equal(one(&fa_chk_host_nnp_off, s, NULL, "is set"),
+	    FA_ST_PASS);
+	/* A status without the lines: not tested, naming what is missing. */
+	s = container();
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_COMPLETE,
+	    json_pack("{s:[i,i,i,i]}", "uid", 0, 0, 0, 0));
+	assert_int_equal(one(&fa_chk_host_nnp_off, s, NULL, "NoNewPrivs"),
+	    FA_ST_NOT_TESTED);
+	/* Malformed: an error, never a verdict. */
+	s = container();
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_COMPLETE,
+	    json_pack("{s:[i,i,i,i], s:s}", "uid", 0, 0, 0, 0, "cap_eff",
+	    "junk"));
+	assert_int_equal(one(&fa_chk_host_cap_dangerous, s, NULL,
+	    "malformed"), FA_ST_ERROR);
+	s = container();
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_NOT_COLLECTED,
+	    json_object());
+	assert_int_equal(one(&fa_chk_host_privileged, s, NULL, "test reason"),
+	    FA_ST_NOT_TESTED);
+}
+
+static enum fa_status
+lsm(const char *json)
+{
+	struct fa_snapshot *s = container();
+	json_error_t e;
+	json_t *d = json_loads(json, 0, &e);
+
+	if (d == NULL)
+		fail_msg("bad test JSON: %s", e.text);
+	add(s, FA_KIND_HOST_LSM, "/proc/self/attr", FA_OBS_COMPLETE, d);
+	return one(&fa_chk_host_lsm_off, s, NULL, NULL);
+}
+
+static void
+lsm_labels(void **state)
+{
+	(void)state;
+	assert_int_equal(lsm("{\"current\":\"unconfined\"}"), FA_ST_FAIL);
+	assert_int_equal(lsm("{\"current\":\"docker-default (enforce)\"}"),
+	    FA_ST_PASS);
+	assert_int_equal(lsm("{\"current\":\"x (complain)\"}"), FA_ST_FAIL);
+	/* The AppArmor-specific file wins over the stacked one. */
+	assert_int_equal(lsm("{\"current\":\"unconfined\", \"apparmor_current\":"
+	    "\"docker-default (enforce)\"}"), FA_ST_PASS);
+	assert_int_equal(lsm("{\"current\":\"system_u:system_r:spc_t:s0\"}"),
+	    FA_ST_FAIL);
+	assert_int_equal(lsm("{\"current\":\"system_u:system_r:container_t:"
+	    "s0:c1,c2\", \"selinux_enforce\":\"1\"}"), FA_ST_PASS);
+	assert_int_equal(lsm("{\"current\":\"system_u:system_r:container_t:"
+	    "s0\", \"selinux_enforce\":\"0\"}"), FA_ST_FAIL);
+	assert_int_equal(lsm("{\"current\":\"system_u:system_r:container_t:"
+	    "s0\"}"), FA_ST_NOT_TESTED);
+	assert_int_equal(lsm("{\"lsm_list\":\"lockdown,capability,yama\"}"),
+	    FA_ST_FAIL);
+	assert_int_equal(lsm("{\"lsm_list\":\"capability,apparmor\"}"),
+	    FA_ST_NOT_TESTED);
+	assert_int_equal(lsm("{}"), FA_ST_NOT_TESTED);
+	assert_int_equal(lsm("{\"current\":\"weird\"}"), FA_ST_NOT_TESTED);
+}
+
+static void
+userns_and_namespaces(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	add(s, FA_KIND_HOST_USERNS, "/proc/self/uid_map", FA_OBS_COMPLETE,
+	    json_pack("{s:[[i,i,I]]}", "map", 0, 0, (json_int_t)4294967295));
+	assert_int_equal(one(&fa_chk_host_userns_root, s, NULL,
+	    "root on the host"), FA_ST_FAIL);
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	add(s, FA_KIND_HOST_USERNS, "/proc/self/uid_map", FA_OBS_COMPLETE,
+	    json_pack("{s:[[i,i,i]]}", "map", 0, 100000, 65536));
+	assert_int_equal(one(&fa_chk_host_userns_root, s, NULL,
+	    "host uid 100000"), FA_ST_PASS);
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	assert_int_equal(one(&fa_chk_host_userns_root, s, NULL,
+	    "uid_map was not read"), FA_ST_NOT_TESTED);
+	/* A marker with the host's PID namespace and a host-only interface. */
+	s = snap();
+	marker(s, 1);
+	ns(s, 1, 1);
+	assert_int_equal(one(&fa_chk_host_ns_shared, s, NULL,
+	    "host's pid, net namespaces"), FA_ST_FAIL);
+	assert_int_equal(one(&fa_chk_host_ns_shared, container(), NULL,
+	    "own"), FA_ST_PASS);
+}
+
+static void
+paths(void **state)
+{
+	static const char ro_mounts[] = "[{\"mount_point\":\"/\","
+	    "\"fstype\":\"overlay\",\"root\":\"/\",\"read_only\":false},"
+	    "{\"mount_point\":\"/sys\",\"fstype\":\"sysfs\",\"root\":\"/\","
+	    "\"read_only\":true},{\"mount_point\":\"/proc/sys\","
+	    "\"fstype\":\"proc\",\"root\":\"/sys\",\"read_only\":true}]";
+	struct fa_snapshot *s;
+	struct fa_results r;
+
+	(void)state;
+	/* Sockets: root in a container reaches it; mode 0660 keeps uid 1000
+	 * out; on a host only world-writable counts. */
+	s = container();
+	status(s, 0, DOCKER, DOCKER, 2, 0);
+	mounts(s, ro_mounts);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0660",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "reachable"), FA_ST_FAIL);
+	s = container();
+	status(s, 1000, "0x0000000000000000", DOCKER, 2, 0);
+	mounts(s, ro_mounts);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0600",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "not writable"), FA_ST_PASS);
+	/* Group-writable: our groups are not known, so it is reported. */
+	s = container();
+	status(s, 1000, "0x0000000000000000", DOCKER, 2, 0);
+	mounts(s, ro_mounts);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0660",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "not known"), FA_ST_FAIL);
+	s = snap();
+	marker(s, 0);
+	ns(s, 1, 0);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0666",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "world-writable"), FA_ST_FAIL);
+	/* Nothing probed: not tested, never pass. */
+	assert_int_equal(one(&fa_chk_host_runtime_socket, container(), NULL,
+	    "no runtime socket path was probed"), FA_ST_NOT_TESTED);
+	/* Escape files: a read-only mount protects even root. */
+	s = container();
+	status(s, 0, FULL, FULL, 0, 0);
+	mounts(s, ro_mounts);
+	path(s, "/sys/fs/cgroup/memory/release_agent", "escape:release_agent",
+	    "file", "0644", 0);
+	path(s, "/proc/sys/kernel/core_pattern", "kernel-if:core_pattern",
+	    "file", "0644", 0);
+	assert_int_equal(one(&fa_chk_host_cgroup_escape, s, NULL,
+	    "no writable release_agent (1"), FA_ST_PASS);
+	s = container();
+	status(s, 0, FULL, FULL, 0, 0);
+	mounts(s, "[{\"mount_point\":\"/\",\"fstype\":\"overlay\","
+	    "\"root\":\"/\",\"read_only\":false}]");
+	path(s, "/proc/sys/kernel/core_pattern", "kernel-if:core_pattern",
+	    "file", "0644", 0);
+	assert_int_equal(one(&fa_chk_host_cgroup_escape, s, NULL,
+	    "host root"), FA_ST_FAIL);
+	/* Host paths: a bind of the host's /etc, and /sys read-write. */
+	s = container();
+	mounts(s, "[{\"mount_point\":\"/\",\"fstype\":\"overlay\","
+	    "\"root\":\"/\",\"read_only\":false},{\"mount_point\":\"/h\","
+	    "\"fstype\":\"ext4\",\"root\":\"/etc\",\"read_only\":true},"
+	    "{\"mount_point\":\"/etc/hosts\",\"fstype\":\"ext4\",\"root\":"
+	    "\"/var/lib/docker/containers/x/hosts\",\"read_only\":false},"
+	    "{\"mount_point\":\"/sys\",\"fstype\":\"sysfs\",\"root\":\"/\","
+	    "\"read_only\":false}]");
+	assert_int_equal(one(&fa_chk_host_hostpath, s, NULL,
+	    "host /etc at /h (read-only); /sys writable"), FA_ST_FAIL);
+	s = container();
+	mounts(s, ro_mounts);
+	assert_int_equal(one(&fa_chk_host_hostpath, s, NULL, NULL),
+	    FA_ST_PASS);
+	/* Devices: uverbs only with CAP_NET_RAW (13). */
+	s = container();
+	status(s, 0, "0x0000000000000000", DOCKER, 2, 0);
+	add(s, FA_KIND_HOST_DEVICES, "/dev", FA_OBS_COMPLETE, json_pack(
+	    "{s:[], s:[{s:s, s:s}, {s:s, s:s}]}", "dirs", "nodes", "path",
+	    "/dev/infiniband/uverbs0", "type", "char", "path", "/dev/nvidia0",
+	    "type", "char"));
+	assert_int_equal(one(&fa_chk_host_device_exposed, s, NULL, "none of "
+	    "the 2"), FA_ST_PASS);
+	s = container();
+	status(s, 0, "0x0000000000002000", DOCKER, 2, 0);
+	add(s, FA_KIND_HOST_DEVICES, "/dev", FA_OBS_COMPLETE, json_pack(
+	    "{s:[], s:[{s:s, s:s}, {s:s, s:s}]}", "dirs", "nodes", "path",
+	    "/dev/infiniband/uverbs0", "type", "char", "path", "/dev/sdb",
+	    "type", "block"));
+	run(&fa_chk_host_device_exposed, s, NULL, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].status, FA_ST_FAIL);
+	assert_non_null(strstr(r.v[0].reason, "CAP_NET_RAW"));
+	assert_string_equal(r.v[1].target, "/dev/sdb");
+	fa_results_free(&r);
+	/* The token: reported by path. */
+	s = snap();
+	path(s, "/run/secrets/kubernetes.io/serviceaccount/token", "k8s-token",
+	    "file", "0644", 0);
+	assert_int_equal(one(&fa_chk_host_k8s_token, s, NULL,
+	    "content was not read"), FA_ST_FAIL);
+}
+
+static void
+toolkit_config(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	s = snap();
+	marker(s, 0);
+	ns(s, 1, 0);
+	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
+	    json_pack("{s:{s:s}, s:[]}", "values",
+	    "nvidia-container-runtime.mode", "cdi", "unparsed"));
+	/* The envvar flag defaults to true: absent is a failure. */
+	assert_int_equal(one(&fa_chk_host_nvidia_ctk_config, s, NULL,
+	    "the default"), FA_ST_FAIL);
+	s = snap();
+	marker(s, 0);
+	ns(s, 1, 0);
+	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
+	    json_pack("{s:{s:b}, s:[i]}", "values", "accept-nvidia-visible-"
+	    "devices-envvar-when-unprivileged", 0, "unparsed", 7));
+	assert_int_equal(one(&fa_chk_host_nvidia_ctk_config, s, NULL,
+	    "not understood"), FA_ST_NOT_TESTED);
+}
+
+/* A one-entry catalogue for component comp with one range. */
+static void
+cvedb(struct fa_snapshot *s, const char *comp, const char *intro,
+    const char *fixed, const char *reopened, const char *mitigated)
+{
+	add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, s:s, s:s, "
+	    "s:f, s:s, s:s, s:[{s:s?, s:s}], s:[], s:s, s:s*, s:s*}]}}",
+	    "path", "c.json", "catalogue", "format", 1, "name", "t", "date",
+	    "2026-08-23", "sources", "name", "s", "url", "https://example",
+	    "date", "2026-08-23",
+	    "entries", "id", "CVE-2099-0001", "component", comp, "title", "t",
+	    "cvss", 7.5, "cvss_version", "3.1", "advisory", "https://example",
+	    "affected", "introduced", intro, "fixed", fixed, "conditions",
+	    "confidence", "verified", "reopened_by", reopened, "mitigated_by",
+	    mitigated));
+}
+
+static void
+version(struct fa_snapshot *s, const char *comp, const char *v)
+{
+	add(s, FA_KIND_HOST_VERSION, comp, FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:s}", "component", comp, "version", v, "source",
+	    "/x"));
+}
+
+static void
+package(struct fa_snapshot *s, const char *pkg, const char *comp,
+    const char *v, const char *up)
+{
+	char t[64];
+
+	snprintf(t, sizeof(t), "dpkg:%s", pkg);
+	add(s, FA_KIND_HOST_PACKAGE, t, FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s}", "package", pkg, "component", comp,
+	    "version", v, "upstream", up, "source", "/var/lib/dpkg/status"));
+}
+
+static void
+vulnerable_versions(void **state)
+{
+	struct fa_snapshot *s;
+	struct fa_results r;
+
+	(void)state;
+	/* No catalogue: not tested. */
+	s = snap();
+	version(s, "kernel", "6.1.0");
+	assert_int_equal(one(&fa_chk_host_kernel_vuln, s, NULL,
+	    "no CVE catalogue"), FA_ST_NOT_TESTED);
+	/* Driver: in range fails; fixed passes; another branch: not tested. */
+	s = snap();
+	cvedb(s, "nvidia-driver", "550", "550.90.07", NULL, NULL);
+	version(s, "nvidia-driver", "550.54.14");
+	assert_int_equal(one(&fa_chk_host_nvidia_driver_vuln, s, NULL,
+	    "CVE-2099-0001, CVSS 7.5"), FA_ST_FAIL);
+	s = snap();
+	cvedb(s, "nvidia-driver", "550", "550.90.07", NULL, NULL);
+	version(s, "nvidia-driver", "550.90.07");
+	assert_int_equal(one(&fa_chk_host_nvidia_driver_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+	s = snap();
+	cvedb(s, "nvidia-driver", "550", "550.90.07", NULL, NULL);
+	version(s, "nvidia-driver", "560.35.03");
+	assert_int_equal(one(&fa_chk_host_nvidia_driver_vuln, s, NULL,
+	    "branch 560 is not in the catalogue"), FA_ST_NOT_TESTED);
+	/* A version the scheme rejects is an error. */
+	s = snap();
+	cvedb(s, "kernel", "6.1", "6.1.100", NULL, NULL);
+	version(s, "kernel", "x.y");
+	assert_int_equal(one(&fa_chk_host_kernel_vuln, s, NULL,
+	    "cannot be compared"), FA_ST_ERROR);
+	/* Kernel: always version-only; the Debian version is compared. */
+	s = snap();
+	cvedb(s, "kernel", "6.1", "6.1.100", NULL, NULL);
+	add(s, FA_KIND_HOST_VERSION, "kernel", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:s, s:{s:s, s:s}}", "component", "kernel", "version",
+	    "6.1.0-27-amd64", "source", "/proc/sys/kernel/osrelease",
+	    "debian_package", "version", "6.1.115-1", "source",
+	    "/proc/version"));
+	assert_int_equal(one(&fa_chk_host_kernel_vuln, s, NULL,
+	    "Debian package 6.1.115-1"), FA_ST_PASS);
+	/* Debian's runc: version-only; docker-ce: exact; one per version. */
+	s = snap();
+	cvedb(s, "runc", NULL, "1.1.12", NULL, NULL);
+	package(s, "runc", "runc", "1.1.5+ds1-1", "1.1.5");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "confidence version-only"), FA_ST_FAIL);
+	s = snap();
+	cvedb(s, "nvidia-container-toolkit", NULL, "1.17.4", NULL, NULL);
+	package(s, "nvidia-container-toolkit", "nvidia-container-toolkit",
+	    "1.17.3-1", "1.17.3");
+	package(s, "libnvidia-container1", "nvidia-container-toolkit",
+	    "1.17.3-1", "1.17.3");
+	run(&fa_chk_host_nvidia_ctk_vuln, s, NULL, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.v[0].status, FA_ST_FAIL);
+	assert_null(strstr(r.v[0].reason, "version-only"));
+	fa_results_free(&r);
+	/* A [features] flag re-opens a fixed CVE... */
+	s = snap();
+	cvedb(s, "nvidia-container-toolkit", NULL, "1.17.4",
+	    "allow-cuda-compat-libs-from-container", NULL);
+	package(s, "nvidia-container-toolkit", "nvidia-container-toolkit",
+	    "1.17.8-1", "1.17.8");
+	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
+	    json_pack("{s:{s:b}, s:[]}", "values", "features.allow-cuda-"
+	    "compat-libs-from-container", 1, "unparsed"));
+	assert_int_equal(one(&fa_chk_host_nvidia_ctk_vuln, s, NULL, NULL),
+	    FA_ST_FAIL);
+	/* ...and another mitigates one, which is then ruled out. */
+	s = snap();
+	cvedb(s, "nvidia-container-toolkit", "1.17.5", "1.17.8", NULL,
+	    "disable-cuda-compat-lib-hook");
+	package(s, "nvidia-container-toolkit", "nvidia-container-toolkit",
+	    "1.17.6-1", "1.17.6");
+	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
+	    json_pack("{s:{s:b}, s:[]}", "values", "features.disable-cuda-"
+	    "compat-lib-hook", 1, "unparsed"));
+	assert_int_equal(one(&fa_chk_host_nvidia_ctk_vuln, s, NULL,
+	    "ruled out"), FA_ST_PASS);
+	/* Nothing installed: not tested, saying where we looked. */
+	s = snap();
+	cvedb(s, "docker", NULL, "25.0.6", NULL, NULL);
+	assert_int_equal(one(&fa_chk_host_docker_vuln, s, NULL,
+	    "dpkg database"), FA_ST_NOT_TESTED);
+	s = snap();
+	cvedb(s, "containerd", NULL, "1.7.0", NULL, NULL);
+	package(s, "containerd.io", "containerd", "1.7.0-1", "1.7.0");
+	assert_int_equal(one(&fa_chk_host_containerd_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(family_gate),
+		cmocka_unit_test(environment),
+		cmocka_unit_test(credentials),
+		cmocka_unit_test(lsm_labels),
+		cmocka_unit_test(userns_and_namespaces),
+		cmocka_unit_test(paths),
+		cmocka_unit_test(toolkit_config),
+		cmocka_unit_test(vulnerable_versions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
