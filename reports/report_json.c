@@ -92,7 +92,7 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	fa_tally(ctx->res, ctx->fail_on, &t);
 	fa_time_rfc3339(ctx->generated, when, sizeof(when));
 	results = json_array();
-	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I}",
+	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:b}",
 	    "pass", (json_int_t)t.by_status[FA_ST_PASS],
 	    "fail", (json_int_t)t.by_status[FA_ST_FAIL],
 	    "not_tested", (json_int_t)t.by_status[FA_ST_NOT_TESTED],
@@ -100,7 +100,10 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	    "error", (json_int_t)t.by_status[FA_ST_ERROR],
 	    "fail_on", fa_severity_name(ctx->fail_on),
 	    "failing_at_or_above", (json_int_t)t.failing,
-	    "waived", (json_int_t)t.waived);
+	    "waived", (json_int_t)t.waived,
+	    /* The host CVE catalogue was over FA_CVEDB_STALE_DAYS old. */
+	    "catalogue_stale", json_is_true(json_object_get(json_object_get(
+	    json_object_get(ctx->snap->meta, "scan"), "catalogue"), "stale")));
 	if (results == NULL || summary == NULL)
 		goto fail;
 	for (i = 0; i < ctx->res->n; i++) {

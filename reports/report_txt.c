@@ -124,9 +124,48 @@ print_result(FILE *f, const struct fa_result *r, int reveal, int full)
 		    r->check->remediation, r->check->msa_clause);
 }
 
+/* scan.catalogue, or NULL for a snapshot made without one. */
+static const json_t *
+catalogue(const struct fa_snapshot *s)
+{
+	return json_object_get(json_object_get(s->meta, "scan"), "catalogue");
+}
+
+/* "Catalogue: ..." header line: which catalogue, its date and sources. */
+static void
+print_catalogue(FILE *f, const struct fa_snapshot *s)
+{
+	const json_t *c = catalogue(s), *src;
+	size_t i;
+
+	if (c == NULL)
+		return;
+	fputs("Catalogue: ", f);
+	put(f, json_string_value(json_object_get(c, "path")));
+	if (json_object_get(c, "error") != NULL) {
+		fputs(" not loaded (", f);
+		put(f, json_string_value(json_object_get(c, "error")));
+		fputs(")\n", f);
+		return;
+	}
+	fputs(" dated ", f);
+	put(f, json_string_value(json_object_get(c, "date")));
+	fprintf(f, " (%lld entries, %lld days old at scan time); sources: ",
+	    (long long)json_integer_value(json_object_get(c, "entries")),
+	    (long long)json_integer_value(json_object_get(c, "age_days")));
+	json_array_foreach(json_object_get(c, "sources"), i, src) {
+		if (i > 0)
+			fputs(", ", f);
+		put(f, json_string_value(json_object_get(src, "name")));
+	}
+	fputc('\n', f);
+}
+
 static void
 print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 {
+	const json_t *cat = catalogue(ctx->snap);
+
 	struct fa_tally t;
 
 	fa_tally(ctx->res, ctx->fail_on, &t);
@@ -141,6 +180,16 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 		fprintf(f, "Note: %zu check results could not be decided "
 		    "(not tested or error); they are not passes.\n",
 		    t.by_status[FA_ST_NOT_TESTED] + t.by_status[FA_ST_ERROR]);
+	if (json_is_true(json_object_get(cat, "stale"))) {
+		fputs("Warning: the host CVE catalogue dated ", f);
+		put(f, json_string_value(json_object_get(cat, "date")));
+		fprintf(f, " is %lld days old (more than %lld): vulnerabilities "
+		    "published since are unknown to this scan; load a newer one "
+		    "with --cve-db.\n",
+		    (long long)json_integer_value(json_object_get(cat,
+		    "age_days")), (long long)json_integer_value(
+		    json_object_get(cat, "stale_after_days")));
+	}
 }
 
 /* Close a memstream; its buffer is only valid (and final) after fclose. */
@@ -186,6 +235,7 @@ fa_report_txt(const struct fa_report_ctx *ctx)
 	fputs("\nPolicy: ", f);
 	put(f, ctx->policy_name != NULL ? ctx->policy_name : "(none)");
 	fputc('\n', f);
+	print_catalogue(f, s);
 	if (ctx->snapshot_sha256 != NULL) {
 		fputs("Snapshot: ", f);
 		put(f, ctx->snapshot_file);

@@ -1,6 +1,7 @@
 /*
  * fabaudit scan: decide which families can run, acquire, evaluate, write.
- * Only the IB family exists in this release.
+ * Families: ib and host (with no family option, every one that can run:
+ * ib when a port is usable, host on "/").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,20 +13,24 @@
 
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "../fabric/host.h"
 #include "../fabric/ib.h"
 #include "scanner.h"
 
 const char fa_usage_scan[] =
-    "usage: fabaudit scan [-q] [--active] [--ib] [--reveal-secrets] [-C ca]\n"
-    "                     [-c policy] [-f formats] [--fail-on severity]\n"
-    "                     [-o outdir] [-P port] [--retries count] [--timeout ms]\n";
+    "usage: fabaudit scan [-q] [--active] [--ib] [--host[=sysroot]]\n"
+    "                     [--reveal-secrets] [-C ca] [-c policy] [--cve-db file]\n"
+    "                     [-f formats] [--fail-on severity] [-o outdir] [-P port]\n"
+    "                     [--retries count] [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
-	OPT_ACTIVE };
+	OPT_ACTIVE, OPT_HOST, OPT_CVEDB };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
 	{ "ib", no_argument, NULL, OPT_IB },
+	{ "host", optional_argument, NULL, OPT_HOST },
+	{ "cve-db", required_argument, NULL, OPT_CVEDB },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "reveal-secrets", no_argument, NULL, OPT_REVEAL },
 	{ "ca", required_argument, NULL, 'C' },
@@ -89,7 +94,8 @@ scanned_families(const struct fa_snapshot *snap)
 
 static int
 set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
-    time_t started, int want_ib)
+    time_t started, json_t *cvedb, const char *cvedb_path,
+    const char *cvedb_why)
 {
 	char host[256], when[32], *h;
 	json_t *scan, *fams;
@@ -100,15 +106,11 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	if ((h = fa_str_sanitize(host, strlen(host))) == NULL)
 		return FA_ERR_NOMEM;
 	fa_time_rfc3339(started, when, sizeof(when));
-	fams = json_array();
-	if (fams != NULL && want_ib && json_array_append_new(fams,
-	    json_string("ib")) != 0) {
-		json_decref(fams);
-		fams = NULL;
-	}
-	scan = json_pack("{s:s, s:s, s:o, s:b, s:{s:s?, s:i, s:i, s:i, "
+	fams = json_array();	/* filled in when the scan ends */
+	scan = json_pack("{s:s, s:s, s:o, s:b, s:o, s:{s:s?, s:i, s:i, s:i, "
 	    "s:i}}", "started", when, "host", h, "families", fams,
-	    "active", ib->active, "ib_options", "ca", ib->ca, "port", ib->port,
+	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
+	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca, "port", ib->port,
 	    "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_smps", ib->max_smps);
 	free(h);
@@ -116,6 +118,66 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	    json_object_set_new(snap->meta, "tool", json_pack("{s:s, s:s}",
 	    "name", "fabaudit", "version", FA_VERSION)) != 0)
 		return FA_ERR_NOMEM;
+	return 0;
+}
+
+/* The IB family: 0, or FA_EXIT_NORUN after a diagnostic. */
+static int
+run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
+    int *usable)
+{
+	char *why = NULL;
+	int r;
+
+	if (fa_ib_available(ib, &why) != 0) {
+		fa_diag("ib", "skipped: %s", why != NULL ? why : "unavailable");
+		r = fa_snapshot_set_family(snap, FA_FAM_IB,
+		    FA_FAMST_UNAVAILABLE, why);
+	} else {
+		if (!quiet && isatty(STDERR_FILENO))
+			fprintf(stderr, "fabaudit: ib: scanning the fabric...\n");
+		r = fa_ib_collect(ib, snap);
+		if (r == 0 && snap->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED)
+			(*usable)++;
+		else if (r == 0)
+			fa_diag("ib", "%s: %s", fa_fam_state_name(
+			    snap->fam[FA_FAM_IB].state),
+			    snap->fam[FA_FAM_IB].reason != NULL ?
+			    snap->fam[FA_FAM_IB].reason : "no reason");
+	}
+	free(why);
+	if (r != 0) {
+		fa_diag("ib", "%s", fa_strerror(r));
+		return FA_EXIT_NORUN;
+	}
+	return 0;
+}
+
+/* The host family: 0, or FA_EXIT_NORUN after a diagnostic. */
+static int
+run_host(const struct fa_host_opts *host, struct fa_snapshot *snap,
+    int quiet, int *usable)
+{
+	char *why = NULL;
+	int r;
+
+	if (!quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "fabaudit: host: reading %s...\n",
+		    host->sysroot);
+	if (host->cvedb == NULL && !quiet)
+		fa_diag("host", "no CVE catalogue (%s); the *-VULN checks will "
+		    "not be tested", host->cvedb_why);
+	r = fa_host_collect(host, snap, &why);
+	if (r == 0 && snap->fam[FA_FAM_HOST].state == FA_FAMST_COLLECTED)
+		(*usable)++;
+	else if (r == 0)
+		fa_diag("host", "skipped: %s", why != NULL ? why :
+		    "unavailable");
+	free(why);
+	if (r != 0) {
+		fa_diag("host", "%s", fa_strerror(r));
+		return FA_EXIT_NORUN;
+	}
 	return 0;
 }
 
@@ -128,10 +190,14 @@ fa_cmd_scan(int argc, char **argv)
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL;
-	char defdir[64], stamp[32], when[32], *why = NULL;
+	char defdir[64], stamp[32], when[32];
 	uint64_t v;
 	time_t started;
-	int c, rc = FA_EXIT_USAGE, want_ib = 0, usable = 0, r;
+	struct fa_host_opts host = { "/", NULL, NULL, NULL };
+	const char *cvedb_opt = NULL;
+	char *cvedb_path = NULL, *cvedb_why = NULL;
+	json_t *cvedb = NULL;
+	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, usable = 0, r;
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -140,6 +206,17 @@ fa_cmd_scan(int argc, char **argv)
 		switch (c) {
 		case OPT_IB:
 			want_ib = 1;
+			break;
+		case OPT_HOST:
+			want_host = 1;
+			if (optarg != NULL && *optarg == '\0') {
+				fa_diag("--host", "empty sysroot");
+				goto usage;
+			}
+			host.sysroot = optarg != NULL ? optarg : "/";
+			break;
+		case OPT_CVEDB:
+			cvedb_opt = optarg;
 			break;
 		case OPT_ACTIVE:
 			ib.active = 1;
@@ -203,6 +280,20 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	started = time(NULL);
+	r = fa_load_catalogue(cvedb_opt, &cvedb, &cvedb_path, &cvedb_why);
+	if (r == FA_ERR_NOMEM) {
+		fa_diag(NULL, "out of memory");
+		rc = FA_EXIT_NORUN;
+		goto out;
+	}
+	if (r != 0 && cvedb_opt != NULL) {
+		fa_diag(NULL, "--cve-db %s", cvedb_why);
+		rc = FA_EXIT_USAGE;
+		goto out;
+	}
+	host.cvedb = cvedb;
+	host.cvedb_path = cvedb_path;
+	host.cvedb_why = cvedb_why;
 	if (out.outdir == NULL) {
 		fa_time_compact(started, stamp, sizeof(stamp));
 		snprintf(defdir, sizeof(defdir), "fabaudit-%s", stamp);
@@ -219,35 +310,20 @@ fa_cmd_scan(int argc, char **argv)
 	ib.reveal = out.reveal;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
-	    set_meta(snap, &ib, started, 1) != 0 ||
+	    set_meta(snap, &ib, started, cvedb, cvedb_path, cvedb_why) != 0 ||
 	    (policy_path != NULL && fa_snapshot_set_policy(snap, policy_path,
 	    policy->text) != 0)) {
 		fa_diag(NULL, "out of memory");
 		goto out;
 	}
 
-	/* With no family named, every family that can run does (only ib). */
-	(void)want_ib;
-	if (fa_ib_available(&ib, &why) != 0) {
-		fa_diag("ib", "skipped: %s", why != NULL ? why : "unavailable");
-		r = fa_snapshot_set_family(snap, FA_FAM_IB,
-		    FA_FAMST_UNAVAILABLE, why);
-	} else {
-		if (!out.quiet && isatty(STDERR_FILENO))
-			fprintf(stderr, "fabaudit: ib: scanning the fabric...\n");
-		r = fa_ib_collect(&ib, snap);
-		if (r == 0 && snap->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED)
-			usable++;
-		else if (r == 0)
-			fa_diag("ib", "%s: %s", fa_fam_state_name(
-			    snap->fam[FA_FAM_IB].state),
-			    snap->fam[FA_FAM_IB].reason != NULL ?
-			    snap->fam[FA_FAM_IB].reason : "no reason");
-	}
-	if (r != 0) {
-		fa_diag("ib", "%s", fa_strerror(r));
+	/* With no family named, every family that can run does. */
+	if (!want_ib && !want_host)
+		want_ib = want_host = 1;
+	if (want_ib && (r = run_ib(&ib, snap, out.quiet, &usable)) != 0)
 		goto out;
-	}
+	if (want_host && (r = run_host(&host, snap, out.quiet, &usable)) != 0)
+		goto out;
 	fa_time_rfc3339(time(NULL), when, sizeof(when));
 	if (json_object_set_new(json_object_get(snap->meta, "scan"),
 	    "finished", json_string(when)) != 0 ||
@@ -267,7 +343,9 @@ usage:
 	fputs(fa_usage_scan, stderr);
 	rc = FA_EXIT_USAGE;
 out:
-	free(why);
+	json_decref(cvedb);
+	free(cvedb_path);
+	free(cvedb_why);
 	fa_snapshot_free(snap);
 	fa_policy_free(policy);
 	return rc;

@@ -79,4 +79,16 @@ void fa_print_usage(FILE *f, const char *u);
 
 extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[];
 
+/*
+ * The host CVE catalogue: explicit_path (--cve-db) or the default (see
+ * catalogue.c).  0 with *cat, or FA_ERR_* with *why; *path is set either
+ * way (caller frees *path and *why).
+ */
+int fa_load_catalogue(const char *explicit_path, json_t **cat, char **path,
+    char **why);
+/* scan.catalogue: path, date, sources, entries, age_days, stale; or
+ * {path, error} when cat is NULL.  NULL on ENOMEM. */
+json_t *fa_catalogue_meta(json_t *cat, const char *path, const char *why,
+    time_t now);
+
 #endif

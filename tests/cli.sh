@@ -71,7 +71,7 @@ expect_eq "scan into a file path exits 2" "$(rc "$BIN" scan -o "$T/afile")" 2
 # No InfiniBand device (this machine has none without the simulator):
 # exit 3, and a complete report that says nothing was tested.
 if [ -z "${LD_PRELOAD:-}" ] && ! ls /sys/class/infiniband_mad/umad* >/dev/null 2>&1; then
-	expect_eq "scan without a device exits 3" "$(rc "$BIN" scan -o "$T/nodev")" 3
+	expect_eq "scan without a device exits 3" "$(rc "$BIN" scan --ib -o "$T/nodev")" 3
 	expect_grep "scan without a device says why" '^fabaudit: ib: skipped: ' "$T/err"
 	expect_eq "no-device report has no pass" \
 	    "$(jq -r '[.results[] | select(.status == "pass")] | length' "$T/nodev/report.json")" 0

@@ -26,7 +26,7 @@ scan_agent() {
 	o=$T/$n${1:+-active}
 	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$n/agent.conf \
 	    FA_AGENT_LOG=$o.agent.log LD_PRELOAD=$AGENT \
-	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan -q "$@" \
+	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan --ib -q "$@" \
 	    -c "fixtures/ib/$n/policy.conf" -o "$o" 2>"$o.err"
 	echo $?
 }
