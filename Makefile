@@ -61,7 +61,7 @@ UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS)) \
 		  $(patsubst tests/unit/%.c,$(B)/tests/%,$(FUNIT_SRCS))
 
 .SECONDARY:
-.PHONY: all deps demo check unit unit-asan scenarios lint-man install \
+.PHONY: all deps demo check fixtures unit unit-asan scenarios lint-man install \
 	uninstall clean
 all: $(BIN)
 
@@ -112,6 +112,17 @@ $(AGENT): $(AGENT_SRCS) $(wildcard tests/agent/*.h)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -shared -o $@ \
 		$(AGENT_SRCS) -ldl $(PKG_CFLAGS) $(PKG_LIBS)
 
+# Creates the sockets and device nodes of the host fixture trees (git cannot
+# hold them; fixtures/host/*/FIXTURE.nodes lists them).  Test code only.
+MKSPECIAL = $(B)/tests/mkspecial
+$(MKSPECIAL): tests/host/mkspecial.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+
+fixtures: $(MKSPECIAL)
+	@for d in fixtures/host/*/; do $(MKSPECIAL) "$$d" || exit 1; done
+
 deps:
 	@sh mk/deps.sh
 
@@ -121,7 +132,7 @@ demo: deps
 
 # The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) \
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) $(MKSPECIAL) \
 		$(if $(AGENT_SRCS),$(AGENT))
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build

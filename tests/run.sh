@@ -67,6 +67,7 @@ run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
 run "ib agent" sh tests/ib/test_agent.sh "$B"
+run "host fixtures" sh tests/host/test_fixtures.sh "$B"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 
