@@ -48,12 +48,14 @@ const char *fa_host_env_name(const struct fa_host_env *env, char *buf,
 /* The audited process's credentials from host.proc.status. */
 enum {
 	FA_CRED_UID = 1, FA_CRED_EFF = 2, FA_CRED_BND = 4,
-	FA_CRED_SECCOMP = 8, FA_CRED_NNP = 16
+	FA_CRED_SECCOMP = 8, FA_CRED_NNP = 16, FA_CRED_GROUPS = 32
 };
 struct fa_host_creds {
 	const struct fa_obs *obs;
 	unsigned	 have;		/* FA_CRED_* members present */
 	long long	 euid;
+	long long	 egid;
+	const json_t	*groups;	/* supplementary gids (borrowed) */
 	uint64_t	 cap_eff;
 	uint64_t	 cap_bnd;
 	long long	 seccomp;	/* 0 off, 1 strict, 2 filter */

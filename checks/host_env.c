@@ -219,6 +219,17 @@ fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c)
 		c->euid = v;
 		c->have |= FA_CRED_UID;
 	}
+	/* The effective gid and the supplementary groups, together. */
+	uid = json_object_get(d, "gid");
+	if (uid != NULL || json_object_get(d, "groups") != NULL) {
+		if (!json_is_array(uid) || json_array_size(uid) != 4 ||
+		    !json_is_integer(json_array_get(uid, 1)) ||
+		    !json_is_array(json_object_get(d, "groups")))
+			return FA_ERR_INPUT;
+		c->egid = json_integer_value(json_array_get(uid, 1));
+		c->groups = json_object_get(d, "groups");
+		c->have |= FA_CRED_GROUPS;
+	}
 #define GET(call, bit)							\
 	if ((r = (call)) == 0)						\
 		c->have |= (bit);					\
@@ -328,9 +339,21 @@ fa_host_writable(const struct fa_snapshot *s, const struct fa_host_creds *c,
 	if (fa_cap_from_name("cap_dac_override", &dac) == 0 &&
 	    (c->cap_eff >> dac & 1))
 		return 1;
+	/* Owner, else group, else other class (the first that matches). */
 	if (uid == c->euid)
 		return (bits & 0200) != 0;
-	if (bits & 0002)
-		return 1;
-	return (bits & 0020) ? -1 : 0;	/* group: we do not know ours */
+	if (!(c->have & FA_CRED_GROUPS))	/* our groups unknown */
+		return !(bits & 0020) == !(bits & 0002) ? (bits & 0002) != 0 :
+		    -1;
+	if (gid == c->egid)
+		return (bits & 0020) != 0;
+	{
+		const json_t *g;
+		size_t i;
+
+		json_array_foreach(c->groups, i, g)
+			if (json_integer_value(g) == gid)
+				return (bits & 0020) != 0;
+	}
+	return (bits & 0002) != 0;
 }

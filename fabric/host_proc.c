@@ -27,23 +27,29 @@ decimal(const char *s)
 	return s[0] != '\0' && s[strspn(s, "0123456789")] == '\0';
 }
 
-/* "1000\t1000\t1000\t1000" into four ids. */
+/*
+ * A blank-separated list of decimal ids, such as Uid's "0\t0\t0\t0" or
+ * Groups' "4 24 27 ", into o[key]; exactly `want` of them (0: any number,
+ * none included, up to 65536).
+ */
 static int
-parse_uids(const char *v, json_t *o)
+parse_ids(const char *v, json_t *o, const char *key, size_t want)
 {
 	json_t *a = json_array();
 	char buf[16];
 	uint64_t id;
 	size_t n;
-	int i;
 
 	if (a == NULL)
 		return FA_ERR_NOMEM;
-	for (i = 0; i < 4; i++) {
+	for (;;) {
 		while (*v == '\t' || *v == ' ')
 			v++;
+		if (*v == '\0')
+			break;
 		n = strcspn(v, "\t ");
-		if (n == 0 || n >= sizeof(buf))
+		if (n >= sizeof(buf) || json_array_size(a) >= (want > 0 ?
+		    want : 65536))
 			goto bad;
 		memcpy(buf, v, n);
 		buf[n] = '\0';
@@ -51,20 +57,17 @@ parse_uids(const char *v, json_t *o)
 		if (!decimal(buf) ||
 		    fa_parse_u64(buf, 0, 0xffffffffu, &id, NULL) != 0)
 			goto bad;
-		if (json_array_append_new(a, json_integer((json_int_t)id)) != 0)
-			goto nomem;
+		if (json_array_append_new(a, json_integer((json_int_t)id)) != 0) {
+			json_decref(a);
+			return FA_ERR_NOMEM;
+		}
 	}
-	while (*v == '\t' || *v == ' ')
-		v++;
-	if (*v != '\0')
+	if (want > 0 && json_array_size(a) != want)
 		goto bad;
-	return json_object_set_new(o, "uid", a) != 0 ? FA_ERR_NOMEM : 0;
+	return json_object_set_new(o, key, a) != 0 ? FA_ERR_NOMEM : 0;
 bad:
 	json_decref(a);
 	return FA_ERR_INPUT;
-nomem:
-	json_decref(a);
-	return FA_ERR_NOMEM;
 }
 
 static int
@@ -105,18 +108,23 @@ decode_line(char *line, unsigned ln, void *arg, char **why)
 			    errstr);
 		return fa_json_set_u64(o, cap_fields[i][1], mask);
 	}
-	if (strcmp(line, "Uid") == 0 || strcmp(line, "NoNewPrivs") == 0 ||
+	if (strcmp(line, "Uid") == 0 || strcmp(line, "Gid") == 0 ||
+	    strcmp(line, "Groups") == 0 || strcmp(line, "NoNewPrivs") == 0 ||
 	    strcmp(line, "Seccomp") == 0 ||
 	    strcmp(line, "Seccomp_filters") == 0) {
 		const char *key = strcmp(line, "Uid") == 0 ? "uid" :
+		    strcmp(line, "Gid") == 0 ? "gid" :
+		    strcmp(line, "Groups") == 0 ? "groups" :
 		    strcmp(line, "NoNewPrivs") == 0 ? "no_new_privs" :
 		    strcmp(line, "Seccomp") == 0 ? "seccomp" :
 		    "seccomp_filters";
 
 		if (json_object_get(o, key) != NULL)
 			return fa_why(why, "line %u: %s twice", ln, line);
-		if (strcmp(key, "uid") == 0)
-			r = parse_uids(v, o);
+		if (strcmp(key, "uid") == 0 || strcmp(key, "gid") == 0 ||
+		    strcmp(key, "groups") == 0)
+			r = parse_ids(v, o, key, strcmp(key, "groups") == 0 ?
+			    0 : 4);
 		else
 			r = parse_small(v, strcmp(key, "seccomp") == 0 ? 2 :
 			    strcmp(key, "no_new_privs") == 0 ? 1 : 65535, o,

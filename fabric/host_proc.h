@@ -18,7 +18,8 @@
 
 /*
  * Decode the text of /proc/PID/status into a new object:
- *   {"uid": [real, effective, saved, fs], "cap_inh": "0x%016", "cap_prm",
+ *   {"uid": [real, effective, saved, fs], "gid": [the same four],
+ *    "groups": [supplementary gids], "cap_inh": "0x%016", "cap_prm",
  *    "cap_eff", "cap_bnd", "cap_amb" (absent before Linux 4.3),
  *    "no_new_privs": 0|1, "seccomp": 0|1|2, "seccomp_filters": n}
  * A field the kernel did not print is absent (older kernels, gVisor); a

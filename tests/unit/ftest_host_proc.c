@@ -64,8 +64,42 @@ own_status(void **state)
 	assert_int_equal(json_array_size(json_object_get(o, "uid")), 4);
 	assert_int_equal(json_integer_value(json_array_get(
 	    json_object_get(o, "uid"), 1)), geteuid());
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(o, "gid"), 1)), getegid());
+	assert_true(json_is_array(json_object_get(o, "groups")));
 	json_decref(o);
 	free(buf);
+}
+
+/* Gid is four ids like Uid; Groups a list that may be empty. */
+static void
+groups(void **state)
+{
+	json_t *o;
+	char *why;
+
+	(void)state;
+	o = decode("Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t999\t1000\t1000\n"
+	    "Groups:\t4 24 998 \nCapEff:\t0\n", &why);
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(o, "gid"), 1)), 999);
+	assert_int_equal(json_array_size(json_object_get(o, "groups")), 3);
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(o, "groups"), 2)), 998);
+	json_decref(o);
+	o = decode("Uid:\t0\t0\t0\t0\nGroups:\t\nCapEff:\t0\n", &why);
+	assert_int_equal(json_array_size(json_object_get(o, "groups")), 0);
+	json_decref(o);
+	assert_null(decode("Uid:\t0\t0\t0\t0\nGroups:\t4 x\nCapEff:\t0\n",
+	    &why));
+	free(why);
+	assert_null(decode("Uid:\t0\t0\t0\t0\nGroups:\t4294967296\n"
+	    "CapEff:\t0\n", &why));
+	free(why);
+	assert_null(decode("Uid:\t0\t0\t0\t0\nGid:\t0\t0\nCapEff:\t0\n",
+	    &why));
+	free(why);
 }
 
 static void
@@ -179,6 +213,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(own_status),
+		cmocka_unit_test(groups),
 		cmocka_unit_test(privileged),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(collect),

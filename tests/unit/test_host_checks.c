@@ -375,6 +375,28 @@ paths(void **state)
 	    0);
 	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
 	    "not known"), FA_ST_FAIL);
+	/* With our groups known: in the socket's group (0), reachable... */
+	s = container();
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_COMPLETE,
+	    json_pack("{s:[i,i,i,i], s:[i,i,i,i], s:[i], s:s, s:s}", "uid",
+	    1000, 1000, 1000, 1000, "gid", 1000, 1000, 1000, 1000, "groups", 0,
+	    "cap_eff", "0x0000000000000000", "cap_bnd", DOCKER));
+	mounts(s, ro_mounts);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0660",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "reachable"), FA_ST_FAIL);
+	/* ...outside it, not. */
+	s = container();
+	add(s, FA_KIND_HOST_STATUS, "/proc/self/status", FA_OBS_COMPLETE,
+	    json_pack("{s:[i,i,i,i], s:[i,i,i,i], s:[], s:s, s:s}", "uid",
+	    1000, 1000, 1000, 1000, "gid", 1000, 1000, 1000, 1000, "groups",
+	    "cap_eff", "0x0000000000000000", "cap_bnd", DOCKER));
+	mounts(s, ro_mounts);
+	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0660",
+	    0);
+	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
+	    "not writable"), FA_ST_PASS);
 	s = snap();
 	marker(s, 0);
 	ns(s, 1, 0);
