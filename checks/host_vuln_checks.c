@@ -277,9 +277,10 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = fa_results_add(out, c, FA_ST_FAIL, cd->obs->target, NULL,
 		    ev, "%s is in the affected range of %zu catalogued CVE%s "
 		    "(worst %s%s)%s%s", cd->shown, n, n > 1 ? "s" : "",
-		    worst, max >= 0 ? cvss : ", no CVSS score", cd->version_only ? "; confidence "
-		    "version-only: the distribution may have backported fixes "
-		    "the version does not show" : "", out_n > 0 ?
+		    worst, max >= 0 ? cvss : ", no CVSS score",
+		    cd->version_only ? "; confidence version-only: the "
+		    "distribution may have backported fixes the version does "
+		    "not show" : "", out_n > 0 ?
 		    "; others ruled out by configuration (see evidence)" : "");
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, cd->obs->target, NULL,

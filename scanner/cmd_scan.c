@@ -19,9 +19,10 @@
 
 const char fa_usage_scan[] =
     "usage: fabaudit scan [-q] [--active] [--ib] [--host[=sysroot]]\n"
-    "                     [--reveal-secrets] [-C ca] [-c policy] [--cve-db file]\n"
-    "                     [-f formats] [--fail-on severity] [-o outdir] [-P port]\n"
-    "                     [--retries count] [--timeout ms]\n";
+    "                     [--reveal-secrets] [-C ca] [-c policy]\n"
+    "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
+    "                     [-o outdir] [-P port] [--retries count]\n"
+    "                     [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB };
@@ -110,8 +111,8 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	scan = json_pack("{s:s, s:s, s:o, s:b, s:o, s:{s:s?, s:i, s:i, s:i, "
 	    "s:i}}", "started", when, "host", h, "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
-	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca, "port", ib->port,
-	    "timeout_ms", ib->timeout_ms, "retries", ib->retries,
+	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca,
+	    "port", ib->port, "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_smps", ib->max_smps);
 	free(h);
 	if (scan == NULL || json_object_set_new(snap->meta, "scan", scan) != 0 ||

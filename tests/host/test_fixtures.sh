@@ -141,6 +141,11 @@ expect_eq "and the host checks are not tested" "$(jq '[.results[] |
     select(.family == "host") | .status] | unique' -c \
     "$T/noroot/report.json")" '["not_tested"]'
 
+# An empty sysroot is a usage error.
+"$BIN" scan -q --host= -o "$T/empty" >/dev/null 2>"$T/empty.err"
+expect_eq "--host= exits 2" "$?" 2
+expect_grep "and says why" '^fabaudit: --host: empty sysroot' "$T/empty.err"
+
 # Hostile strings from the host are escaped in every output.
 cp -a fixtures/host/vm "$T/hostile"
 printf '<script>alert(1)</script>\033[31m\001' \
