@@ -120,6 +120,14 @@ $(MKSPECIAL): tests/host/mkspecial.c
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
 
+# The Ethernet test bed's programs: capture writer and frame replayer.
+ETHTOOLS = $(B)/tests/mkcaptures $(B)/tests/replay
+$(B)/tests/mkcaptures $(B)/tests/replay: $(B)/tests/%: tests/eth/%.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $< \
+		$(shell $(PKG_CONFIG) --libs libpcap)
+
 fixtures: $(MKSPECIAL)
 	@for d in fixtures/host/*/; do $(MKSPECIAL) "$$d" || exit 1; done
 
@@ -133,6 +141,7 @@ demo: deps
 # The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) $(MKSPECIAL) \
+		$(ETHTOOLS) \
 		$(if $(AGENT_SRCS),$(AGENT))
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build

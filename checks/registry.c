@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "check.h"
+#include "eth_checks.h"
 #include "host_checks.h"
 #include "ib_checks.h"
 
@@ -25,6 +26,15 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_ib_cckey_unset,
 	&fa_chk_ib_vskey_unset,
 	&fa_chk_ib_amkey_unset,
+	&fa_chk_eth_foreign_vlan,
+	&fa_chk_eth_trunk_port,
+	&fa_chk_eth_dtp_exposed,
+	&fa_chk_eth_stp_exposed,
+	&fa_chk_eth_cdp_exposed,
+	&fa_chk_eth_lldp_leak,
+	&fa_chk_eth_rogue_dhcp,
+	&fa_chk_eth_foreign_l2,
+	&fa_chk_eth_roce_visible,
 	&fa_chk_host_tenancy,
 	&fa_chk_host_privileged,
 	&fa_chk_host_cap_dangerous,

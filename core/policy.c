@@ -528,22 +528,38 @@ kw_tenant_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
 	}
 }
 
+/* Networks (ADDR/PREFIX, or a lone ADDR with bare) into *arr. */
 static void
-kw_tenant_subnet(struct pctx *c, unsigned lno, int argc, char **argv)
+cidr_list(struct pctx *c, unsigned lno, int argc, char **argv, int bare,
+    struct fa_cidr **arr, size_t *n)
 {
 	struct fa_cidr net, *e;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (parse_cidr(c, lno, argv[i], 0, &net) != 0)
+		if (parse_cidr(c, lno, argv[i], bare, &net) != 0)
 			continue;
-		APPEND(c->p->tenant_subnet, c->p->n_tenant_subnet, e);
+		APPEND(*arr, *n, e);
 		if (e == NULL) {
 			nomem(c);
 			return;
 		}
 		*e = net;
 	}
+}
+
+static void
+kw_dhcp_server(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	cidr_list(c, lno, argc, argv, 1, &c->p->dhcp_server,
+	    &c->p->n_dhcp_server);
+}
+
+static void
+kw_tenant_subnet(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	cidr_list(c, lno, argc, argv, 0, &c->p->tenant_subnet,
+	    &c->p->n_tenant_subnet);
 }
 
 /* icmp, tcp/PORT[,PORT...] or udp/PORT[,PORT...] into t->probes. */
@@ -762,6 +778,8 @@ static const struct keyword keywords[] = {
 	  .min = 1, .max = -1, .fn = kw_tenant_vlan },
 	{ .name = "tenant_subnet", .usage = "tenant_subnet ADDR/PREFIX...",
 	  .min = 1, .max = -1, .fn = kw_tenant_subnet },
+	{ .name = "dhcp_server", .usage = "dhcp_server ADDR[/PREFIX]...",
+	  .min = 1, .max = -1, .fn = kw_dhcp_server },
 	{ .name = "mgmt_target",
 	  .usage = "mgmt_target ADDR[/PREFIX] PROBE...",
 	  .min = 2, .max = -1, .fn = kw_mgmt_target },
@@ -862,6 +880,7 @@ fa_policy_free(struct fa_policy *p)
 	free(p->sm_guid);
 	free(p->tenant_vlan);
 	free(p->tenant_subnet);
+	free(p->dhcp_server);
 	free_targets(p->mgmt_target, p->n_mgmt_target);
 	free_targets(p->foreign_target, p->n_foreign_target);
 	for (i = 0; i < p->n_severity; i++)
@@ -1053,4 +1072,29 @@ fa_policy_waiver(const struct fa_policy *p, const char *check_id,
 		    fnmatch(p->waive[i].target, target, 0) == 0)
 			return &p->waive[i];
 	return NULL;
+}
+
+int
+fa_cidr_contains(const struct fa_cidr *net, int af, const uint8_t *addr)
+{
+	unsigned full = net->prefix / 8, rest = net->prefix % 8;
+
+	if (net->af != af)
+		return 0;
+	if (memcmp(net->addr, addr, full) != 0)
+		return 0;
+	return rest == 0 || ((net->addr[full] ^ addr[full]) &
+	    (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
+int
+fa_cidr_any(const struct fa_cidr *nets, size_t n, int af,
+    const uint8_t *addr)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fa_cidr_contains(&nets[i], af, addr))
+			return 1;
+	return 0;
 }

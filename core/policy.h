@@ -78,6 +78,7 @@ struct fa_policy {
 	FA_POL_ARRAY(struct fa_pol_u64, sm_guid);
 	FA_POL_ARRAY(struct fa_pol_u64, tenant_vlan);
 	FA_POL_ARRAY(struct fa_cidr, tenant_subnet);
+	FA_POL_ARRAY(struct fa_cidr, dhcp_server);
 	FA_POL_ARRAY(struct fa_pol_target, mgmt_target);
 	FA_POL_ARRAY(struct fa_pol_target, foreign_target);
 	FA_POL_ARRAY(struct fa_pol_severity, severity);
@@ -106,6 +107,12 @@ int fa_policy_is_tenant(const struct fa_policy *p, uint64_t node_guid,
     uint64_t port_guid, const char *node_desc);
 int fa_policy_is_provider(const struct fa_policy *p, uint64_t node_guid,
     uint64_t port_guid, const char *node_desc);
+
+/* 1 when addr (af, network order) lies in net. */
+int fa_cidr_contains(const struct fa_cidr *net, int af, const uint8_t *addr);
+/* 1 when addr lies in any of the n networks. */
+int fa_cidr_any(const struct fa_cidr *nets, size_t n, int af,
+    const uint8_t *addr);
 
 /* The severity the policy assigns to check_id, or dflt. */
 enum fa_severity fa_policy_severity(const struct fa_policy *p,

@@ -1,7 +1,8 @@
 /*
  * fabaudit scan: decide which families can run, acquire, evaluate, write.
- * Families: ib and host (with no family option, every one that can run:
- * ib when a port is usable, host on "/").
+ * Families: ib, eth and host (with no family option, every one that can
+ * run: ib when a port is usable, eth on the interfaces that are up, host
+ * on "/").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,25 +14,31 @@
 
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "../fabric/eth_capture.h"
+#include "../fabric/eth_live.h"
 #include "../fabric/host.h"
 #include "../fabric/ib.h"
 #include "scanner.h"
 
 const char fa_usage_scan[] =
-    "usage: fabaudit scan [-q] [--active] [--ib] [--host[=sysroot]]\n"
+    "usage: fabaudit scan [-q] [--active] [--ib] [--eth[=iface,...]]\n"
+    "                     [--host[=sysroot]] [--listen seconds] [--pcap file]\n"
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
     "                     [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
-	OPT_ACTIVE, OPT_HOST, OPT_CVEDB };
+	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
 	{ "ib", no_argument, NULL, OPT_IB },
 	{ "host", optional_argument, NULL, OPT_HOST },
 	{ "cve-db", required_argument, NULL, OPT_CVEDB },
+	{ "eth", optional_argument, NULL, OPT_ETH },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "pcap", required_argument, NULL, OPT_PCAP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "reveal-secrets", no_argument, NULL, OPT_REVEAL },
 	{ "ca", required_argument, NULL, 'C' },
@@ -154,6 +161,62 @@ run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
 	return 0;
 }
 
+struct eth_opts {
+	char		*ifaces;	/* --eth=a,b (modified in place) */
+	const char	*pcap;		/* --pcap FILE */
+	unsigned	 listen;	/* seconds */
+};
+
+/* The Ethernet family: 0, FA_EXIT_USAGE (bad --pcap) or FA_EXIT_NORUN. */
+static int
+run_eth(struct eth_opts *e, struct fa_snapshot *snap, int quiet,
+    int *usable)
+{
+	char **ifs = NULL, *why = NULL, *list[FA_ETH_LISTEN_MAX + 1], *s;
+	size_t n = 0;
+	int r;
+
+	if (e->pcap != NULL) {
+		/* A saved capture stands for the wire; this host's links do
+		 * not describe it, so none are recorded. */
+		if ((r = fa_eth_read_pcap(e->pcap, snap, &why)) == FA_ERR_NOMEM)
+			goto nomem;
+		if (r != 0) {
+			fa_diag("--pcap", "%s: %s", e->pcap, why);
+			free(why);
+			return FA_EXIT_USAGE;
+		}
+	} else {
+		if (fa_eth_collect_links(snap) != 0)
+			goto nomem;
+		if (e->ifaces != NULL) {
+			for (s = strtok(e->ifaces, ","); s != NULL &&
+			    n < FA_ETH_LISTEN_MAX; s = strtok(NULL, ","))
+				list[n++] = s;
+			list[n] = NULL;
+		} else if ((ifs = fa_eth_up_interfaces(snap)) == NULL) {
+			goto nomem;
+		}
+		if ((e->ifaces != NULL ? list[0] : ifs[0]) == NULL)
+			fa_diag("eth", "no interface is up: nothing to listen "
+			    "on");
+		else if (fa_eth_listen(e->ifaces != NULL ? list : ifs,
+		    e->listen, !quiet && isatty(STDERR_FILENO), snap) != 0) {
+			free(ifs);
+			goto nomem;
+		}
+		free(ifs);
+	}
+	if (fa_snapshot_set_family(snap, FA_FAM_ETH, FA_FAMST_COLLECTED,
+	    NULL) != 0)
+		goto nomem;
+	(*usable)++;
+	return 0;
+nomem:
+	fa_diag("eth", "out of memory");
+	return FA_EXIT_NORUN;
+}
+
 /* The host family: 0, or FA_EXIT_NORUN after a diagnostic. */
 static int
 run_host(const struct fa_host_opts *host, struct fa_snapshot *snap,
@@ -198,7 +261,9 @@ fa_cmd_scan(int argc, char **argv)
 	const char *cvedb_opt = NULL;
 	char *cvedb_path = NULL, *cvedb_why = NULL;
 	json_t *cvedb = NULL;
-	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, usable = 0, r;
+	struct eth_opts eth = { NULL, NULL, FA_ETH_DEF_LISTEN };
+	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
+	int usable = 0, r;
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -215,6 +280,24 @@ fa_cmd_scan(int argc, char **argv)
 				goto usage;
 			}
 			host.sysroot = optarg != NULL ? optarg : "/";
+			break;
+		case OPT_ETH:
+			want_eth = 1;
+			if (optarg != NULL && strspn(optarg, ",") ==
+			    strlen(optarg)) {
+				fa_diag("--eth", "empty interface list");
+				goto usage;
+			}
+			eth.ifaces = optarg;
+			break;
+		case OPT_PCAP:
+			want_eth = 1;
+			eth.pcap = optarg;
+			break;
+		case OPT_LISTEN:
+			if (num_opt("--listen", optarg, 1, 3600, &v) != 0)
+				goto usage;
+			eth.listen = (unsigned)v;
 			break;
 		case OPT_CVEDB:
 			cvedb_opt = optarg;
@@ -319,8 +402,18 @@ fa_cmd_scan(int argc, char **argv)
 	}
 
 	/* With no family named, every family that can run does. */
-	if (!want_ib && !want_host)
-		want_ib = want_host = 1;
+	if (eth.pcap != NULL && eth.ifaces != NULL) {
+		fa_diag("--pcap", "a capture file and --eth interfaces "
+		    "exclude each other");
+		goto usage;
+	}
+	if (!want_ib && !want_host && !want_eth)
+		want_ib = want_host = want_eth = 1;
+	/* Ethernet first: a bad --pcap is a usage error before any probe. */
+	if (want_eth && (r = run_eth(&eth, snap, out.quiet, &usable)) != 0) {
+		rc = r;
+		goto out;
+	}
 	if (want_ib && (r = run_ib(&ib, snap, out.quiet, &usable)) != 0)
 		goto out;
 	if (want_host && (r = run_host(&host, snap, out.quiet, &usable)) != 0)

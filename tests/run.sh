@@ -68,6 +68,7 @@ run "cli" sh tests/cli.sh "$B/fabaudit"
 run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
 run "ib agent" sh tests/ib/test_agent.sh "$B"
 run "host fixtures" sh tests/host/test_fixtures.sh "$B"
+run "eth captures and test bed" sh tests/eth/test_captures.sh "$B"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 

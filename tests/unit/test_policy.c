@@ -210,6 +210,41 @@ test_valid_every_keyword(void **state)
 	fa_policy_free(p);
 }
 
+/* dhcp_server takes networks or lone addresses; fa_cidr_contains. */
+static void
+test_dhcp_server_and_cidr(void **state)
+{
+	static const uint8_t in[4] = { 10, 20, 255, 1 }, out4[4] = { 10, 21, 0,
+	    1 }, one[4] = { 10, 20, 0, 1 }, oneb[4] = { 10, 20, 0, 2 };
+	uint8_t v6[16];
+	struct fa_policy *p;
+
+	(void)state;
+	p = parse_ok("dhcp_server 10.20.0.1 fd00::/8\n"
+	    "tenant_subnet 10.20.0.0/16 10.99.128.0/17\n");
+	assert_int_equal(p->n_dhcp_server, 2);
+	assert_int_equal(p->dhcp_server[0].prefix, 32);
+	assert_true(fa_cidr_contains(&p->tenant_subnet[0], AF_INET, in));
+	assert_false(fa_cidr_contains(&p->tenant_subnet[0], AF_INET, out4));
+	assert_true(fa_cidr_any(p->dhcp_server, p->n_dhcp_server, AF_INET,
+	    one));
+	assert_false(fa_cidr_any(p->dhcp_server, p->n_dhcp_server, AF_INET,
+	    oneb));
+	/* A prefix that is not a multiple of 8: 10.99.128.0/17. */
+	assert_true(fa_cidr_contains(&p->tenant_subnet[1], AF_INET,
+	    (const uint8_t *)"\x0a\x63\xff\x01"));
+	assert_false(fa_cidr_contains(&p->tenant_subnet[1], AF_INET,
+	    (const uint8_t *)"\x0a\x63\x7f\x01"));
+	/* Families never match each other. */
+	memset(v6, 0, sizeof(v6));
+	v6[0] = 0xfd;
+	assert_true(fa_cidr_contains(&p->dhcp_server[1], AF_INET6, v6));
+	assert_false(fa_cidr_contains(&p->dhcp_server[1], AF_INET, v6));
+	fa_policy_free(p);
+	expect_first("dhcp_server 10.0.0.300\n", "t.conf:1: invalid IP "
+	    "address in '10.0.0.300'");
+}
+
 static void
 test_lexical(void **state)
 {
@@ -811,6 +846,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_every_keyword),
+		cmocka_unit_test(test_dhcp_server_and_cidr),
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_empty_and_defaults),
 		cmocka_unit_test(test_many_values),

@@ -1,0 +1,41 @@
+/*
+ * Ethernet checks, and the observation kinds they read (fabric/eth_*.c):
+ *
+ * eth.links    eth_live.c: the host's links and addresses (netlink)
+ * eth.capture  eth_capture.c: one per interface listened on or capture
+ *              file read: frame counts, VLAN IDs seen, and the
+ *              de-duplicated facts of each signal (lldp, cdp, dtp, vtp,
+ *              stp, lacp, arp, dhcp, name, roce, rmcp)
+ *
+ * Each check gives one result per capture source (target: the interface
+ * or file), judged against the policy's tenant_vlan, tenant_subnet and
+ * dhcp_server.  A source that heard nothing is not_tested: silence on a
+ * wire proves nothing.
+ */
+#ifndef FA_ETH_CHECKS_H
+#define FA_ETH_CHECKS_H
+
+#include "check.h"
+
+#define FA_KIND_ETH_LINKS	"eth.links"
+#define FA_KIND_ETH_CAPTURE	"eth.capture"
+
+/* Define an Ethernet check's metadata (several checks share one file). */
+#define ETH_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, fn)		\
+	const struct fa_check sym = {					\
+		.id = cid, .family = FA_FAM_ETH, .severity = sev,	\
+		.title = ttl, .rationale = why, .remediation = fix,	\
+		.msa_clause = clause, .refs = rf, .eval = fn,		\
+	}
+
+extern const struct fa_check fa_chk_eth_foreign_vlan;
+extern const struct fa_check fa_chk_eth_trunk_port;
+extern const struct fa_check fa_chk_eth_dtp_exposed;
+extern const struct fa_check fa_chk_eth_stp_exposed;
+extern const struct fa_check fa_chk_eth_cdp_exposed;
+extern const struct fa_check fa_chk_eth_lldp_leak;
+extern const struct fa_check fa_chk_eth_rogue_dhcp;
+extern const struct fa_check fa_chk_eth_foreign_l2;
+extern const struct fa_check fa_chk_eth_roce_visible;
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * What the wire showed (eth.capture): ETH-FOREIGN-VLAN, ETH-TRUNK-PORT,
+ * ETH-DTP-EXPOSED, ETH-STP-EXPOSED, ETH-CDP-EXPOSED, ETH-LLDP-LEAK,
+ * ETH-ROGUE-DHCP, ETH-FOREIGN-L2 and ETH-ROCE-VISIBLE.
+ *
+ * Each is judged per capture source.  A capture the kernel dropped frames
+ * from (incomplete) can fail but never pass: the frames not seen might
+ * have been the finding.  Silence (no frame at all) is not_tested.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "eth_checks.h"
+
+/* Judge one capture: set *st and *reason (allocated), add to ev. */
+typedef int (*judge_fn)(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev);
+
+static const json_t *
+signal(const struct fa_obs *o, const char *name)
+{
+	return json_object_get(json_object_get(o->data, "signals"), name);
+}
+
+static int
+each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, judge_fn judge)
+{
+	const struct fa_obs *o;
+	enum fa_status st;
+	long long frames = 0, secs = -1, bad = 0;
+	size_t it = 0, seen = 0;
+	char *reason;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_CAPTURE, &it))) {
+		seen++;
+		(void)fa_json_get_int(o->data, "frames", 0, INT64_MAX, &frames);
+		(void)fa_json_get_int(o->data, "seconds", 0, INT64_MAX, &secs);
+		(void)fa_json_get_int(o->data, "malformed", 0, INT64_MAX, &bad);
+		if (o->state != FA_OBS_COMPLETE &&
+		    o->state != FA_OBS_INCOMPLETE) {
+			r = fa_results_add(out, c, fa_status_for_obs(o),
+			    o->target, NULL, NULL, "%s", fa_obs_reason(o));
+		} else if (frames == 0) {
+			r = secs >= 0 ? fa_results_add(out, c,
+			    FA_ST_NOT_TESTED, o->target, NULL, NULL, "nothing "
+			    "was heard on %s in %lld s", o->target, secs) :
+			    fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
+			    NULL, NULL, "the capture holds no frame");
+		} else {
+			if ((ev = json_pack("[o]", fa_evidence(o, "frames",
+			    json_integer(frames)))) == NULL)
+				return FA_ERR_NOMEM;
+			/* Frames that could not be decoded are shown; they
+			 * can hide nothing a decoded frame showed. */
+			if (bad > 0 && fa_evidence_add(ev, fa_evidence(o,
+			    "malformed_examples", json_deep_copy(
+			    json_object_get(o->data, "malformed_examples")))) !=
+			    0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+			reason = NULL;
+			if ((r = judge(ctx, o, &st, &reason, ev)) != 0) {
+				json_decref(ev);
+				free(reason);
+				return r;
+			}
+			if (st == FA_ST_PASS && o->state != FA_OBS_COMPLETE) {
+				st = FA_ST_NOT_TESTED;
+				r = fa_results_add(out, c, st, o->target, NULL,
+				    ev, "%s; but %s", reason, fa_obs_reason(o));
+			} else if (bad > 0) {
+				r = fa_results_add(out, c, st, o->target, NULL,
+				    ev, "%s (%lld of %lld frames could not be "
+				    "decoded)", reason, bad, frames);
+			} else {
+				r = fa_results_add(out, c, st, o->target, NULL,
+				    ev, "%s", reason);
+			}
+			free(reason);
+		}
+		if (r < 0)
+			return r;
+	}
+	if (seen > 0)
+		return 0;
+	r = fa_results_add(out, c, FA_ST_NOT_TESTED, "eth", NULL, NULL,
+	    "nothing was listened to: no interface was up (see eth.links)");
+	return r < 0 ? r : 0;
+}
+
+/* ev += {observation, field, copy of value}; reason = formatted. */
+static int
+found(const struct fa_obs *o, json_t *ev, const char *field,
+    const json_t *v, char **reason, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 6, 7)));
+
+static int
+found(const struct fa_obs *o, json_t *ev, const char *field,
+    const json_t *v, char **reason, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (v != NULL && fa_evidence_add(ev, fa_evidence(o, field,
+	    json_deep_copy(v))) != 0)
+		return FA_ERR_NOMEM;
+	va_start(ap, fmt);
+	n = vasprintf(reason, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*reason = NULL;
+		return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static int
+vid_allowed(const struct fa_policy *p, long long vid)
+{
+	size_t i;
+
+	if (vid == 0)		/* priority-tagged: no VLAN */
+		return 1;
+	for (i = 0; i < p->n_tenant_vlan; i++)
+		if ((long long)p->tenant_vlan[i].value == vid)
+			return 1;
+	return 0;
+}
+
+static int
+judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *vlans = json_object_get(o->data, "vlans"), *v;
+	char list[256] = "";
+	const char *k;
+	size_t n = 0;
+
+	json_object_foreach((json_t *)vlans, k, v)
+		if (!vid_allowed(ctx->policy, atoll(k)) && n++ < 16)
+			snprintf(list + strlen(list), sizeof(list) -
+			    strlen(list), "%s%s", n > 1 ? ", " : "", k);
+	*st = n > 0 ? FA_ST_FAIL : FA_ST_PASS;
+	if (n > 0)
+		return found(o, ev, "vlans", vlans, reason, "frames tagged "
+		    "with %zu VLAN ID%s the policy does not list reach this "
+		    "port: %s", n, n > 1 ? "s" : "", list);
+	return found(o, ev, "vlans", vlans, reason, "no frame carries a VLAN "
+	    "ID outside the policy's tenant_vlan (%zu seen)",
+	    json_object_size(vlans));
+}
+
+static int
+judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *vlans = json_object_get(o->data, "vlans"), *e, *v;
+	size_t i, nv = 0, pvst = 0;
+	const char *k;
+	long long first = -1;
+
+	(void)ctx;
+	json_object_foreach((json_t *)vlans, k, v)
+		if (atoll(k) != 0)
+			nv++;
+	json_array_foreach(signal(o, "dtp"), i, e)
+		if (json_is_true(json_object_get(e, "trunking"))) {
+			*st = FA_ST_FAIL;
+			return found(o, ev, "dtp", e, reason, "the switch "
+			    "reports this port as trunking (DTP)");
+		}
+	json_array_foreach(signal(o, "lldp"), i, e)
+		if (json_array_size(json_object_get(e, "vlan_names")) > 1) {
+			*st = FA_ST_FAIL;
+			return found(o, ev, "lldp", e, reason, "the switch "
+			    "advertises %zu VLANs on this port (LLDP VLAN "
+			    "Name)", json_array_size(json_object_get(e,
+			    "vlan_names")));
+		}
+	json_array_foreach(signal(o, "stp"), i, e)
+		if (json_is_true(json_object_get(e, "pvst"))) {
+			long long vl = json_integer_value(json_object_get(e,
+			    "vlan"));
+
+			if (first < 0)
+				first = vl;
+			else if (vl != first)
+				pvst++;
+		}
+	*st = nv >= 2 || pvst > 0 ? FA_ST_FAIL : FA_ST_PASS;
+	if (nv >= 2)
+		return found(o, ev, "vlans", vlans, reason, "frames of %zu "
+		    "VLANs reach this port: it is a trunk", nv);
+	if (pvst > 0)
+		return found(o, ev, "stp", signal(o, "stp"), reason, "PVST+ "
+		    "BPDUs of several VLANs reach this port: it is a trunk");
+	return found(o, ev, NULL, NULL, reason, "no trunk evidence: %zu "
+	    "VLAN ID%s seen, no DTP trunk, no multi-VLAN LLDP or PVST+", nv,
+	    nv == 1 ? "" : "s");
+}
+
+/* A signal whose mere presence is the finding. */
+static int
+judge_present(const struct fa_obs *o, const char *name, const char *what,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *a = signal(o, name);
+
+	*st = json_array_size(a) > 0 ? FA_ST_FAIL : FA_ST_PASS;
+	if (*st == FA_ST_PASS)
+		return found(o, ev, NULL, NULL, reason, "no %s frame among "
+		    "those heard", what);
+	return found(o, ev, name, a, reason, "%s frames reach this port "
+	    "(%zu distinct)", what, json_array_size(a));
+}
+
+static int
+judge_dtp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *e;
+	size_t i;
+
+	(void)ctx;
+	json_array_foreach(signal(o, "dtp"), i, e)
+		if (json_is_true(json_object_get(e, "negotiable"))) {
+			*st = FA_ST_FAIL;
+			return found(o, ev, "dtp", e, reason, "the switch "
+			    "speaks DTP in desirable or auto mode: it would "
+			    "negotiate a trunk with this host");
+		}
+	return judge_present(o, "dtp", "DTP", st, reason, ev);
+}
+
+static int
+judge_stp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	(void)ctx;
+	return judge_present(o, "stp", "spanning-tree BPDU", st, reason, ev);
+}
+
+static int
+judge_cdp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	(void)ctx;
+	return judge_present(o, "cdp", "CDP", st, reason, ev);
+}
+
+static int
+judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *e;
+	size_t i;
+
+	(void)ctx;
+	json_array_foreach(signal(o, "lldp"), i, e)
+		if (json_array_size(json_object_get(e, "mgmt_addrs")) > 0 ||
+		    json_array_size(json_object_get(e, "vlan_names")) > 0 ||
+		    json_object_get(e, "system_description") != NULL) {
+			*st = FA_ST_FAIL;
+			return found(o, ev, "lldp", e, reason, "LLDP from %s "
+			    "discloses %s", fa_json_get_str(e, "chassis") !=
+			    NULL ? fa_json_get_str(e, "chassis") : "a switch",
+			    json_array_size(json_object_get(e, "mgmt_addrs")) >
+			    0 ? "its management address" : json_array_size(
+			    json_object_get(e, "vlan_names")) > 0 ?
+			    "VLAN names" : "its software (system description)");
+		}
+	*st = FA_ST_PASS;
+	return found(o, ev, "lldp", signal(o, "lldp"), reason, "%s",
+	    json_array_size(signal(o, "lldp")) > 0 ? "LLDP heard, without "
+	    "management addresses, VLAN names or system description" :
+	    "no LLDP frame among those heard");
+}
+
+/* ip (text) inside any of nets? -1 when not an address. */
+static int
+ip_in(const char *ip, const struct fa_cidr *nets, size_t n)
+{
+	uint8_t a[16];
+
+	if (ip == NULL)
+		return -1;
+	if (inet_pton(AF_INET, ip, a) == 1)
+		return fa_cidr_any(nets, n, AF_INET, a);
+	if (inet_pton(AF_INET6, ip, a) == 1)
+		return fa_cidr_any(nets, n, AF_INET6, a);
+	return -1;
+}
+
+static int
+judge_dhcp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const json_t *a = signal(o, "dhcp"), *e;
+	const char *srv;
+	size_t i;
+
+	json_array_foreach(a, i, e) {
+		srv = fa_json_get_str(e, "server_id");
+		if (srv == NULL)
+			srv = fa_json_get_str(e, "ip_src");
+		if (ip_in(srv, ctx->policy->dhcp_server,
+		    ctx->policy->n_dhcp_server) != 1) {
+			*st = FA_ST_FAIL;
+			return found(o, ev, "dhcp", e, reason, "a DHCP server "
+			    "the policy does not list answers on this port: "
+			    "%s%s", srv != NULL ? srv : "(no address)",
+			    json_object_get(e, "bootfile") != NULL ||
+			    json_object_get(e, "tftp_server") != NULL ?
+			    ", offering a network boot (provisioning network)"
+			    : "");
+		}
+	}
+	*st = json_array_size(a) > 0 ? FA_ST_PASS : FA_ST_NOT_TESTED;
+	return found(o, ev, "dhcp", a, reason, "%s", json_array_size(a) > 0 ?
+	    "every DHCP server heard is one the policy lists" : "no DHCP "
+	    "server answered during the capture (the passive scan sends no "
+	    "DISCOVER)");
+}
+
+static int
+judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	static const char *const sigs[][2] = { { "arp", "sender_ip" },
+	    { "name", "ip_src" }, { "dhcp", "ip_src" } };
+	const struct fa_policy *p = ctx->policy;
+	const json_t *e;
+	const char *ip;
+	size_t i, k, n = 0;
+
+	if (p->n_tenant_subnet == 0) {
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, NULL, NULL, reason, "the policy names no "
+		    "tenant_subnet, so no sender can be called foreign");
+	}
+	for (k = 0; k < 3; k++)
+		json_array_foreach(signal(o, sigs[k][0]), i, e) {
+			ip = fa_json_get_str(e, sigs[k][1]);
+			if (ip == NULL || strcmp(ip, "0.0.0.0") == 0 ||
+			    strncmp(ip, "fe80:", 5) == 0 ||
+			    ip_in(ip, p->tenant_subnet, p->n_tenant_subnet) !=
+			    0)
+				continue;
+			if (n++ == 0 && found(o, ev, sigs[k][0], e, reason,
+			    "a host outside the tenant's subnets speaks on "
+			    "this segment: %s (%s)", ip, sigs[k][0]) != 0)
+				return FA_ERR_NOMEM;
+			if (n > 1 && fa_evidence_add(ev, fa_evidence(o,
+			    sigs[k][0], json_deep_copy(e))) != 0)
+				return FA_ERR_NOMEM;
+		}
+	if (n > 0) {
+		*st = FA_ST_FAIL;
+		return 0;
+	}
+	*st = FA_ST_PASS;
+	return found(o, ev, NULL, NULL, reason, "every ARP, DHCP and name "
+	    "service sender heard is inside the tenant's subnets");
+}
+
+static int
+judge_roce(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    enum fa_status *st, char **reason, json_t *ev)
+{
+	const struct fa_policy *p = ctx->policy;
+	const json_t *e;
+	const char *dst;
+	size_t i;
+
+	json_array_foreach(signal(o, "roce"), i, e) {
+		dst = fa_json_get_str(e, "ip_dst");
+		if (p->n_tenant_subnet > 0 && ip_in(dst, p->tenant_subnet,
+		    p->n_tenant_subnet) == 1)
+			continue;
+		*st = FA_ST_FAIL;
+		return found(o, ev, "roce", e, reason, "RoCEv2 traffic to %s "
+		    "is visible on this port%s", dst != NULL ? dst : "?",
+		    p->n_tenant_subnet == 0 ? " (the policy names no "
+		    "tenant_subnet to tell whose it is)" : ", which is not "
+		    "the tenant's: another tenant's RDMA (keys, addresses) "
+		    "reaches us");
+	}
+	*st = FA_ST_PASS;
+	return found(o, ev, NULL, NULL, reason, "no RoCEv2 frame to a foreign "
+	    "address among those heard (RDMA the NIC handles itself is "
+	    "never seen by a capture)");
+}
+
+#define EVAL(name, judge)						\
+	static int							\
+	name(const struct fa_check *c, const struct fa_eval_ctx *ctx,	\
+	    struct fa_results *out)					\
+	{								\
+		return each_capture(c, ctx, out, judge);		\
+	}
+
+EVAL(eval_foreign_vlan, judge_foreign_vlan)
+EVAL(eval_trunk, judge_trunk)
+EVAL(eval_dtp, judge_dtp)
+EVAL(eval_stp, judge_stp)
+EVAL(eval_cdp, judge_cdp)
+EVAL(eval_lldp, judge_lldp)
+EVAL(eval_dhcp, judge_dhcp)
+EVAL(eval_foreign_l2, judge_foreign_l2)
+EVAL(eval_roce, judge_roce)
+
+static const char *const refs_vlan[] = {
+	"IEEE 802.1Q-2018, 6.9 and 9.6 (VLAN tags)",
+	"ClusterMAX security criteria: VLAN isolation between tenants "
+	    "(RoCE networks)",
+	NULL
+};
+static const char *const refs_l2[] = {
+	"IEEE 802.1AB-2016 (LLDP); Cisco CDP, DTP",
+	"IEEE 802.1D-2004, 9 (BPDUs)",
+	NULL
+};
+static const char *const refs_dhcp[] = {
+	"RFC 2131 (DHCP)", "RFC 7610 (DHCPv6-Shield), RFC 6105 (RA-Guard)",
+	NULL
+};
+static const char *const refs_roce[] = {
+	"InfiniBand Architecture Specification, Annex A17 (RoCEv2)",
+	"Rothenberger et al., ReDMArk: Bypassing RDMA Security Mechanisms, "
+	    "USENIX Security 2021",
+	NULL
+};
+
+ETH_CHECK(fa_chk_eth_foreign_vlan, "ETH-FOREIGN-VLAN", FA_SEV_HIGH,
+    "Frames of VLANs outside the policy reach the tenant port",
+    "Tagged frames of VLANs that are not the tenant's mean the switch "
+    "port leaks other VLANs to the tenant: other tenants' or the "
+    "provider's traffic is visible, and often reachable.",
+    "Configure tenant-facing ports as access ports (or trunks allowing "
+    "only the tenant's VLANs), and prune every other VLAN.",
+    "Provider shall deliver to Customer ports only the VLANs assigned to "
+    "Customer, and no frame of any other VLAN.",
+    refs_vlan, eval_foreign_vlan);
+
+ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
+    "The tenant port is a trunk",
+    "A trunk port carries several VLANs; a tenant on one can tag its "
+    "frames into VLANs it was not given.",
+    "Make tenant-facing ports access ports, or restrict the allowed VLAN "
+    "list of the trunk to the tenant's VLANs.",
+    "Provider shall configure Customer-facing switch ports so that they "
+    "carry only Customer's VLANs and do not negotiate trunking.",
+    refs_vlan, eval_trunk);
+
+ETH_CHECK(fa_chk_eth_dtp_exposed, "ETH-DTP-EXPOSED", FA_SEV_HIGH,
+    "The switch speaks DTP on the tenant port",
+    "Dynamic Trunking Protocol on a tenant port means trunk negotiation "
+    "was not disabled; in desirable or auto mode a tenant can turn its "
+    "port into a trunk (switch spoofing).",
+    "Disable DTP on tenant ports (switchport nonegotiate, mode access).",
+    "Provider shall disable dynamic trunking protocols on all "
+    "Customer-facing switch ports.",
+    refs_l2, eval_dtp);
+
+ETH_CHECK(fa_chk_eth_stp_exposed, "ETH-STP-EXPOSED", FA_SEV_LOW,
+    "Spanning-tree BPDUs reach the tenant port",
+    "BPDUs reveal bridge and root identities and the VLAN layout, and "
+    "show the port is not an edge port with BPDU filtering or guard.",
+    "Make tenant ports edge ports with BPDU guard (and BPDU filter where "
+    "appropriate).",
+    "Provider shall configure Customer-facing switch ports as edge ports "
+    "that neither send nor accept spanning-tree BPDUs.",
+    refs_l2, eval_stp);
+
+ETH_CHECK(fa_chk_eth_cdp_exposed, "ETH-CDP-EXPOSED", FA_SEV_LOW,
+    "The switch sends CDP to the tenant port",
+    "CDP discloses the switch's name, software version, native VLAN and "
+    "management addresses to the tenant.",
+    "Disable CDP and other vendor discovery protocols on tenant-facing "
+    "switch ports.",
+    "Provider shall not send device discovery protocol frames disclosing "
+    "infrastructure details to Customer ports.",
+    refs_l2, eval_cdp);
+
+ETH_CHECK(fa_chk_eth_lldp_leak, "ETH-LLDP-LEAK", FA_SEV_MEDIUM,
+    "LLDP discloses switch management details to the tenant",
+    "LLDP with management addresses, VLAN names or the switch software "
+    "tells a tenant where the management plane is and what runs it.",
+    "Limit LLDP on tenant ports to the basic TLVs, or disable it.",
+    "Provider shall not disclose management addresses, VLAN names or "
+    "software versions of its network devices to Customer ports.",
+    refs_l2, eval_lldp);
+
+ETH_CHECK(fa_chk_eth_rogue_dhcp, "ETH-ROGUE-DHCP", FA_SEV_HIGH,
+    "A DHCP server the policy does not list answers on the tenant port",
+    "An unlisted DHCP server is another tenant's, a rogue one, or the "
+    "provider's provisioning network reaching the tenant; any of them "
+    "can redirect the tenant's traffic or boot images.",
+    "Enable DHCP snooping so that only the intended servers answer on "
+    "tenant ports; keep provisioning networks off them.",
+    "Provider shall ensure that only DHCP servers named by Customer answer "
+    "on Customer ports.",
+    refs_dhcp, eval_dhcp);
+
+ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
+    "Hosts outside the tenant's subnets share its layer-2 segment",
+    "ARP, DHCP and name-service chatter from other subnets means the "
+    "tenant's broadcast domain is shared with other parties.",
+    "Give each tenant its own broadcast domain (VLAN or VXLAN segment).",
+    "Provider shall place Customer hosts in layer-2 segments that contain "
+    "no host of any other customer or of the provider's management.",
+    refs_vlan, eval_foreign_l2);
+
+ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
+    "Another tenant's RoCE traffic is visible",
+    "RoCEv2 carries memory keys and addresses in clear and has no "
+    "authentication; seeing another tenant's RDMA traffic means the "
+    "network isolates nothing.",
+    "Isolate RoCE networks per tenant (VLAN/VRF or VXLAN) and never "
+    "flood or mirror RDMA traffic to tenant ports.",
+    "Provider shall isolate Customer's RDMA (RoCE) traffic from every "
+    "other customer's, so that neither can observe or reach the other's.",
+    refs_roce, eval_roce);

@@ -1,0 +1,50 @@
+/*
+ * What the wire shows: frames from a saved capture (--pcap) or a live
+ * interface (--listen), decoded by eth_frame.c and summarised into one
+ * eth.capture observation per source:
+ *
+ *   {"source", "mode": "file"|"live", "seconds" (live), "frames", "bytes",
+ *    "truncated" (captured shorter than sent), "malformed",
+ *    "malformed_examples": [{"frame": n, "why"}], "tagged",
+ *    "vlans": {"VID": frames}, "signals": {NAME: [{...facts, "vid",
+ *    "count"}]}}
+ *
+ * Facts are de-duplicated per signal (same facts, same outer VLAN: one entry
+ * with a count), sorted, and bounded (FA_ETH_UNIQUE_MAX per signal; the
+ * excess is counted in "signals_dropped").  ARP keeps the sender, DHCP only
+ * server replies, the name protocols the sender.
+ */
+#ifndef FA_ETH_CAPTURE_H
+#define FA_ETH_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/snapshot.h"
+
+#define FA_KIND_ETH_CAPTURE	"eth.capture"
+#define FA_ETH_UNIQUE_MAX	256
+#define FA_ETH_FRAMES_MAX	10000000u	/* a file stops being read here */
+
+struct fa_eth_agg;
+
+struct fa_eth_agg *fa_eth_agg_new(const char *source, const char *mode);
+void fa_eth_agg_free(struct fa_eth_agg *a);
+/* Frames counted so far. */
+unsigned long long fa_eth_agg_frames(const struct fa_eth_agg *a);
+/* One frame: caplen bytes captured of wirelen sent.  0 or FA_ERR_NOMEM. */
+int fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
+    size_t wirelen);
+/* Record the summary as an observation (a is freed). */
+int fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
+    enum fa_obs_state st, const char *reason, long seconds);
+
+/*
+ * Read a saved capture (pcap or pcapng, link type Ethernet) into an
+ * eth.capture observation.  FA_ERR_INPUT / FA_ERR_IO with *why when the file
+ * cannot be used at all (nothing is recorded then); a file cut short is
+ * recorded as incomplete with what was read.
+ */
+int fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * Links through libnl-route-3 and live capture through libpcap (see
+ * eth_live.h).  The capture handle is promiscuous (foreign unicast is a
+ * finding), immediate, inbound only (pcap_setdirection) so that nothing
+ * the host sends is mistaken for wire evidence, and has no kernel filter:
+ * VLAN semantics differ between live and offline BPF (ethernet.md 1.2), so
+ * the analyser decides everything in user space.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/if_ether.h>
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/vlan.h>
+#include <pcap/pcap.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "eth_capture.h"
+#include "eth_live.h"
+
+static json_t *
+nl_addr_json(struct nl_addr *a)
+{
+	char buf[128];
+
+	if (a == NULL)
+		return json_null();
+	nl_addr2str(a, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+static json_t *
+link_json(struct rtnl_link *l)
+{
+	const char *type = rtnl_link_get_type(l);
+	char *name = fa_str_sanitize(rtnl_link_get_name(l) != NULL ?
+	    rtnl_link_get_name(l) : "", IFNAMSIZ);
+	char op[32];
+	json_t *o;
+
+	if (name == NULL)
+		return NULL;
+	rtnl_link_operstate2str(rtnl_link_get_operstate(l), op, sizeof(op));
+	o = json_pack("{s:s, s:i, s:s?, s:o, s:b, s:s, s:i, s:i}", "name",
+	    name, "ifindex", rtnl_link_get_ifindex(l), "type", type, "mac",
+	    nl_addr_json(rtnl_link_get_addr(l)), "up",
+	    (rtnl_link_get_flags(l) & IFF_UP) != 0, "operstate", op, "master",
+	    rtnl_link_get_master(l), "link", rtnl_link_get_link(l));
+	free(name);
+	if (o != NULL && rtnl_link_is_vlan(l) && (json_object_set_new(o,
+	    "vlan_id", json_integer(rtnl_link_vlan_get_id(l))) != 0 ||
+	    json_object_set_new(o, "vlan_protocol", json_sprintf("0x%04x",
+	    ntohs(rtnl_link_vlan_get_protocol(l)))) != 0)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+addr_json(struct rtnl_addr *a)
+{
+	return json_pack("{s:i, s:s, s:o, s:i}", "ifindex",
+	    rtnl_addr_get_ifindex(a), "family", rtnl_addr_get_family(a) ==
+	    AF_INET ? "inet" : rtnl_addr_get_family(a) == AF_INET6 ? "inet6" :
+	    "other", "local", nl_addr_json(rtnl_addr_get_local(a)),
+	    "prefixlen", rtnl_addr_get_prefixlen(a));
+}
+
+int
+fa_eth_collect_links(struct fa_snapshot *snap)
+{
+	struct nl_cache *links = NULL, *addrs = NULL;
+	struct nl_object *o;
+	struct nl_sock *sk;
+	json_t *ls = json_array(), *as = json_array();
+	char *reason = NULL;
+	int err = 0, r;
+
+	if (ls == NULL || as == NULL || (sk = nl_socket_alloc()) == NULL) {
+		json_decref(ls);
+		json_decref(as);
+		return FA_ERR_NOMEM;
+	}
+	if ((err = nl_connect(sk, NETLINK_ROUTE)) < 0 ||
+	    (err = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links)) < 0 ||
+	    (err = rtnl_addr_alloc_cache(sk, &addrs)) < 0)
+		reason = fa_strfmt("netlink: %s", nl_geterror(err));
+	for (o = links != NULL ? nl_cache_get_first(links) : NULL; o != NULL;
+	    o = nl_cache_get_next(o))
+		if (json_array_append_new(ls, link_json((struct rtnl_link *)o)))
+			err = -1;
+	for (o = addrs != NULL ? nl_cache_get_first(addrs) : NULL; o != NULL;
+	    o = nl_cache_get_next(o))
+		if (json_array_append_new(as, addr_json((struct rtnl_addr *)o)))
+			err = -1;
+	nl_cache_free(links);
+	nl_cache_free(addrs);
+	nl_socket_free(sk);
+	if (err == -1 && reason == NULL) {
+		json_decref(ls);
+		json_decref(as);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
+	    "netlink", "RTM_GETLINK, RTM_GETADDR dumps", reason != NULL ?
+	    FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o}",
+	    "links", ls, "addrs", as), NULL);
+	free(reason);
+	return r;
+}
+
+char **
+fa_eth_up_interfaces(const struct fa_snapshot *snap)
+{
+	const struct fa_obs *o = fa_snapshot_find(snap, FA_KIND_ETH_LINKS,
+	    "netlink");
+	const json_t *ls = o != NULL ? json_object_get(o->data, "links") :
+	    NULL, *l;
+	size_t i, n = 0, bytes = sizeof(char *);
+	const char *name;
+	char **v, *p;
+
+	json_array_foreach(ls, i, l)
+		if (json_is_true(json_object_get(l, "up")) &&
+		    (name = fa_json_get_str(l, "name")) != NULL &&
+		    strcmp(name, "lo") != 0) {
+			n++;
+			bytes += sizeof(char *) + strlen(name) + 1;
+		}
+	if ((v = malloc(bytes)) == NULL)
+		return NULL;
+	p = (char *)(v + n + 1);
+	n = 0;
+	json_array_foreach(ls, i, l)
+		if (json_is_true(json_object_get(l, "up")) &&
+		    (name = fa_json_get_str(l, "name")) != NULL &&
+		    strcmp(name, "lo") != 0) {
+			v[n++] = p;
+			p = stpcpy(p, name) + 1;
+		}
+	v[n] = NULL;
+	return v;
+}
+
+struct listen_ctx {
+	const char	*iface;
+	pcap_t		*p;
+	struct fa_eth_agg *agg;
+	int		 err;
+};
+
+static void
+on_frame(u_char *arg, const struct pcap_pkthdr *h, const u_char *b)
+{
+	struct listen_ctx *c = (struct listen_ctx *)arg;
+
+	if (c->err == 0)
+		c->err = fa_eth_agg_frame(c->agg, b, h->caplen, h->len);
+}
+
+/* Record an interface that could not be listened on. */
+static int
+not_listened(struct fa_snapshot *snap, const char *iface, const char *why)
+{
+	struct fa_eth_agg *a = fa_eth_agg_new(iface, "live");
+	char *reason = fa_strfmt("%s: %s", iface, why);
+	int r;
+
+	if (a == NULL || reason == NULL) {
+		fa_eth_agg_free(a);
+		free(reason);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_eth_agg_finish(a, snap, FA_OBS_NOT_COLLECTED, reason, 0);
+	free(reason);
+	return r;
+}
+
+/* Open one interface; 1 opened, 0 recorded as not listened, <0 error. */
+static int
+open_one(struct listen_ctx *c, struct fa_snapshot *snap)
+{
+	char eb[PCAP_ERRBUF_SIZE];
+	const char *why = NULL;
+	int r;
+
+	eb[0] = '\0';
+	if ((c->p = pcap_create(c->iface, eb)) == NULL)
+		return not_listened(snap, c->iface, eb);
+	pcap_set_snaplen(c->p, 65535);
+	pcap_set_promisc(c->p, 1);
+	pcap_set_immediate_mode(c->p, 1);
+	pcap_set_timeout(c->p, 100);
+	if ((r = pcap_activate(c->p)) < 0)
+		why = r == PCAP_ERROR_PERM_DENIED ? "no permission to capture "
+		    "(CAP_NET_RAW is needed)" : r == PCAP_ERROR_NO_SUCH_DEVICE ?
+		    "no such interface" : pcap_geterr(c->p);
+	else if (pcap_datalink(c->p) != DLT_EN10MB)
+		why = "not an Ethernet interface";
+	else if (pcap_setnonblock(c->p, 1, eb) != 0 ||
+	    pcap_get_selectable_fd(c->p) < 0)
+		why = "the capture cannot be polled";
+	if (why != NULL) {
+		r = not_listened(snap, c->iface, why);
+		pcap_close(c->p);
+		c->p = NULL;
+		return r;
+	}
+	(void)pcap_setdirection(c->p, PCAP_D_IN);
+	if ((c->agg = fa_eth_agg_new(c->iface, "live")) == NULL) {
+		pcap_close(c->p);
+		c->p = NULL;
+		return FA_ERR_NOMEM;
+	}
+	return 1;
+}
+
+int
+fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
+    struct fa_snapshot *snap)
+{
+	struct listen_ctx c[FA_ETH_LISTEN_MAX];
+	struct pollfd pfd[FA_ETH_LISTEN_MAX];
+	unsigned long long frames;
+	struct pcap_stat ps;
+	time_t start, now;
+	size_t n = 0, i;
+	int r = 0;
+
+	memset(c, 0, sizeof(c));
+	for (i = 0; ifaces[i] != NULL && i < FA_ETH_LISTEN_MAX && r >= 0;
+	    i++) {
+		c[n].iface = ifaces[i];
+		if ((r = open_one(&c[n], snap)) == 1) {
+			pfd[n].fd = pcap_get_selectable_fd(c[n].p);
+			pfd[n].events = POLLIN;
+			n++;
+		}
+	}
+	start = now = time(NULL);
+	while (r >= 0 && n > 0 && now - start < (time_t)seconds) {
+		for (i = 0, frames = 0; i < n; i++)
+			frames += fa_eth_agg_frames(c[i].agg);
+		if (progress)
+			fprintf(stderr, "\rfabaudit: eth: listening on %zu "
+			    "interface%s: %3ld s left, %llu frames ", n,
+			    n > 1 ? "s" : "", (long)(seconds - (now - start)),
+			    frames);
+		if (poll(pfd, n, 200) > 0)
+			for (i = 0; i < n; i++)
+				if (pfd[i].revents & POLLIN)
+					(void)pcap_dispatch(c[i].p, -1,
+					    on_frame, (u_char *)&c[i]);
+		for (i = 0; i < n; i++)
+			if (c[i].err != 0)
+				r = c[i].err;
+		now = time(NULL);
+	}
+	if (progress && n > 0)
+		fputs("\n", stderr);
+	for (i = 0; i < n; i++) {
+		if (r >= 0)
+			r = pcap_stats(c[i].p, &ps) == 0 && ps.ps_drop > 0 ?
+			    fa_eth_agg_finish(c[i].agg, snap,
+			    FA_OBS_INCOMPLETE, "the kernel dropped frames "
+			    "during the capture", (long)seconds) :
+			    fa_eth_agg_finish(c[i].agg, snap, FA_OBS_COMPLETE,
+			    NULL, (long)seconds);
+		else
+			fa_eth_agg_free(c[i].agg);
+		pcap_close(c[i].p);
+	}
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,40 @@
+/*
+ * The Ethernet family's live acquisition: the host's links and addresses
+ * through libnl (no privilege needed), and listening on interfaces with
+ * libpcap (CAP_NET_RAW).  Listening is passive: nothing is sent.
+ *
+ * eth.links  target "netlink": {links: [{name, ifindex, type, mac, up,
+ *            operstate, master, link, vlan_id, vlan_protocol}],
+ *            addrs: [{ifindex, family, local, prefixlen}]}
+ */
+#ifndef FA_ETH_LIVE_H
+#define FA_ETH_LIVE_H
+
+#include "../core/snapshot.h"
+
+#define FA_KIND_ETH_LINKS	"eth.links"
+#define FA_ETH_DEF_LISTEN	30	/* seconds */
+#define FA_ETH_LISTEN_MAX	64	/* interfaces listened on at once */
+
+/* Record eth.links; 0 or FA_ERR_NOMEM (netlink errors are recorded). */
+int fa_eth_collect_links(struct fa_snapshot *snap);
+
+/*
+ * The names of the interfaces that are up, not loopback, from the
+ * eth.links observation just recorded: a NULL-terminated array the caller
+ * frees with free() (one block).  NULL on ENOMEM.
+ */
+char **fa_eth_up_interfaces(const struct fa_snapshot *snap);
+
+/*
+ * Listen on every interface of the NULL-terminated list (at most
+ * FA_ETH_LISTEN_MAX) at once for seconds, and record an eth.capture for
+ * each.  A progress line is written to stderr when progress is set.  An
+ * interface that cannot be opened (no permission, no such device, not
+ * Ethernet) is recorded as not_collected with the reason; returns 0 or
+ * FA_ERR_NOMEM.
+ */
+int fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
+    struct fa_snapshot *snap);
+
+#endif

@@ -1,0 +1,175 @@
+#!/bin/sh
+# Ethernet family tests: the real scanner on captures written by
+# tests/eth/mkcaptures (one frame per signal, malformed and truncated
+# frames, an empty file, a non-Ethernet file, a file cut short), then the
+# same frames on a live test bed: two network namespaces joined by a veth
+# pair, the scanner listening in one while tests/eth/replay sends the
+# frames from the other.  Namespaces are removed on exit, whatever happens.
+# usage: tests/eth/test_captures.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+B=$(cd "$1" && pwd)
+BIN=$B/fabaudit
+T=$(mktemp -d)
+NS=fa-eth-$$
+cleanup() {
+	[ -n "${LPID:-}" ] && kill "$LPID" 2>/dev/null
+	ip netns del "$NS-a" 2>/dev/null
+	ip netns del "$NS-b" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$B/tests/mkcaptures" "$T" || fa_fail "mkcaptures"
+cat >"$T/policy.conf" <<'POL'
+tenant_vlan   120
+tenant_subnet 10.20.0.0/16
+dhcp_server   10.20.0.1
+POL
+
+# results FILE: "status id" of the eth results, in report order.
+results() {
+	jq -r '.results[] | select(.family == "eth") | "\(.status) \(.id)"' "$1"
+}
+
+ALL="ETH-FOREIGN-VLAN ETH-TRUNK-PORT ETH-DTP-EXPOSED ETH-STP-EXPOSED
+ETH-CDP-EXPOSED ETH-LLDP-LEAK ETH-ROGUE-DHCP ETH-FOREIGN-L2 ETH-ROCE-VISIBLE"
+# expect NAME STATUS...: one status per check of $ALL, in that order.
+expect() {
+	n=$1
+	shift
+	want=$(for id in $ALL; do echo "$1 $id"; shift; done)
+	got=$(results "$T/$n/report.json")
+	if [ "$got" = "$want" ]; then fa_pass "$n: every eth result as reviewed"
+	else
+		fa_fail "$n: eth results differ"
+		printf 'want:\n%s\ngot:\n%s\n' "$want" "$got"
+	fi
+}
+
+# Every Ethernet check of the registry is in $ALL, so each is asserted.
+for id in $("$BIN" checks --family eth | awk '{print $1}'); do
+	case " $(echo $ALL) " in
+	*" $id "*) fa_pass "$id is asserted on every capture" ;;
+	*) fa_fail "$id is not in this test's list" ;;
+	esac
+done
+
+scan_file() {
+	"$BIN" scan -q --pcap "$T/$1.pcap" -c "$T/policy.conf" -o "$T/$1" \
+	    >"$T/$1.out" 2>"$T/$1.err"
+	echo $?
+}
+
+expect_eq "clean: exit 0" "$(scan_file clean)" 0
+expect clean pass pass pass pass pass pass not_tested pass pass
+expect_eq "clean: only the eth family was scanned" \
+    "$(jq -c .scan.families "$T/clean/report.json")" '["eth"]'
+
+expect_eq "leaky: exit 1" "$(scan_file leaky)" 1
+expect leaky fail fail fail fail fail fail fail fail fail
+expect_grep "leaky: the foreign VLANs are named" \
+    'VLAN IDs the policy does not list reach this port: 30, 40' \
+    "$T/leaky/report.txt"
+expect_grep "leaky: the rogue server offers a network boot" \
+    '10.20.0.250, offering a network boot' "$T/leaky/report.txt"
+expect_grep "leaky: DTP desirable is called negotiable" \
+    'would negotiate a trunk' "$T/leaky/report.txt"
+expect_grep "leaky: another tenant's RoCE is named" \
+    'RoCEv2 traffic to 10.30.0.9' "$T/leaky/report.txt"
+expect_eq "leaky: the short-captured frame is counted" \
+    "$(jq '.observations[] | select(.kind == "eth.capture") |
+    .data.truncated' "$T/leaky/snapshot.json")" 1
+expect_nogrep "leaky: no raw escape byte from LLDP in report.txt" \
+    "$(printf '\033')" "$T/leaky/report.txt"
+expect_grep "leaky: the LLDP text is kept, escaped" \
+    '<script>\\\\x1b\[31m' "$T/leaky/report.json"
+"$BIN" check -q -o "$T/leaky.check" "$T/leaky/snapshot.json" >/dev/null 2>&1
+expect_eq "leaky: fabaudit check reproduces the scan" \
+    "$(results "$T/leaky.check/report.json")" \
+    "$(results "$T/leaky/report.json")"
+
+# Garbage is counted and shown, never a crash; what decoded still counts.
+expect_eq "malformed: exit 1 (the nine-tag frame carries foreign VLANs)" \
+    "$(scan_file malformed)" 1
+expect malformed fail fail pass pass pass pass not_tested pass pass
+expect_eq "malformed: five frames could not be decoded" \
+    "$(jq '.observations[] | select(.kind == "eth.capture") |
+    .data.malformed' "$T/malformed/snapshot.json")" 5
+expect_grep "malformed: the reason says so" \
+    '5 of 7 frames could not be decoded' "$T/malformed/report.txt"
+expect_eq "malformed: the nine-tag frame's first eight VIDs count" \
+    "$(jq -c '.observations[] | select(.kind == "eth.capture") |
+    .data.vlans | keys' "$T/malformed/snapshot.json")" \
+    '["1","2","3","4","5","6","7","8"]' 
+
+# Silence proves nothing.
+expect_eq "empty: exit 0" "$(scan_file empty)" 0
+expect empty not_tested not_tested not_tested not_tested not_tested \
+    not_tested not_tested not_tested not_tested
+
+# A file cut short: what was read can fail, nothing can pass.
+expect_eq "cut: exit 1" "$(scan_file cut)" 1
+expect_eq "cut: no pass from a damaged file" "$(results \
+    "$T/cut/report.json" | grep -c '^pass ')" 0
+
+# Unusable inputs: exit 2, one line naming the file, no report.
+expect_eq "a RAW capture exits 2" "$(scan_file raw)" 2
+expect_grep "and says why" '^fabaudit: --pcap: .*raw.pcap: link type RAW, not Ethernet$' \
+    "$T/raw.err"
+expect_eq "and writes no report" "$(ls "$T/raw" 2>/dev/null | wc -l)" 0
+expect_eq "a missing capture exits 2" "$(scan_file missing)" 2
+"$BIN" scan -q --pcap "$T/clean.pcap" --eth=eth0 -o "$T/both" \
+    >/dev/null 2>"$T/both.err"
+expect_eq "--pcap with --eth interfaces exits 2" "$?" 2
+"$BIN" scan -q --eth= -o "$T/noif" >/dev/null 2>&1
+expect_eq "--eth= exits 2" "$?" 2
+"$BIN" scan -q --eth --listen 0 -o "$T/zero" >/dev/null 2>&1
+expect_eq "--listen 0 exits 2" "$?" 2
+
+# A named interface that does not exist: recorded, and not tested.
+"$BIN" scan -q --eth=fa-nonexistent0 --listen 1 -o "$T/noiface" \
+    >/dev/null 2>&1
+expect_eq "a missing interface is not tested, with the reason" \
+    "$(jq -r '[.results[] | select(.family == "eth") | .reason] |
+    unique | .[]' "$T/noiface/report.json")" \
+    "fa-nonexistent0: no such interface"
+
+# The live test bed: frames sent from one namespace, heard in the other.
+if ip netns add "$NS-a" 2>/dev/null && ip netns add "$NS-b" &&
+    ip link add va netns "$NS-a" type veth peer name vb netns "$NS-b" &&
+    ip -n "$NS-a" link set va up && ip -n "$NS-b" link set vb up &&
+    ip -n "$NS-a" link set lo up; then
+	# No IPv6 chatter of our own (router solicitations, MLD).
+	ip netns exec "$NS-a" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$NS-b" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$NS-a" "$BIN" scan -q --eth --listen 4 \
+	    -c "$T/policy.conf" -o "$T/live" >"$T/live.out" 2>"$T/live.err" &
+	LPID=$!
+	sleep 1
+	ip netns exec "$NS-b" "$B/tests/replay" vb "$T/leaky.pcap" \
+	    >"$T/replay.out" 2>&1 || fa_fail "replay: $(cat "$T/replay.out")"
+	wait "$LPID"
+	expect_eq "live: exit 1" "$?" 1
+	LPID=
+	expect_eq "live: va listened on, nothing else up" \
+	    "$(jq -r '[.observations[] | select(.kind == "eth.capture") |
+	    .target] | join(",")' "$T/live/snapshot.json")" va
+	# The short-captured frame is sent as captured.
+	expect_eq "live: every frame sent was heard" \
+	    "$(jq '.observations[] | select(.kind == "eth.capture") |
+	    .data.frames' "$T/live/snapshot.json")" 14
+	expect live fail fail fail fail fail fail fail fail fail
+	expect_eq "live: the tags came back through auxdata" \
+	    "$(jq -c '.observations[] | select(.kind == "eth.capture") |
+	    .data.vlans | keys' "$T/live/snapshot.json")" '["30","40"]'
+	expect_eq "live: eth.links names va" "$(jq -r '.observations[] |
+	    select(.kind == "eth.links") | .data.links[] |
+	    select(.name == "va") | .type' "$T/live/snapshot.json")" veth
+else
+	fa_fail "live: cannot create the namespaces (root and veth needed)"
+fi
+
+fa_done
