@@ -2,6 +2,8 @@
  * Ethernet checks, and the observation kinds they read (fabric/eth_*.c):
  *
  * eth.links    eth_live.c: the host's links and addresses (netlink)
+ * eth.reach    eth_reach.c: one per mgmt_target / foreign_target of the
+ *              policy, with each probe's outcome (and TLS facts)
  * eth.capture  eth_capture.c: one per interface listened on or capture
  *              file read: frame counts, VLAN IDs seen, and the
  *              de-duplicated facts of each signal (lldp, cdp, dtp, vtp,
@@ -37,5 +39,8 @@ extern const struct fa_check fa_chk_eth_lldp_leak;
 extern const struct fa_check fa_chk_eth_rogue_dhcp;
 extern const struct fa_check fa_chk_eth_foreign_l2;
 extern const struct fa_check fa_chk_eth_roce_visible;
+extern const struct fa_check fa_chk_eth_mgmt_reachable;
+extern const struct fa_check fa_chk_eth_xtenant_reachable;
+extern const struct fa_check fa_chk_eth_mgmt_tls_weak;
 
 #endif

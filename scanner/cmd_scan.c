@@ -16,6 +16,7 @@
 #include "../core/util.h"
 #include "../fabric/eth_capture.h"
 #include "../fabric/eth_live.h"
+#include "../fabric/eth_reach.h"
 #include "../fabric/host.h"
 #include "../fabric/ib.h"
 #include "scanner.h"
@@ -169,8 +170,8 @@ struct eth_opts {
 
 /* The Ethernet family: 0, FA_EXIT_USAGE (bad --pcap) or FA_EXIT_NORUN. */
 static int
-run_eth(struct eth_opts *e, struct fa_snapshot *snap, int quiet,
-    int *usable)
+run_eth(struct eth_opts *e, const struct fa_policy *policy,
+    struct fa_snapshot *snap, int quiet, int *usable)
 {
 	char **ifs = NULL, *why = NULL, *list[FA_ETH_LISTEN_MAX + 1], *s;
 	size_t n = 0;
@@ -206,6 +207,16 @@ run_eth(struct eth_opts *e, struct fa_snapshot *snap, int quiet,
 			goto nomem;
 		}
 		free(ifs);
+		/* The policy's must-not-reach targets, from this node. */
+		if (policy->n_mgmt_target + policy->n_foreign_target > 0) {
+			if (!quiet && isatty(STDERR_FILENO))
+				fprintf(stderr, "fabaudit: eth: probing %zu "
+				    "must-not-reach targets...\n",
+				    policy->n_mgmt_target +
+				    policy->n_foreign_target);
+			if (fa_eth_probe_targets(policy, snap) != 0)
+				goto nomem;
+		}
 	}
 	if (fa_snapshot_set_family(snap, FA_FAM_ETH, FA_FAMST_COLLECTED,
 	    NULL) != 0)
@@ -410,7 +421,8 @@ fa_cmd_scan(int argc, char **argv)
 	if (!want_ib && !want_host && !want_eth)
 		want_ib = want_host = want_eth = 1;
 	/* Ethernet first: a bad --pcap is a usage error before any probe. */
-	if (want_eth && (r = run_eth(&eth, snap, out.quiet, &usable)) != 0) {
+	if (want_eth && (r = run_eth(&eth, policy, snap, out.quiet,
+	    &usable)) != 0) {
 		rc = r;
 		goto out;
 	}

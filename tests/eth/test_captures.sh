@@ -15,6 +15,7 @@ T=$(mktemp -d)
 NS=fa-eth-$$
 cleanup() {
 	[ -n "${LPID:-}" ] && kill "$LPID" 2>/dev/null
+	pkill -f "s_server -accept 443 -cert $T/c.pem" 2>/dev/null
 	ip netns del "$NS-a" 2>/dev/null
 	ip netns del "$NS-b" 2>/dev/null
 	rm -rf "$T"
@@ -35,7 +36,10 @@ results() {
 }
 
 ALL="ETH-FOREIGN-VLAN ETH-TRUNK-PORT ETH-DTP-EXPOSED ETH-STP-EXPOSED
-ETH-CDP-EXPOSED ETH-LLDP-LEAK ETH-ROGUE-DHCP ETH-FOREIGN-L2 ETH-ROCE-VISIBLE"
+ETH-CDP-EXPOSED ETH-LLDP-LEAK ETH-ROGUE-DHCP ETH-FOREIGN-L2 ETH-ROCE-VISIBLE
+ETH-MGMT-REACHABLE ETH-XTENANT-REACHABLE ETH-MGMT-TLS-WEAK"
+# The policy of the file scans lists no target: the last three do not apply.
+NA3="not_applicable not_applicable not_applicable"
 # expect NAME STATUS...: one status per check of $ALL, in that order.
 expect() {
 	n=$1
@@ -64,12 +68,12 @@ scan_file() {
 }
 
 expect_eq "clean: exit 0" "$(scan_file clean)" 0
-expect clean pass pass pass pass pass pass not_tested pass pass
+expect clean pass pass pass pass pass pass not_tested pass pass $NA3
 expect_eq "clean: only the eth family was scanned" \
     "$(jq -c .scan.families "$T/clean/report.json")" '["eth"]'
 
 expect_eq "leaky: exit 1" "$(scan_file leaky)" 1
-expect leaky fail fail fail fail fail fail fail fail fail
+expect leaky fail fail fail fail fail fail fail fail fail $NA3
 expect_grep "leaky: the foreign VLANs are named" \
     'VLAN IDs the policy does not list reach this port: 30, 40' \
     "$T/leaky/report.txt"
@@ -94,7 +98,7 @@ expect_eq "leaky: fabaudit check reproduces the scan" \
 # Garbage is counted and shown, never a crash; what decoded still counts.
 expect_eq "malformed: exit 1 (the nine-tag frame carries foreign VLANs)" \
     "$(scan_file malformed)" 1
-expect malformed fail fail pass pass pass pass not_tested pass pass
+expect malformed fail fail pass pass pass pass not_tested pass pass $NA3
 expect_eq "malformed: five frames could not be decoded" \
     "$(jq '.observations[] | select(.kind == "eth.capture") |
     .data.malformed' "$T/malformed/snapshot.json")" 5
@@ -108,7 +112,16 @@ expect_eq "malformed: the nine-tag frame's first eight VIDs count" \
 # Silence proves nothing.
 expect_eq "empty: exit 0" "$(scan_file empty)" 0
 expect empty not_tested not_tested not_tested not_tested not_tested \
-    not_tested not_tested not_tested not_tested
+    not_tested not_tested not_tested not_tested $NA3
+
+# Targets in the policy are probed only from a live scan.
+printf 'mgmt_target 10.0.0.2 tcp/22\n' >"$T/targets.conf"
+"$BIN" scan -q --pcap "$T/clean.pcap" -c "$T/targets.conf" -o "$T/tgt" \
+    >/dev/null 2>&1
+expect_grep "a capture file: the targets are not tested, and why" \
+    'not_tested +high +ETH-MGMT-REACHABLE' "$T/tgt/report.txt"
+expect_grep "and the reason names the live scan" \
+    'targets are probed only from a live scan' "$T/tgt/report.txt"
 
 # A file cut short: what was read can fail, nothing can pass.
 expect_eq "cut: exit 1" "$(scan_file cut)" 1
@@ -133,8 +146,9 @@ expect_eq "--listen 0 exits 2" "$?" 2
 "$BIN" scan -q --eth=fa-nonexistent0 --listen 1 -o "$T/noiface" \
     >/dev/null 2>&1
 expect_eq "a missing interface is not tested, with the reason" \
-    "$(jq -r '[.results[] | select(.family == "eth") | .reason] |
-    unique | .[]' "$T/noiface/report.json")" \
+    "$(jq -r '[.results[] | select(.family == "eth" and
+    .status != "not_applicable") | .reason] | unique | .[]' \
+    "$T/noiface/report.json")" \
     "fa-nonexistent0: no such interface"
 
 # The live test bed: frames sent from one namespace, heard in the other.
@@ -145,8 +159,24 @@ if ip netns add "$NS-a" 2>/dev/null && ip netns add "$NS-b" &&
 	# No IPv6 chatter of our own (router solicitations, MLD).
 	ip netns exec "$NS-a" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip netns exec "$NS-b" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NS-a" addr add 10.0.0.5/24 dev va
+	ip -n "$NS-b" addr add 10.0.0.2/24 dev vb
+	ip -n "$NS-b" link set lo up
+	# A "BMC" with a self-signed certificate on 443, nothing on 22 or
+	# UDP 623 (resets and ICMP port unreachable: reachable all the same);
+	# 10.0.0.3 does not exist (timeouts: not reachable).
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/k.pem" \
+	    -out "$T/c.pem" -days 2 -subj /CN=bmc-07 >/dev/null 2>&1
+	(sleep 30 | ip netns exec "$NS-b" openssl s_server -accept 443 \
+	    -cert "$T/c.pem" -key "$T/k.pem" >"$T/srv.log" 2>&1) &
+	SPID=$!
+	cat "$T/policy.conf" - >"$T/live.conf" <<'POL'
+mgmt_target    10.0.0.2 tcp/443,22 udp/623 icmp
+foreign_target 10.0.0.3 tcp/22 icmp
+POL
+	sleep 1
 	ip netns exec "$NS-a" "$BIN" scan -q --eth --listen 4 \
-	    -c "$T/policy.conf" -o "$T/live" >"$T/live.out" 2>"$T/live.err" &
+	    -c "$T/live.conf" -o "$T/live" >"$T/live.out" 2>"$T/live.err" &
 	LPID=$!
 	sleep 1
 	ip netns exec "$NS-b" "$B/tests/replay" vb "$T/leaky.pcap" \
@@ -161,7 +191,18 @@ if ip netns add "$NS-a" 2>/dev/null && ip netns add "$NS-b" &&
 	expect_eq "live: every frame sent was heard" \
 	    "$(jq '.observations[] | select(.kind == "eth.capture") |
 	    .data.frames' "$T/live/snapshot.json")" 14
-	expect live fail fail fail fail fail fail fail fail fail
+	expect live fail fail fail fail fail fail fail fail fail fail pass fail
+	expect_grep "live: the management host answered on 443, 22 and 623" \
+	    '10.0.0.2 tcp/443 answered, 10.0.0.2 tcp/22 refused, 10.0.0.2 udp/623 refused' \
+	    "$T/live/report.txt"
+	expect_grep "live: the self-signed certificate is the weakness" \
+	    "TLS is weak: self-signed certificate" "$T/live/report.txt"
+	expect_eq "live: TLS 1.0 and 1.1 were tried and refused" \
+	    "$(jq -c '.observations[] | select(.kind == "eth.reach") |
+	    .data.probes[] | select(.tls != null) | .tls.versions' \
+	    "$T/live/snapshot.json")" '["TLSv1.3","TLSv1.2"]'
+	kill "$SPID" 2>/dev/null
+	pkill -f "s_server -accept 443 -cert $T/c.pem" 2>/dev/null
 	expect_eq "live: the tags came back through auxdata" \
 	    "$(jq -c '.observations[] | select(.kind == "eth.capture") |
 	    .data.vlans | keys' "$T/live/snapshot.json")" '["30","40"]'

@@ -1,0 +1,231 @@
+/*
+ * The policy's must-not-reach targets (eth.reach): ETH-MGMT-REACHABLE,
+ * ETH-XTENANT-REACHABLE and ETH-MGMT-TLS-WEAK.  One result per policy
+ * target.  A TCP reset or an ICMP port-unreachable is an answer from the
+ * host, so it counts as reachable; a timeout or an unreachable network
+ * does not.  A probe that could not be sent, or a network only partly
+ * probed, turns what would be a pass into not_tested.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "eth_checks.h"
+
+#define FA_KIND_ETH_REACH	"eth.reach"
+
+static int
+reachable(const char *outcome)
+{
+	return outcome != NULL && (strcmp(outcome, "answered") == 0 ||
+	    strcmp(outcome, "refused") == 0);
+}
+
+static int
+eval_reach(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const char *role, size_t in_policy)
+{
+	const struct fa_obs *o;
+	const json_t *probes, *pr;
+	const char *outc;
+	char list[512];
+	size_t it = 0, i, seen = 0, bad, unsent;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_REACH, &it))) {
+		if (strcmp(fa_json_get_str(o->data, "role") != NULL ?
+		    fa_json_get_str(o->data, "role") : "", role) != 0)
+			continue;
+		seen++;
+		probes = json_object_get(o->data, "probes");
+		list[0] = '\0';
+		bad = unsent = 0;
+		if ((ev = json_array()) == NULL)
+			return FA_ERR_NOMEM;
+		json_array_foreach(probes, i, pr) {
+			outc = fa_json_get_str(pr, "outcome");
+			if (outc != NULL && (strcmp(outc, "not_sent") == 0 ||
+			    strcmp(outc, "error") == 0))
+				unsent++;
+			if (!reachable(outc))
+				continue;
+			if (bad++ < 6)
+				snprintf(list + strlen(list), sizeof(list) -
+				    strlen(list), "%s%s %s %s", bad > 1 ? ", " :
+				    "", fa_json_get_str(pr, "host"),
+				    fa_json_get_str(pr, "probe"), outc);
+			if (fa_evidence_add(ev, fa_evidence(o, "probe",
+			    json_deep_copy(pr))) != 0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+		}
+		if (bad > 0)
+			r = fa_results_add(out, c, FA_ST_FAIL, o->target, NULL,
+			    ev, "%zu probe%s reached a target the policy says "
+			    "must not be reachable: %s%s", bad, bad > 1 ? "s" :
+			    "", list, bad > 6 ? ", ..." : "");
+		else if (unsent > 0 || o->state != FA_OBS_COMPLETE)
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
+			    NULL, ev, "nothing reached, but %s", unsent > 0 ?
+			    "some probes could not be sent (see evidence)" :
+			    fa_obs_reason(o));
+		else {
+			if (fa_evidence_add(ev, fa_evidence(o, "probes",
+			    json_deep_copy(probes))) != 0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+			r = fa_results_add(out, c, FA_ST_PASS, o->target, NULL,
+			    ev, "none of the %zu probes reached it (timeouts "
+			    "or unreachable)", json_array_size(probes));
+		}
+		if (r < 0)
+			return r;
+	}
+	if (seen > 0)
+		return 0;
+	r = fa_results_add(out, c, in_policy > 0 ? FA_ST_NOT_TESTED :
+	    FA_ST_NOT_APPLICABLE, "eth", NULL, NULL, in_policy > 0 ?
+	    "the policy's %s entries were not probed (a capture file was "
+	    "analysed; targets are probed only from a live scan)" :
+	    "the policy lists no %s", role);
+	return r < 0 ? r : 0;
+}
+
+static int
+eval_mgmt(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return eval_reach(c, ctx, out, "mgmt_target",
+	    ctx->policy->n_mgmt_target);
+}
+
+static int
+eval_xtenant(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	return eval_reach(c, ctx, out, "foreign_target",
+	    ctx->policy->n_foreign_target);
+}
+
+/* What is weak about one TLS endpoint; "" when nothing. */
+static void
+tls_weakness(const json_t *tls, char *buf, size_t len)
+{
+	const json_t *cert = json_object_get(tls, "cert"), *v;
+	const char *type = fa_json_get_str(cert, "key_type");
+	long long bits = json_integer_value(json_object_get(cert, "key_bits"));
+	size_t i;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(tls, "versions"), i, v)
+		if (strcmp(json_string_value(v), "TLSv1") == 0 ||
+		    strcmp(json_string_value(v), "TLSv1.1") == 0)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s "
+			    "accepted", buf[0] ? "; " : "",
+			    json_string_value(v));
+	if (json_is_true(json_object_get(cert, "expired")))
+		snprintf(buf + strlen(buf), len - strlen(buf), "%scertificate "
+		    "expired", buf[0] ? "; " : "");
+	if (json_is_true(json_object_get(cert, "self_signed")))
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sself-signed "
+		    "certificate", buf[0] ? "; " : "");
+	if (type != NULL && ((strcmp(type, "RSA") == 0 && bits < 2048) ||
+	    (strcmp(type, "EC") == 0 && bits < 256)))
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s key of "
+		    "%lld bits", buf[0] ? "; " : "", type, bits);
+}
+
+static int
+eval_tls(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	const json_t *pr, *tls;
+	char weak[256], target[96];
+	size_t it = 0, i, seen = 0;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_REACH, &it)))
+		json_array_foreach(json_object_get(o->data, "probes"), i, pr) {
+			tls = json_object_get(pr, "tls");
+			if (tls == NULL || json_object_get(tls, "versions") ==
+			    NULL)
+				continue;
+			seen++;
+			tls_weakness(tls, weak, sizeof(weak));
+			snprintf(target, sizeof(target), "%s %s",
+			    fa_json_get_str(pr, "host"),
+			    fa_json_get_str(pr, "probe"));
+			if ((ev = json_pack("[o]", fa_evidence(o, "tls",
+			    json_deep_copy(tls)))) == NULL)
+				return FA_ERR_NOMEM;
+			r = fa_results_add(out, c, weak[0] ? FA_ST_FAIL :
+			    FA_ST_PASS, target, NULL, ev, weak[0] ? "the "
+			    "management endpoint's TLS is weak: %s" : "TLS 1.2 "
+			    "or newer only, with a valid certificate from an "
+			    "issuer other than itself and a strong key%s", weak);
+			if (r < 0)
+				return r;
+		}
+	if (seen > 0)
+		return 0;
+	r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "eth", NULL, NULL,
+	    "no management endpoint completed a TLS handshake");
+	return r < 0 ? r : 0;
+}
+
+static const char *const refs_reach[] = {
+	"ClusterMAX security criteria: management network isolation",
+	"NIST SP 800-53 SC-7 (boundary protection)",
+	NULL
+};
+static const char *const refs_tls[] = {
+	"RFC 8996 (deprecating TLS 1.0 and 1.1)",
+	"NIST SP 800-52 Rev. 2 (TLS guidelines)",
+	NULL
+};
+
+ETH_CHECK(fa_chk_eth_mgmt_reachable, "ETH-MGMT-REACHABLE", FA_SEV_HIGH,
+    "A provider management target is reachable from the tenant",
+    "Switch, BMC and hypervisor management interfaces reachable from a "
+    "tenant node can be attacked directly; they must sit on a network the "
+    "tenant cannot reach.",
+    "Filter the management networks from tenant networks (ACLs, VRFs, "
+    "separate out-of-band network).",
+    "Provider shall ensure that no management interface of the "
+    "infrastructure serving Customer is reachable from Customer's nodes "
+    "or networks.",
+    refs_reach, eval_mgmt);
+
+ETH_CHECK(fa_chk_eth_xtenant_reachable, "ETH-XTENANT-REACHABLE",
+    FA_SEV_CRITICAL,
+    "Another tenant's target is reachable from the tenant",
+    "If a canary host of another tenant answers, the network between "
+    "tenants is not isolated: each can reach the other's services.",
+    "Isolate tenants' networks from each other (separate VLANs/VRFs with "
+    "no route between them, or ACLs that drop inter-tenant traffic).",
+    "Provider shall ensure that no host or service of any other customer "
+    "is reachable from Customer's nodes, and none of Customer's from "
+    "theirs.",
+    refs_reach, eval_xtenant);
+
+ETH_CHECK(fa_chk_eth_mgmt_tls_weak, "ETH-MGMT-TLS-WEAK", FA_SEV_MEDIUM,
+    "A reachable management endpoint has weak TLS",
+    "TLS 1.0/1.1, expired or self-signed certificates and short keys on a "
+    "management endpoint make interception of administrator sessions "
+    "practical.",
+    "Serve management endpoints with TLS 1.2 or newer only, and "
+    "certificates from a trusted CA with keys of at least 2048 bits (RSA) "
+    "or 256 bits (EC).",
+    "Provider shall protect every management endpoint with TLS 1.2 or "
+    "newer and valid certificates issued by a certificate authority.",
+    refs_tls, eval_tls);

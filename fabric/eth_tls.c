@@ -1,0 +1,158 @@
+/*
+ * TLS handshakes with OpenSSL 3 (see eth_tls.h).  The client allows every
+ * version and cipher (security level 0) so that it can tell what the
+ * server accepts; nothing it learns is trusted, and no verification
+ * result decides anything but the evidence recorded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "../core/util.h"
+#include "eth_tls.h"
+#include "eth_reach.h"
+
+/* A connected blocking socket with 1 s timeouts, or -1. */
+static int
+dial(const struct sockaddr *sa, socklen_t salen)
+{
+	struct timeval tv = { FA_REACH_TIMEOUT_MS / 1000,
+	    (FA_REACH_TIMEOUT_MS % 1000) * 1000 };
+	struct pollfd p;
+	socklen_t sl = sizeof(int);
+	int fd, e = 0;
+
+	if ((fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	if (connect(fd, sa, salen) != 0) {
+		p.fd = fd;
+		p.events = POLLOUT;
+		if (errno != EINPROGRESS || poll(&p, 1, FA_REACH_TIMEOUT_MS) !=
+		    1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &sl) != 0 ||
+		    e != 0) {
+			close(fd);
+			return -1;
+		}
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static json_t *
+name_json(const X509_NAME *n)
+{
+	char buf[512], *s;
+	json_t *j;
+
+	if (X509_NAME_oneline(n, buf, sizeof(buf)) == NULL)
+		return json_null();
+	s = fa_str_sanitize(buf, strlen(buf));
+	j = s != NULL ? json_string(s) : NULL;
+	free(s);
+	return j;
+}
+
+static json_t *
+cert_json(X509 *c)
+{
+	const ASN1_TIME *na = X509_get0_notAfter(c);
+	EVP_PKEY *k = X509_get0_pubkey(c);
+	char when[64] = "?";
+	BIO *b = BIO_new(BIO_s_mem());
+	int n;
+
+	if (b != NULL && ASN1_TIME_print(b, na) == 1 &&
+	    (n = BIO_read(b, when, sizeof(when) - 1)) > 0)
+		when[n] = '\0';
+	BIO_free(b);
+	return json_pack("{s:o, s:o, s:b, s:s, s:b, s:s, s:i}", "subject",
+	    name_json(X509_get_subject_name(c)), "issuer",
+	    name_json(X509_get_issuer_name(c)), "self_signed",
+	    X509_check_issued(c, c) == X509_V_OK, "not_after", when,
+	    "expired", X509_cmp_current_time(na) < 0, "key_type",
+	    k == NULL ? "none" : EVP_PKEY_get0_type_name(k) != NULL ?
+	    EVP_PKEY_get0_type_name(k) : "unknown", "key_bits",
+	    k != NULL ? EVP_PKEY_get_bits(k) : 0);
+}
+
+/* One handshake at exactly version v; 1 done (cert set if wanted). */
+static int
+handshake(const struct sockaddr *sa, socklen_t salen, int v, X509 **cert)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL *s = NULL;
+	int fd = -1, ok = 0;
+
+	if (ctx == NULL)
+		return 0;
+	SSL_CTX_set_security_level(ctx, 0);
+	if (SSL_CTX_set_min_proto_version(ctx, v) != 1 ||
+	    SSL_CTX_set_max_proto_version(ctx, v) != 1 ||
+	    (v < TLS1_3_VERSION &&
+	    SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0") != 1) ||
+	    (fd = dial(sa, salen)) < 0 || (s = SSL_new(ctx)) == NULL ||
+	    SSL_set_fd(s, fd) != 1)
+		goto out;
+	if (SSL_connect(s) == 1) {
+		ok = 1;
+		if (cert != NULL && *cert == NULL)
+			*cert = SSL_get1_peer_certificate(s);
+		(void)SSL_shutdown(s);
+	}
+out:
+	SSL_free(s);
+	SSL_CTX_free(ctx);
+	if (fd >= 0)
+		close(fd);
+	ERR_clear_error();
+	return ok;
+}
+
+json_t *
+fa_eth_tls_probe(const struct sockaddr *sa, socklen_t salen, uint16_t port)
+{
+	static const struct { int v; const char *name; } vs[] = {
+		{ TLS1_3_VERSION, "TLSv1.3" }, { TLS1_2_VERSION, "TLSv1.2" },
+		{ TLS1_1_VERSION, "TLSv1.1" }, { TLS1_VERSION, "TLSv1" },
+	};
+	json_t *o, *versions = json_array();
+	X509 *cert = NULL;
+	size_t i;
+
+	(void)port;
+	if (versions == NULL)
+		return NULL;
+	/* Newest first: the certificate is the one a current client sees. */
+	for (i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
+		if (handshake(sa, salen, vs[i].v, &cert) &&
+		    json_array_append_new(versions, json_string(vs[i].name))) {
+			json_decref(versions);
+			X509_free(cert);
+			return NULL;
+		}
+	if (json_array_size(versions) == 0) {
+		json_decref(versions);
+		return json_pack("{s:s}", "error", "no TLS handshake completed "
+		    "(not a TLS service, or none of TLS 1.0 to 1.3)");
+	}
+	o = json_pack("{s:o, s:o}", "versions", versions, "cert", cert != NULL ?
+	    cert_json(cert) : json_null());
+	X509_free(cert);
+	return o;
+}
