@@ -121,8 +121,8 @@ $(MKSPECIAL): tests/host/mkspecial.c
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
 
 # The Ethernet test bed's programs: capture writer and frame replayer.
-ETHTOOLS = $(B)/tests/mkcaptures $(B)/tests/replay
-$(B)/tests/mkcaptures $(B)/tests/replay: $(B)/tests/%: tests/eth/%.c
+ETHTOOLS = $(B)/tests/mkcaptures $(B)/tests/replay $(B)/tests/vswitch
+$(ETHTOOLS): $(B)/tests/%: tests/eth/%.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $< \

@@ -4,6 +4,8 @@
  * eth.links    eth_live.c: the host's links and addresses (netlink)
  * eth.reach    eth_reach.c: one per mgmt_target / foreign_target of the
  *              policy, with each probe's outcome (and TLS facts)
+ * eth.vlan_probe  eth_active.c (--active only): tagged ARP probes into
+ *              the policy's foreign VLANs and the replies
  * eth.capture  eth_capture.c: one per interface listened on or capture
  *              file read: frame counts, VLAN IDs seen, and the
  *              de-duplicated facts of each signal (lldp, cdp, dtp, vtp,
@@ -42,5 +44,6 @@ extern const struct fa_check fa_chk_eth_roce_visible;
 extern const struct fa_check fa_chk_eth_mgmt_reachable;
 extern const struct fa_check fa_chk_eth_xtenant_reachable;
 extern const struct fa_check fa_chk_eth_mgmt_tls_weak;
+extern const struct fa_check fa_chk_eth_vlan_hop;
 
 #endif

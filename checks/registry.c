@@ -38,6 +38,7 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_eth_mgmt_reachable,
 	&fa_chk_eth_xtenant_reachable,
 	&fa_chk_eth_mgmt_tls_weak,
+	&fa_chk_eth_vlan_hop,
 	&fa_chk_host_tenancy,
 	&fa_chk_host_privileged,
 	&fa_chk_host_cap_dangerous,

@@ -503,8 +503,10 @@ kw_tenant_pkey(struct pctx *c, unsigned lno, int argc, char **argv)
 	}
 }
 
+/* VLAN IDs 1-4094 into *arr. */
 static void
-kw_tenant_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
+vlan_list(struct pctx *c, unsigned lno, int argc, char **argv,
+    struct fa_pol_u64 **arr, size_t *n)
 {
 	char v[POL_VIS_MAX + 4];
 	struct fa_pol_u64 *e;
@@ -518,7 +520,7 @@ kw_tenant_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
 			    vis(v, sizeof(v), argv[i]));
 			continue;
 		}
-		APPEND(c->p->tenant_vlan, c->p->n_tenant_vlan, e);
+		APPEND(*arr, *n, e);
 		if (e == NULL) {
 			nomem(c);
 			return;
@@ -526,6 +528,20 @@ kw_tenant_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
 		e->value = vid;
 		e->line = lno;
 	}
+}
+
+static void
+kw_tenant_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	vlan_list(c, lno, argc, argv, &c->p->tenant_vlan,
+	    &c->p->n_tenant_vlan);
+}
+
+static void
+kw_foreign_vlan(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	vlan_list(c, lno, argc, argv, &c->p->foreign_vlan,
+	    &c->p->n_foreign_vlan);
 }
 
 /* Networks (ADDR/PREFIX, or a lone ADDR with bare) into *arr. */
@@ -776,6 +792,8 @@ static const struct keyword keywords[] = {
 	  .min = 1, .max = 1, .fn = kw_dedicated_host },
 	{ .name = "tenant_vlan", .usage = "tenant_vlan VID...",
 	  .min = 1, .max = -1, .fn = kw_tenant_vlan },
+	{ .name = "foreign_vlan", .usage = "foreign_vlan VID...",
+	  .min = 1, .max = -1, .fn = kw_foreign_vlan },
 	{ .name = "tenant_subnet", .usage = "tenant_subnet ADDR/PREFIX...",
 	  .min = 1, .max = -1, .fn = kw_tenant_subnet },
 	{ .name = "dhcp_server", .usage = "dhcp_server ADDR[/PREFIX]...",
@@ -881,6 +899,7 @@ fa_policy_free(struct fa_policy *p)
 	free(p->tenant_vlan);
 	free(p->tenant_subnet);
 	free(p->dhcp_server);
+	free(p->foreign_vlan);
 	free_targets(p->mgmt_target, p->n_mgmt_target);
 	free_targets(p->foreign_target, p->n_foreign_target);
 	for (i = 0; i < p->n_severity; i++)

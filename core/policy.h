@@ -79,6 +79,7 @@ struct fa_policy {
 	FA_POL_ARRAY(struct fa_pol_u64, tenant_vlan);
 	FA_POL_ARRAY(struct fa_cidr, tenant_subnet);
 	FA_POL_ARRAY(struct fa_cidr, dhcp_server);
+	FA_POL_ARRAY(struct fa_pol_u64, foreign_vlan);
 	FA_POL_ARRAY(struct fa_pol_target, mgmt_target);
 	FA_POL_ARRAY(struct fa_pol_target, foreign_target);
 	FA_POL_ARRAY(struct fa_pol_severity, severity);

@@ -14,6 +14,7 @@
 
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "../fabric/eth_active.h"
 #include "../fabric/eth_capture.h"
 #include "../fabric/eth_live.h"
 #include "../fabric/eth_reach.h"
@@ -163,6 +164,7 @@ run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
 }
 
 struct eth_opts {
+	int		 active;	/* --active: the VLAN probes too */
 	char		*ifaces;	/* --eth=a,b (modified in place) */
 	const char	*pcap;		/* --pcap FILE */
 	unsigned	 listen;	/* seconds */
@@ -202,7 +204,10 @@ run_eth(struct eth_opts *e, const struct fa_policy *policy,
 			fa_diag("eth", "no interface is up: nothing to listen "
 			    "on");
 		else if (fa_eth_listen(e->ifaces != NULL ? list : ifs,
-		    e->listen, !quiet && isatty(STDERR_FILENO), snap) != 0) {
+		    e->listen, !quiet && isatty(STDERR_FILENO), snap) != 0 ||
+		    (e->active && policy->n_foreign_vlan > 0 &&
+		    fa_eth_vlan_probe(e->ifaces != NULL ? list : ifs, policy,
+		    snap) != 0)) {
 			free(ifs);
 			goto nomem;
 		}
@@ -272,7 +277,7 @@ fa_cmd_scan(int argc, char **argv)
 	const char *cvedb_opt = NULL;
 	char *cvedb_path = NULL, *cvedb_why = NULL;
 	json_t *cvedb = NULL;
-	struct eth_opts eth = { NULL, NULL, FA_ETH_DEF_LISTEN };
+	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
 	int usable = 0, r;
 
@@ -314,7 +319,7 @@ fa_cmd_scan(int argc, char **argv)
 			cvedb_opt = optarg;
 			break;
 		case OPT_ACTIVE:
-			ib.active = 1;
+			ib.active = eth.active = 1;
 			break;
 		case 'q':
 			out.quiet = 1;

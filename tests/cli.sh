@@ -41,8 +41,8 @@ expect_eq "every check in json carries an MSA clause and remediation" \
 for id in $(jq -r '.[].id' "$T/checks.json"); do
 	expect_grep "$id is a published ID" "^$id\$" tests/ids.frozen
 done
-expect_eq "checks --family eth lists the twelve checks" \
-    "$("$BIN" checks --family eth | wc -l)" 12
+expect_eq "checks --family eth lists the thirteen checks" \
+    "$("$BIN" checks --family eth | wc -l)" 13
 expect_eq "checks --family bogus exits 2" "$(rc "$BIN" checks --family bogus)" 2
 
 # Bad policy: FILE:LINE: message, exit 2, nothing written.

@@ -69,6 +69,7 @@ run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
 run "ib agent" sh tests/ib/test_agent.sh "$B"
 run "host fixtures" sh tests/host/test_fixtures.sh "$B"
 run "eth captures and test bed" sh tests/eth/test_captures.sh "$B"
+run "eth switched test bed" sh tests/eth/test_vswitch.sh "$B"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 

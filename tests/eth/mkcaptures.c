@@ -12,8 +12,10 @@
  * PVST+, a rogue DHCP offer with a boot file, a foreign host's ARP,
  * another tenant's RoCEv2, RMCP, LACP), DIR/malformed.pcap (truncated and
  * lying frames, plus one good ARP), DIR/empty.pcap (no frame),
- * DIR/raw.pcap (link type RAW, not Ethernet) and DIR/cut.pcap (a file
- * cut inside a record).
+ * DIR/raw.pcap (link type RAW, not Ethernet), DIR/cut.pcap (a file
+ * cut inside a record), and for the switched test bed DIR/host-a.pcap
+ * (untagged chatter of a host of the tenant's VLAN) and DIR/host-b.pcap
+ * (untagged chatter of tenant B's host, in another VLAN).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -514,6 +516,24 @@ main(int argc, char **argv)
 	f.b[12] = 0x08;				/* IPv4 with a bad header */
 	f.b[13] = 0x00;
 	f.b[14] = 0x4f;
+	dump(d, &f, 0);
+	done(pd, d);
+
+	d = open_dump(&pd, argv[1], "host-a.pcap", DLT_EN10MB);
+	{
+		static const uint8_t a9[4] = { 10, 20, 0, 9 };
+
+		arp(&f, TENANT, NULL, a9, t1);
+		dump(d, &f, 0);
+		mdns(&f, TENANT, a9);
+		dump(d, &f, 0);
+	}
+	done(pd, d);
+
+	d = open_dump(&pd, argv[1], "host-b.pcap", DLT_EN10MB);
+	arp(&f, FOREIGN, NULL, f7, t1);
+	dump(d, &f, 0);
+	mdns(&f, FOREIGN, f7);
 	dump(d, &f, 0);
 	done(pd, d);
 

@@ -1,0 +1,94 @@
+/*
+ * ETH-VLAN-HOP: the tenant port delivers frames into a VLAN it should not
+ * reach (eth.vlan_probe, sent only under --active).  A reply to an ARP
+ * probe tagged with a foreign VID proves the port accepts that VLAN
+ * (a trunk leak); a reply to the double-tagged probe proves native-VLAN
+ * hopping.  No reply is a pass, but only as strong as the targets named:
+ * a VLAN without a listed host that answers ARP cannot show a leak.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "eth_checks.h"
+
+#define FA_KIND_ETH_VLAN_PROBE	"eth.vlan_probe"
+
+static const char *const refs[] = {
+	"IEEE 802.1Q-2018 (VLAN membership, ingress filtering)",
+	"RFC 5227 (ARP probes)",
+	"NIST SP 800-125B (VLAN hopping)",
+	NULL
+};
+
+static int
+eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	const struct fa_obs *o;
+	const json_t *replies, *sent, *e;
+	size_t it = 0, seen = 0, i;
+	char list[256];
+	int r, active;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
+		return r < 0 ? r : 0;
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_VLAN_PROBE,
+	    &it))) {
+		seen++;
+		if (o->state != FA_OBS_COMPLETE) {
+			if ((r = fa_results_add(out, c, fa_status_for_obs(o),
+			    o->target, NULL, NULL, "%s", fa_obs_reason(o))) < 0)
+				return r;
+			continue;
+		}
+		replies = json_object_get(o->data, "replies");
+		sent = json_object_get(o->data, "sent");
+		list[0] = '\0';
+		json_array_foreach(replies, i, e)
+			if (i < 4)
+				snprintf(list + strlen(list), sizeof(list) -
+				    strlen(list), "%s%s (reply tagged %s)",
+				    i > 0 ? ", " : "", fa_json_get_str(e,
+				    "target"), json_is_integer(json_object_get(
+				    e, "vid")) ? "yes" : "no");
+		r = json_array_size(replies) > 0 ? fa_results_add(out, c,
+		    FA_ST_FAIL, o->target, NULL, json_pack("[o, o]",
+		    fa_evidence(o, "sent", json_deep_copy(sent)),
+		    fa_evidence(o, "replies", json_deep_copy(replies))),
+		    "hosts of a VLAN the tenant must not reach answered probes "
+		    "tagged into it: %s", list) : fa_results_add(out, c,
+		    FA_ST_PASS, o->target, NULL, json_pack("[o]", fa_evidence(
+		    o, "sent", json_deep_copy(sent))), "no reply to the %zu "
+		    "tagged ARP probes into the policy's foreign VLANs",
+		    json_array_size(sent));
+		if (r < 0)
+			return r;
+	}
+	if (seen > 0)
+		return 0;
+	active = json_is_true(json_object_get(json_object_get(ctx->snap->meta,
+	    "scan"), "active"));
+	if (ctx->policy->n_foreign_vlan == 0)
+		r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "eth", NULL,
+		    NULL, "the policy lists no foreign_vlan to probe");
+	else
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "eth", NULL, NULL,
+		    "%s", active ? "no interface was probed (a capture file "
+		    "was analysed, or none was up)" : "the VLAN probes send "
+		    "frames into other VLANs and run only with --active");
+	return r < 0 ? r : 0;
+}
+
+ETH_CHECK(fa_chk_eth_vlan_hop, "ETH-VLAN-HOP", FA_SEV_HIGH,
+    "The tenant port can send frames into other VLANs",
+    "If frames tagged (or double-tagged) with another VLAN's ID are "
+    "delivered into that VLAN, the tenant can reach hosts of other "
+    "tenants or of the provider's management network at layer 2.",
+    "Configure tenant ports as access ports that drop tagged frames, or "
+    "trunks that admit only the tenant's VLANs; never use a tenant VLAN as "
+    "the native VLAN of a trunk.",
+    "Provider shall configure Customer-facing ports so that frames sent by "
+    "Customer cannot enter any VLAN other than Customer's own.",
+    refs, eval);

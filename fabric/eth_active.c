@@ -1,0 +1,241 @@
+/*
+ * The --active VLAN probe (see eth_active.h).  Frames: Ethernet II to the
+ * broadcast address from our MAC, 802.1Q tag(s) (IEEE 802.1Q-2018 9.6),
+ * then an ARP request (RFC 826) with SPA 0.0.0.0 and THA zero: an ARP
+ * probe (RFC 5227 2.1.1).  A host in the VLAN that owns the TPA answers
+ * with a unicast reply to our MAC; that reply coming back to this port is
+ * the proof.  At most 20 frames a second; nothing else is sent.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pcap/pcap.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "eth_active.h"
+#include "eth_frame.h"
+
+static int
+ipv4_targets(const struct fa_policy *p, uint8_t (*out)[4], size_t max)
+{
+	const struct fa_pol_target *lists[2] = { p->mgmt_target,
+	    p->foreign_target };
+	size_t counts[2] = { p->n_mgmt_target, p->n_foreign_target }, n = 0,
+	    l, i;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < counts[l] && n < max; i++)
+			if (lists[l][i].net.af == AF_INET &&
+			    lists[l][i].net.prefix == 32)
+				memcpy(out[n++], lists[l][i].net.addr, 4);
+	return (int)n;
+}
+
+/* The port's own VLAN for double tagging: LLDP PVID heard, else policy. */
+static long
+outer_vlan(const struct fa_snapshot *snap, const char *iface,
+    const struct fa_policy *p, const char **src)
+{
+	const struct fa_obs *o = fa_snapshot_find(snap, "eth.capture", iface);
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(o != NULL ?
+	    o->data : NULL, "signals"), "lldp"), i, e)
+		if (json_is_integer(json_object_get(e, "pvid"))) {
+			*src = "LLDP port VLAN ID";
+			return (long)json_integer_value(json_object_get(e,
+			    "pvid"));
+		}
+	if (p->n_tenant_vlan > 0) {
+		*src = "policy tenant_vlan";
+		return (long)p->tenant_vlan[0].value;
+	}
+	*src = "none known: no double-tagged probe";
+	return -1;
+}
+
+static size_t
+arp_probe(uint8_t *f, const uint8_t mac[6], long outer, unsigned vid,
+    const uint8_t tpa[4])
+{
+	size_t n = 12;
+
+	memset(f, 0xff, 6);
+	memcpy(f + 6, mac, 6);
+	if (outer >= 0) {
+		f[n++] = 0x81;
+		f[n++] = 0x00;
+		f[n++] = (uint8_t)(outer >> 8);
+		f[n++] = (uint8_t)outer;
+	}
+	f[n++] = 0x81;
+	f[n++] = 0x00;
+	f[n++] = (uint8_t)(vid >> 8);
+	f[n++] = (uint8_t)vid;
+	memcpy(f + n, "\x08\x06\x00\x01\x08\x00\x06\x04\x00\x01", 10);
+	n += 10;
+	memcpy(f + n, mac, 6);
+	n += 6;
+	memset(f + n, 0, 10);		/* SPA 0.0.0.0, THA zero */
+	n += 10;
+	memcpy(f + n, tpa, 4);
+	n += 4;
+	while (n < 60)
+		f[n++] = 0;
+	return n;
+}
+
+static int
+not_probed(struct fa_snapshot *snap, const char *iface, const char *why)
+{
+	char *r = fa_strfmt("%s: %s", iface, why);
+	int rc;
+
+	if (r == NULL)
+		return FA_ERR_NOMEM;
+	rc = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_VLAN_PROBE,
+	    iface, "tagged ARP probes", FA_OBS_NOT_COLLECTED, r, NULL, NULL);
+	free(r);
+	return rc;
+}
+
+/* Our MAC, from the eth.links observation. */
+static int
+own_mac(const struct fa_snapshot *snap, const char *iface, uint8_t mac[6])
+{
+	const struct fa_obs *o = fa_snapshot_find(snap, "eth.links",
+	    "netlink");
+	const json_t *l;
+	const char *m;
+	unsigned b[6];
+	size_t i;
+
+	json_array_foreach(json_object_get(o != NULL ? o->data : NULL,
+	    "links"), i, l)
+		if ((m = fa_json_get_str(l, "name")) != NULL &&
+		    strcmp(m, iface) == 0 && (m = fa_json_get_str(l, "mac")) !=
+		    NULL && sscanf(m, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2],
+		    &b[3], &b[4], &b[5]) == 6) {
+			for (i = 0; i < 6; i++)
+				mac[i] = (uint8_t)b[i];
+			return 0;
+		}
+	return FA_ERR_NOTFOUND;
+}
+
+static int
+probe_one(const char *iface, const struct fa_policy *p,
+    struct fa_snapshot *snap)
+{
+	uint8_t targets[FA_VLAN_PROBE_TARGETS][4], mac[6], f[128];
+	struct timespec gap = { 0, 50 * 1000 * 1000 };
+	char eb[PCAP_ERRBUF_SIZE], ip[INET_ADDRSTRLEN];
+	struct pcap_pkthdr *h;
+	const u_char *b;
+	const char *src;
+	json_t *sent = json_array(), *replies = json_array(), *fa, *d;
+	long outer = outer_vlan(snap, iface, p, &src);
+	time_t end;
+	size_t v, k, n;
+	int nt = ipv4_targets(p, targets, FA_VLAN_PROBE_TARGETS), pass, r;
+	pcap_t *pc;
+
+	if (sent == NULL || replies == NULL) {
+		json_decref(sent);
+		json_decref(replies);
+		return FA_ERR_NOMEM;
+	}
+	if (own_mac(snap, iface, mac) != 0 || nt == 0) {
+		json_decref(sent);
+		json_decref(replies);
+		return not_probed(snap, iface, nt == 0 ? "the policy names no "
+		    "single IPv4 target to ask for" : "its MAC address is not "
+		    "known");
+	}
+	if ((pc = pcap_open_live(iface, 65535, 0, 100, eb)) == NULL) {
+		json_decref(sent);
+		json_decref(replies);
+		return not_probed(snap, iface, eb);
+	}
+	(void)pcap_setnonblock(pc, 1, eb);
+	for (v = 0; v < p->n_foreign_vlan; v++)
+		for (k = 0; k < (size_t)nt; k++)
+			for (pass = 0; pass < (outer >= 0 ? 2 : 1); pass++) {
+				n = arp_probe(f, mac, pass ? outer : -1,
+				    (unsigned)p->foreign_vlan[v].value,
+				    targets[k]);
+				inet_ntop(AF_INET, targets[k], ip, sizeof(ip));
+				if (pcap_inject(pc, f, n) < 0 ||
+				    json_array_append_new(sent, json_pack(
+				    "{s:I, s:o, s:s}", "vid", (json_int_t)p->
+				    foreign_vlan[v].value, "outer", pass ?
+				    json_integer(outer) : json_null(), "target",
+				    ip)) != 0) {
+					pcap_close(pc);
+					json_decref(sent);
+					json_decref(replies);
+					return not_probed(snap, iface,
+					    pcap_geterr(pc));
+				}
+				nanosleep(&gap, NULL);
+			}
+	/* A second for the replies: ARP replies from a target, to us. */
+	for (end = time(NULL) + 2; time(NULL) < end;) {
+		if ((r = pcap_next_ex(pc, &h, &b)) != 1) {
+			nanosleep(&gap, NULL);
+			continue;
+		}
+		if (fa_eth_decode(b, h->caplen, &fa, NULL) != 0)
+			continue;
+		if (strcmp(fa_json_get_str(fa, "signal") != NULL ?
+		    fa_json_get_str(fa, "signal") : "", "arp") == 0 &&
+		    json_integer_value(json_object_get(fa, "op")) == 2) {
+			const char *sip = fa_json_get_str(fa, "sender_ip");
+			uint8_t a[4];
+
+			for (k = 0; sip != NULL && k < (size_t)nt; k++)
+				if (inet_pton(AF_INET, sip, a) == 1 &&
+				    memcmp(a, targets[k], 4) == 0 &&
+				    json_array_size(replies) < 64 &&
+				    json_array_append_new(replies, json_pack(
+				    "{s:s, s:O?, s:O?}", "target", sip, "mac",
+				    json_object_get(fa, "sender_mac"), "vid",
+				    json_object_get(json_array_get(
+				    json_object_get(fa, "tags"), 0), "vid"))) !=
+				    0) {
+					json_decref(fa);
+					goto nomem;
+				}
+		}
+		json_decref(fa);
+	}
+	pcap_close(pc);
+	if ((d = json_pack("{s:o, s:o, s:s}", "sent", sent, "replies",
+	    replies, "outer_source", src)) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_VLAN_PROBE,
+	    iface, "tagged ARP probes", FA_OBS_COMPLETE, NULL, d, NULL);
+nomem:
+	pcap_close(pc);
+	json_decref(sent);
+	json_decref(replies);
+	return FA_ERR_NOMEM;
+}
+
+int
+fa_eth_vlan_probe(char *const *ifaces, const struct fa_policy *p,
+    struct fa_snapshot *snap)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; ifaces[i] != NULL; i++)
+		if ((r = probe_one(ifaces[i], p, snap)) != 0)
+			return r;
+	return 0;
+}

@@ -1,0 +1,144 @@
+#!/bin/sh
+# The switched Ethernet test bed: the scanner in a tenant namespace behind
+# tests/eth/vswitch (a user-space VLAN switch: this kernel has neither
+# 802.1Q nor bridge VLAN filtering), with a host of the tenant's VLAN 120
+# and tenant B's host in VLAN 30 talking at the same time.  The tenant's
+# port is configured three ways: a correct access port, an access port that
+# also leaks VLAN 30, and a trunk.  Namespaces and processes are removed on
+# exit, whatever happens.
+# usage: tests/eth/test_vswitch.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+B=$(cd "$1" && pwd)
+BIN=$B/fabaudit
+T=$(mktemp -d)
+NS=fa-sw-$$
+SW=
+cleanup() {
+	[ -n "$SW" ] && kill "$SW" 2>/dev/null
+	for n in sw ta ha hb; do ip netns del "$NS-$n" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$B/tests/mkcaptures" "$T" || fa_fail "mkcaptures"
+cat >"$T/policy.conf" <<'POL'
+tenant_vlan   120
+tenant_subnet 10.20.0.0/16
+POL
+# For --active: VLAN 30 must not be reachable; tenant B's host is there.
+cat "$T/policy.conf" - >"$T/active.conf" <<'POL'
+foreign_vlan   30
+foreign_target 10.30.0.7 icmp
+POL
+
+# Three hosts, each on a veth whose other end is a switch port.
+setup() {
+	for n in sw ta ha hb; do
+		ip netns add "$NS-$n" || return 1
+		ip netns exec "$NS-$n" sysctl -qw \
+		    net.ipv6.conf.all.disable_ipv6=1 || return 1
+	done
+	for h in ta ha hb; do
+		ip link add eth0 netns "$NS-$h" type veth peer name "p-$h" \
+		    netns "$NS-sw" || return 1
+		ip -n "$NS-$h" link set eth0 up || return 1
+		ip -n "$NS-sw" link set "p-$h" up || return 1
+	done
+	ip -n "$NS-hb" addr add 10.30.0.7/24 dev eth0
+}
+
+# run NAME TENANT-PORT-SPEC [SCAN-OPTION...]: switch up, scan while A and
+# B talk.
+run() {
+	n=$1 port=$2
+	shift 2
+	ip netns exec "$NS-sw" "$B/tests/vswitch" "p-ta:$port" \
+	    p-ha:access:120 p-hb:access:30 2>"$T/$n.sw" &
+	SW=$!
+	sleep 0.5
+	ip netns exec "$NS-ta" "$BIN" scan -q --eth --listen 3 \
+	    -c "$T/policy.conf" -o "$T/$n" "$@" >/dev/null 2>"$T/$n.err" &
+	scan=$!
+	sleep 1
+	ip netns exec "$NS-ha" "$B/tests/replay" eth0 "$T/host-a.pcap" \
+	    >/dev/null || fa_fail "$n: replay from A"
+	ip netns exec "$NS-hb" "$B/tests/replay" eth0 "$T/host-b.pcap" \
+	    >/dev/null || fa_fail "$n: replay from B"
+	wait "$scan"
+	echo $? >"$T/$n.rc"
+	kill "$SW" 2>/dev/null
+	wait "$SW" 2>/dev/null
+	SW=
+}
+
+status() {
+	jq -r --arg id "$2" '.results[] | select(.id == $id) | .status' \
+	    "$T/$1/report.json"
+}
+
+capture() {
+	jq -c ".observations[] | select(.kind == \"eth.capture\") | $2" \
+	    "$T/$1/snapshot.json"
+}
+
+if ! setup; then
+	fa_fail "cannot build the switched test bed (root, veth needed)"
+	fa_done
+	exit
+fi
+
+run access access:120
+expect_eq "access port: exit 0" "$(cat "$T/access.rc")" 0
+expect_eq "access port: only the tenant's VLAN was heard (2 frames)" \
+    "$(capture access .data.frames)" 2
+expect_eq "access port: no tag reached it" "$(capture access .data.tagged)" 0
+expect_eq "access port: ETH-FOREIGN-VLAN passes" \
+    "$(status access ETH-FOREIGN-VLAN)" pass
+expect_eq "access port: ETH-FOREIGN-L2 passes" \
+    "$(status access ETH-FOREIGN-L2)" pass
+
+run leak leak:120:30
+expect_eq "leaky port: exit 1" "$(cat "$T/leak.rc")" 1
+expect_eq "leaky port: tenant B's frames arrive, tagged 30" \
+    "$(capture leak '.data.vlans')" '{"30":2}'
+expect_eq "leaky port: ETH-FOREIGN-VLAN fails" \
+    "$(status leak ETH-FOREIGN-VLAN)" fail
+expect_eq "leaky port: ETH-FOREIGN-L2 fails on tenant B's address" \
+    "$(jq -r '.results[] | select(.id == "ETH-FOREIGN-L2") | .reason' \
+    "$T/leak/report.json")" \
+    "a host outside the tenant's subnets speaks on this segment: 10.30.0.7 (arp)"
+expect_eq "leaky port: one foreign VLAN is not a trunk" \
+    "$(status leak ETH-TRUNK-PORT)" pass
+
+run trunk trunk:120,30
+expect_eq "trunk port: exit 1" "$(cat "$T/trunk.rc")" 1
+expect_eq "trunk port: both VLANs arrive tagged" \
+    "$(capture trunk '.data.vlans')" '{"120":2,"30":2}'
+expect_eq "trunk port: ETH-TRUNK-PORT fails" "$(status trunk ETH-TRUNK-PORT)" \
+    fail
+expect_eq "trunk port: ETH-FOREIGN-VLAN fails" \
+    "$(status trunk ETH-FOREIGN-VLAN)" fail
+expect_eq "without --active the VLAN probe is not tested" \
+    "$(jq -r '.results[] | select(.id == "ETH-VLAN-HOP") | .status' \
+    "$T/trunk/report.json")" not_applicable
+
+# --active: ARP probes tagged into VLAN 30 for tenant B's host.
+run hop-trunk trunk:120,30 --active -c "$T/active.conf"
+expect_eq "--active, trunk port: ETH-VLAN-HOP fails" \
+    "$(status hop-trunk ETH-VLAN-HOP)" fail
+expect_grep "--active, trunk port: tenant B's host answered, tagged" \
+    '10.30.0.7 \(reply tagged yes\)' "$T/hop-trunk/report.txt"
+expect_eq "--active: single- and double-tagged probes were sent" \
+    "$(jq -c '[.observations[] | select(.kind == "eth.vlan_probe") |
+    .data.sent[] | .outer]' "$T/hop-trunk/snapshot.json")" '[null,120]'
+run hop-access access:120 --active -c "$T/active.conf"
+expect_eq "--active, access port: ETH-VLAN-HOP passes" \
+    "$(status hop-access ETH-VLAN-HOP)" pass
+run hop-leak leak:120:30 --active -c "$T/active.conf"
+expect_eq "--active, a port leaking VLAN 30 out still drops tagged input" \
+    "$(status hop-leak ETH-VLAN-HOP)" pass
+
+fa_done
