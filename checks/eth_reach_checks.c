@@ -178,8 +178,15 @@ eval_tls(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 	if (seen > 0)
 		return 0;
-	r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "eth", NULL, NULL,
-	    "no management endpoint completed a TLS handshake");
+	it = 0;
+	if (ctx->policy->n_mgmt_target > 0 && fa_snapshot_next(ctx->snap,
+	    FA_KIND_ETH_REACH, &it) == NULL)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "eth", NULL, NULL,
+		    "the policy's mgmt_target entries were not probed (a "
+		    "capture file was analysed)");
+	else
+		r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "eth", NULL,
+		    NULL, "no management endpoint completed a TLS handshake");
 	return r < 0 ? r : 0;
 }
 

@@ -337,7 +337,8 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
 	static const char *const sigs[][2] = { { "arp", "sender_ip" },
-	    { "name", "ip_src" }, { "dhcp", "ip_src" } };
+	    { "name", "ip_src" }, { "dhcp", "ip_src" }, { "nd", "ip_src" },
+	    { "rmcp", "ip_src" } };
 	const struct fa_policy *p = ctx->policy;
 	const json_t *e;
 	const char *ip;
@@ -348,7 +349,7 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		return found(o, ev, NULL, NULL, reason, "the policy names no "
 		    "tenant_subnet, so no sender can be called foreign");
 	}
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
 		json_array_foreach(signal(o, sigs[k][0]), i, e) {
 			ip = fa_json_get_str(e, sigs[k][1]);
 			if (ip == NULL || strcmp(ip, "0.0.0.0") == 0 ||
@@ -369,8 +370,9 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		return 0;
 	}
 	*st = FA_ST_PASS;
-	return found(o, ev, NULL, NULL, reason, "every ARP, DHCP and name "
-	    "service sender heard is inside the tenant's subnets");
+	return found(o, ev, NULL, NULL, reason, "every ARP, neighbour "
+	    "discovery, DHCP, name-service and RMCP sender heard is inside "
+	    "the tenant's subnets");
 }
 
 static int

@@ -79,6 +79,7 @@ reduce(const char *sig, const json_t *f, int *nomem)
 	    "msg_type", "your_ip", "bootfile", "tftp_server", "relayed",
 	    NULL };
 	static const char *const name[] = { "proto", "src", "ip_src", NULL };
+	static const char *const nd[] = { "type", "src", "ip_src", NULL };
 	static const char *const roce[] = { "src", "dst", "ip_src", "ip_dst",
 	    NULL };
 	static const char *const rmcp[] = { "src", "ip_src", "ip_dst", "class",
@@ -95,6 +96,8 @@ reduce(const char *sig, const json_t *f, int *nomem)
 		keep = dhcp;
 	} else if (strcmp(sig, "name") == 0)
 		keep = name;
+	else if (strcmp(sig, "nd") == 0)
+		keep = nd;
 	else if (strcmp(sig, "roce") == 0)
 		keep = roce;
 	else if (strcmp(sig, "rmcp") == 0)

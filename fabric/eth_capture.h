@@ -12,7 +12,7 @@
  * Facts are de-duplicated per signal (same facts, same outer VLAN: one entry
  * with a count), sorted, and bounded (FA_ETH_UNIQUE_MAX per signal; the
  * excess is counted in "signals_dropped").  ARP keeps the sender, DHCP only
- * server replies, the name protocols the sender.
+ * server replies, the name protocols and neighbour discovery the sender.
  */
 #ifndef FA_ETH_CAPTURE_H
 #define FA_ETH_CAPTURE_H

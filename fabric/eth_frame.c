@@ -483,6 +483,13 @@ ipv6(const uint8_t *p, size_t len, json_t *f, char **why)
 		return FA_ERR_NOMEM;
 	if (p[6] == 17)		/* UDP directly after the fixed header */
 		return udp(AF_INET6, p + 8, p + 24, p + 40, plen, f, why);
+	/* ICMPv6 neighbour discovery, RFC 4861: RS 133 to redirect 137. */
+	if (p[6] == 58 && plen >= 4 && p[40] >= 133 && p[40] <= 137) {
+		if (set(f, "signal", json_string("nd")) != 0 ||
+		    set(f, "type", json_integer(p[40])) != 0 ||
+		    set(f, "ip_src", ip_json(AF_INET6, p + 8)) != 0)
+			return FA_ERR_NOMEM;
+	}
 	return 0;
 }
 

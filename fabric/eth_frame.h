@@ -26,6 +26,7 @@
  *   dhcp   op, msg_type, server_id, client_mac, your_ip, ip_src,
  *          bootfile, tftp_server, relayed
  *   name   proto (mdns, llmnr, nbns, ssdp), ip_src
+ *   nd     type (133 RS .. 137 redirect), ip_src
  *   roce   ip_src, ip_dst, opcode, dest_qp
  *   rmcp   ip_src, ip_dst, class
  *   tag-overflow  more than FA_ETH_MAX_TAGS tags: the first ones only

@@ -20,6 +20,8 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
 #include <netlink/route/link/vlan.h>
+#include <netlink/route/neighbour.h>
+#include <netlink/route/route.h>
 #include <pcap/pcap.h>
 
 #include "../core/errors.h"
@@ -56,6 +58,16 @@ link_json(struct rtnl_link *l)
 	    (rtnl_link_get_flags(l) & IFF_UP) != 0, "operstate", op, "master",
 	    rtnl_link_get_master(l), "link", rtnl_link_get_link(l));
 	free(name);
+	{
+		/* SR-IOV: only a PF the host can see reports its VFs. */
+		uint32_t nvf = 0;
+
+		if (o != NULL && rtnl_link_get_num_vf(l, &nvf) == 0 &&
+		    json_object_set_new(o, "num_vf", json_integer(nvf)) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	if (o != NULL && rtnl_link_is_vlan(l) && (json_object_set_new(o,
 	    "vlan_id", json_integer(rtnl_link_vlan_get_id(l))) != 0 ||
 	    json_object_set_new(o, "vlan_protocol", json_sprintf("0x%04x",
@@ -76,25 +88,89 @@ addr_json(struct rtnl_addr *a)
 	    "prefixlen", rtnl_addr_get_prefixlen(a));
 }
 
+static json_t *
+route_json(struct rtnl_route *rt)
+{
+	struct rtnl_nexthop *nh = rtnl_route_get_nnexthops(rt) > 0 ?
+	    rtnl_route_nexthop_n(rt, 0) : NULL;
+
+	struct nl_addr *dst = rtnl_route_get_dst(rt);
+
+	return json_pack("{s:o, s:i, s:o, s:i}", "dst", dst == NULL ||
+	    nl_addr_get_prefixlen(dst) == 0 ? json_string("default") :
+	    nl_addr_json(dst), "table", (int)rtnl_route_get_table(rt),
+	    "gateway", nh != NULL ? nl_addr_json(rtnl_route_nh_get_gateway(nh))
+	    : json_null(), "ifindex", nh != NULL ?
+	    rtnl_route_nh_get_ifindex(nh) : 0);
+}
+
+static json_t *
+neigh_json(struct rtnl_neigh *n)
+{
+	char st[64];
+
+	rtnl_neigh_state2str(rtnl_neigh_get_state(n), st, sizeof(st));
+	return json_pack("{s:o, s:o, s:i, s:s}", "dst", nl_addr_json(
+	    rtnl_neigh_get_dst(n)), "lladdr", nl_addr_json(
+	    rtnl_neigh_get_lladdr(n)), "ifindex", rtnl_neigh_get_ifindex(n),
+	    "state", st);
+}
+
+/* Append every object of cache c, as fn makes it, to a (max entries). */
+static int
+dump_cache(struct nl_cache *c, json_t *a, json_t *(*fn)(void *),
+    size_t max)
+{
+	struct nl_object *o;
+
+	for (o = c != NULL ? nl_cache_get_first(c) : NULL; o != NULL &&
+	    json_array_size(a) < max; o = nl_cache_get_next(o))
+		if (json_array_append_new(a, fn(o)) != 0)
+			return -1;
+	return 0;
+}
+
+static json_t *
+route_fn(void *o)
+{
+	return route_json(o);
+}
+
+static json_t *
+neigh_fn(void *o)
+{
+	return neigh_json(o);
+}
+
 int
 fa_eth_collect_links(struct fa_snapshot *snap)
 {
-	struct nl_cache *links = NULL, *addrs = NULL;
+	struct nl_cache *links = NULL, *addrs = NULL, *routes = NULL,
+	    *neighs = NULL;
 	struct nl_object *o;
 	struct nl_sock *sk;
-	json_t *ls = json_array(), *as = json_array();
+	json_t *ls = json_array(), *as = json_array(), *rs = json_array(),
+	    *ns = json_array();
 	char *reason = NULL;
 	int err = 0, r;
 
-	if (ls == NULL || as == NULL || (sk = nl_socket_alloc()) == NULL) {
+	if (ls == NULL || as == NULL || rs == NULL || ns == NULL ||
+	    (sk = nl_socket_alloc()) == NULL) {
 		json_decref(ls);
 		json_decref(as);
+		json_decref(rs);
+		json_decref(ns);
 		return FA_ERR_NOMEM;
 	}
 	if ((err = nl_connect(sk, NETLINK_ROUTE)) < 0 ||
 	    (err = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links)) < 0 ||
-	    (err = rtnl_addr_alloc_cache(sk, &addrs)) < 0)
+	    (err = rtnl_addr_alloc_cache(sk, &addrs)) < 0 ||
+	    (err = rtnl_route_alloc_cache(sk, AF_UNSPEC, 0, &routes)) < 0 ||
+	    (err = rtnl_neigh_alloc_cache(sk, &neighs)) < 0)
 		reason = fa_strfmt("netlink: %s", nl_geterror(err));
+	if (dump_cache(routes, rs, route_fn, 4096) != 0 ||
+	    dump_cache(neighs, ns, neigh_fn, 4096) != 0)
+		err = -1;
 	for (o = links != NULL ? nl_cache_get_first(links) : NULL; o != NULL;
 	    o = nl_cache_get_next(o))
 		if (json_array_append_new(ls, link_json((struct rtnl_link *)o)))
@@ -105,16 +181,21 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 			err = -1;
 	nl_cache_free(links);
 	nl_cache_free(addrs);
+	nl_cache_free(routes);
+	nl_cache_free(neighs);
 	nl_socket_free(sk);
 	if (err == -1 && reason == NULL) {
 		json_decref(ls);
 		json_decref(as);
+		json_decref(rs);
+		json_decref(ns);
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
-	    "netlink", "RTM_GETLINK, RTM_GETADDR dumps", reason != NULL ?
-	    FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o}",
-	    "links", ls, "addrs", as), NULL);
+	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH", reason != NULL ?
+	    FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o, s:o, "
+	    "s:o}", "links", ls, "addrs", as, "routes", rs, "neighbours", ns),
+	    NULL);
 	free(reason);
 	return r;
 }

@@ -4,8 +4,10 @@
  * libpcap (CAP_NET_RAW).  Listening is passive: nothing is sent.
  *
  * eth.links  target "netlink": {links: [{name, ifindex, type, mac, up,
- *            operstate, master, link, vlan_id, vlan_protocol}],
- *            addrs: [{ifindex, family, local, prefixlen}]}
+ *            operstate, master, link, vlan_id, vlan_protocol, num_vf}],
+ *            addrs: [{ifindex, family, local, prefixlen}], routes: [{dst,
+ *            table, gateway, ifindex}], neighbours: [{dst, lladdr, ifindex,
+ *            state}]} (routes and neighbours at most 4096 each)
  */
 #ifndef FA_ETH_LIVE_H
 #define FA_ETH_LIVE_H

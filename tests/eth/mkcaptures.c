@@ -259,6 +259,42 @@ dtp(struct frame *f, unsigned status)
 	snap_done(f, len);
 }
 
+/* VTP summary advertisement: version 2, code 1, domain "corp". */
+static void
+vtp(struct frame *f)
+{
+	size_t len = snap(f, CISCO_MC, NULL, 0x2003);
+
+	u8(f, 2);
+	u8(f, 1);
+	u8(f, 0);
+	u8(f, 4);
+	put(f, "corp", 4);
+	while (f->n < len + 2 + 8 + 4 + 32)
+		u8(f, 0);
+	u32(f, 7);		/* configuration revision */
+	ip4(f, 10, 0, 0, 2);	/* updater identity */
+	put(f, "261202223000", 12);	/* update timestamp */
+	put(f, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);	/* MD5 */
+	snap_done(f, len);
+}
+
+/* An SSDP NOTIFY from a BMC-like foreign host. */
+static void
+ssdp(struct frame *f)
+{
+	static const uint8_t s[4] = { 10, 0, 0, 5 }, d[4] = { 239, 255, 255,
+	    250 };
+	static const char msg[] = "NOTIFY * HTTP/1.1\r\nHOST: "
+	    "239.255.255.250:1900\r\nLOCATION: http://10.0.0.5/desc.xml\r\n"
+	    "SERVER: BMC/1.0 UPnP/1.0\r\n\r\n";
+	size_t ip = udp4(f, (const uint8_t *)"\x01\x00\x5e\x7f\xff\xfa",
+	    FOREIGN, s, d, 1900, 1900);
+
+	put(f, msg, sizeof(msg) - 1);
+	udp4_done(f, ip);
+}
+
 /* A configuration BPDU body (35 bytes); prio carries the VLAN (802.1t). */
 static void
 bpdu(struct frame *f, unsigned prio)
@@ -458,6 +494,8 @@ main(int argc, char **argv)
 	dump(d, &f, 0);
 	arp(&f, TENANT, v120, t5, t1);		/* the tenant's own VLAN */
 	dump(d, &f, 0);
+	dhcp_offer(&f, t1, 0);			/* the listed server */
+	dump(d, &f, 0);
 	done(pd, d);
 
 	d = open_dump(&pd, argv[1], "leaky.pcap", DLT_EN10MB);
@@ -484,6 +522,10 @@ main(int argc, char **argv)
 	roce(&f);
 	dump(d, &f, 0);
 	rmcp(&f);
+	dump(d, &f, 0);
+	vtp(&f);
+	dump(d, &f, 0);
+	ssdp(&f);
 	dump(d, &f, 0);
 	lacp(&f);
 	dump(d, &f, 0);

@@ -16,6 +16,7 @@ NS=fa-eth-$$
 cleanup() {
 	[ -n "${LPID:-}" ] && kill "$LPID" 2>/dev/null
 	pkill -f "s_server -accept 443 -cert $T/c.pem" 2>/dev/null
+	pkill -f "s_server -accept 8443 -cert $T/s.pem" 2>/dev/null
 	ip netns del "$NS-a" 2>/dev/null
 	ip netns del "$NS-b" 2>/dev/null
 	rm -rf "$T"
@@ -42,11 +43,15 @@ ETH-MGMT-REACHABLE ETH-XTENANT-REACHABLE ETH-MGMT-TLS-WEAK ETH-VLAN-HOP"
 # last four do not apply (ETH-VLAN-HOP is tested in test_vswitch.sh).
 NA3="not_applicable not_applicable not_applicable not_applicable"
 # expect NAME STATUS...: one status per check of $ALL, in that order.
+# (The live test bed narrows $ALL to the checks with one result there.)
 expect() {
 	n=$1
 	shift
 	want=$(for id in $ALL; do echo "$1 $id"; shift; done)
-	got=$(results "$T/$n/report.json")
+	for id in $ALL; do echo " $id"; done >"$T/ids"
+	# Only the checks of $ALL, which give one result each here.
+	got=$(results "$T/$n/report.json" | while read -r st id; do
+		grep -q -x -F " $id" "$T/ids" && echo "$st $id"; done)
 	if [ "$got" = "$want" ]; then fa_pass "$n: every eth result as reviewed"
 	else
 		fa_fail "$n: eth results differ"
@@ -69,7 +74,7 @@ scan_file() {
 }
 
 expect_eq "clean: exit 0" "$(scan_file clean)" 0
-expect clean pass pass pass pass pass pass not_tested pass pass $NA3
+expect clean pass pass pass pass pass pass pass pass pass $NA3
 expect_eq "clean: only the eth family was scanned" \
     "$(jq -c .scan.families "$T/clean/report.json")" '["eth"]'
 
@@ -115,14 +120,28 @@ expect_eq "empty: exit 0" "$(scan_file empty)" 0
 expect empty not_tested not_tested not_tested not_tested not_tested \
     not_tested not_tested not_tested not_tested $NA3
 
-# Targets in the policy are probed only from a live scan.
-printf 'mgmt_target 10.0.0.2 tcp/22\n' >"$T/targets.conf"
+# Targets in the policy are probed only from a live scan, VLANs only with
+# --active; without tenant_subnet no sender can be called foreign.
+cat >"$T/targets.conf" <<'POL'
+mgmt_target    10.0.0.2 tcp/22
+foreign_target 10.0.0.3 icmp
+foreign_vlan   30
+POL
 "$BIN" scan -q --pcap "$T/clean.pcap" -c "$T/targets.conf" -o "$T/tgt" \
     >/dev/null 2>&1
+expect_grep "a capture file: ETH-VLAN-HOP needs --active" \
+    'not_tested +high +ETH-VLAN-HOP' "$T/tgt/report.txt"
+expect_grep "and says so" 'run only with --active' "$T/tgt/report.txt"
+expect_grep "no tenant_subnet: ETH-FOREIGN-L2 is not tested" \
+    'not_tested +high +ETH-FOREIGN-L2' "$T/tgt/report.txt"
 expect_grep "a capture file: the targets are not tested, and why" \
     'not_tested +high +ETH-MGMT-REACHABLE' "$T/tgt/report.txt"
 expect_grep "and the reason names the live scan" \
     'targets are probed only from a live scan' "$T/tgt/report.txt"
+expect_grep "a capture file: ETH-XTENANT-REACHABLE is not tested" \
+    'not_tested +critical +ETH-XTENANT-REACHABLE' "$T/tgt/report.txt"
+expect_grep "a capture file: ETH-MGMT-TLS-WEAK is not tested" \
+    'not_tested +medium +ETH-MGMT-TLS-WEAK' "$T/tgt/report.txt"
 
 # A file cut short: what was read can fail, nothing can pass.
 expect_eq "cut: exit 1" "$(scan_file cut)" 1
@@ -171,9 +190,20 @@ if ip netns add "$NS-a" 2>/dev/null && ip netns add "$NS-b" &&
 	(sleep 30 | ip netns exec "$NS-b" openssl s_server -accept 443 \
 	    -cert "$T/c.pem" -key "$T/k.pem" >"$T/srv.log" 2>&1) &
 	SPID=$!
+	# A second endpoint with a certificate from a CA: strong TLS.
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/ca.key" \
+	    -out "$T/ca.pem" -days 2 -subj /CN=fixture-ca >/dev/null 2>&1
+	openssl req -newkey rsa:2048 -nodes -keyout "$T/s.key" -out "$T/s.csr" \
+	    -subj /CN=switch-07 >/dev/null 2>&1
+	openssl x509 -req -in "$T/s.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" \
+	    -CAcreateserial -days 2 -out "$T/s.pem" >/dev/null 2>&1
+	(sleep 30 | ip netns exec "$NS-b" openssl s_server -accept 8443 \
+	    -cert "$T/s.pem" -key "$T/s.key" >"$T/srv2.log" 2>&1) &
 	cat "$T/policy.conf" - >"$T/live.conf" <<'POL'
-mgmt_target    10.0.0.2 tcp/443,22 udp/623 icmp
+mgmt_target    10.0.0.2 tcp/443,22,8443 udp/623 icmp
+mgmt_target    10.0.0.4 tcp/22
 foreign_target 10.0.0.3 tcp/22 icmp
+foreign_target 10.0.0.2 icmp
 POL
 	sleep 1
 	ip netns exec "$NS-a" "$BIN" scan -q --eth --listen 4 \
@@ -191,20 +221,42 @@ POL
 	# The short-captured frame is sent as captured.
 	expect_eq "live: every frame sent was heard" \
 	    "$(jq '.observations[] | select(.kind == "eth.capture") |
-	    .data.frames' "$T/live/snapshot.json")" 14
-	expect live fail fail fail fail fail fail fail fail fail fail pass fail \
-	    not_applicable
+	    .data.frames' "$T/live/snapshot.json")" 16
+	ALL="ETH-FOREIGN-VLAN ETH-TRUNK-PORT ETH-DTP-EXPOSED ETH-STP-EXPOSED
+ETH-CDP-EXPOSED ETH-LLDP-LEAK ETH-ROGUE-DHCP ETH-FOREIGN-L2 ETH-ROCE-VISIBLE
+ETH-VLAN-HOP"
+	expect live fail fail fail fail fail fail fail fail fail not_applicable
+	# One result per target (and TLS endpoint): target status.
+	per() {
+		jq -r --arg id "$1" '.results[] | select(.id == $id) |
+		    "\(.target) \(.status)"' "$T/live/report.json" |
+		    tr '\n' ';'
+	}
+	expect_eq "live: ETH-MGMT-REACHABLE per target" \
+	    "$(per ETH-MGMT-REACHABLE)" \
+	    "mgmt_target:10.0.0.2/32 fail;mgmt_target:10.0.0.4/32 pass;"
+	expect_eq "live: ETH-XTENANT-REACHABLE per target" \
+	    "$(per ETH-XTENANT-REACHABLE)" \
+	    "foreign_target:10.0.0.3/32 pass;foreign_target:10.0.0.2/32 fail;"
+	expect_eq "live: ETH-MGMT-TLS-WEAK per endpoint" \
+	    "$(per ETH-MGMT-TLS-WEAK)" \
+	    "10.0.0.2 tcp/443 fail;10.0.0.2 tcp/8443 pass;"
 	expect_grep "live: the management host answered on 443, 22 and 623" \
-	    '10.0.0.2 tcp/443 answered, 10.0.0.2 tcp/22 refused, 10.0.0.2 udp/623 refused' \
+	    '10.0.0.2 tcp/443 answered, 10.0.0.2 tcp/22 refused, 10.0.0.2 tcp/8443 answered, 10.0.0.2 udp/623 refused' \
 	    "$T/live/report.txt"
 	expect_grep "live: the self-signed certificate is the weakness" \
 	    "TLS is weak: self-signed certificate" "$T/live/report.txt"
 	expect_eq "live: TLS 1.0 and 1.1 were tried and refused" \
-	    "$(jq -c '.observations[] | select(.kind == "eth.reach") |
-	    .data.probes[] | select(.tls != null) | .tls.versions' \
-	    "$T/live/snapshot.json")" '["TLSv1.3","TLSv1.2"]'
+	    "$(jq -c '[.observations[] | select(.kind == "eth.reach") |
+	    .data.probes[] | select(.tls != null) | .tls.versions] | unique' \
+	    "$T/live/snapshot.json")" '[["TLSv1.3","TLSv1.2"]]'
+	expect_eq "live: eth.links has the route of the test bed's subnet" \
+	    "$(jq -r '.observations[] | select(.kind == "eth.links") |
+	    .data.routes[] | select(.dst == "10.0.0.0/24") | .table' \
+	    "$T/live/snapshot.json")" 254
 	kill "$SPID" 2>/dev/null
 	pkill -f "s_server -accept 443 -cert $T/c.pem" 2>/dev/null
+	pkill -f "s_server -accept 8443 -cert $T/s.pem" 2>/dev/null
 	expect_eq "live: the tags came back through auxdata" \
 	    "$(jq -c '.observations[] | select(.kind == "eth.capture") |
 	    .data.vlans | keys' "$T/live/snapshot.json")" '["30","40"]'

@@ -17,7 +17,7 @@ NS=fa-sw-$$
 SW=
 cleanup() {
 	[ -n "$SW" ] && kill "$SW" 2>/dev/null
-	for n in sw ta ha hb; do ip netns del "$NS-$n" 2>/dev/null; done
+	for n in sw ta ha hb sp; do ip netns del "$NS-$n" 2>/dev/null; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -36,12 +36,12 @@ POL
 
 # Three hosts, each on a veth whose other end is a switch port.
 setup() {
-	for n in sw ta ha hb; do
+	for n in sw ta ha hb sp; do
 		ip netns add "$NS-$n" || return 1
 		ip netns exec "$NS-$n" sysctl -qw \
 		    net.ipv6.conf.all.disable_ipv6=1 || return 1
 	done
-	for h in ta ha hb; do
+	for h in ta ha hb sp; do
 		ip link add eth0 netns "$NS-$h" type veth peer name "p-$h" \
 		    netns "$NS-sw" || return 1
 		ip -n "$NS-$h" link set eth0 up || return 1
@@ -56,7 +56,7 @@ run() {
 	n=$1 port=$2
 	shift 2
 	ip netns exec "$NS-sw" "$B/tests/vswitch" "p-ta:$port" \
-	    p-ha:access:120 p-hb:access:30 2>"$T/$n.sw" &
+	    p-ha:access:120 p-hb:access:30 p-sp:access:120 2>"$T/$n.sw" &
 	SW=$!
 	sleep 0.5
 	ip netns exec "$NS-ta" "$BIN" scan -q --eth --listen 3 \
@@ -67,6 +67,10 @@ run() {
 	    >/dev/null || fa_fail "$n: replay from A"
 	ip netns exec "$NS-hb" "$B/tests/replay" eth0 "$T/host-b.pcap" \
 	    >/dev/null || fa_fail "$n: replay from B"
+	if [ -n "${SPEAK:-}" ]; then
+		ip netns exec "$NS-sp" "$B/tests/replay" eth0 \
+		    "$T/leaky.pcap" >/dev/null || fa_fail "$n: replay from sp"
+	fi
 	wait "$scan"
 	echo $? >"$T/$n.rc"
 	kill "$SW" 2>/dev/null
@@ -124,6 +128,20 @@ expect_eq "trunk port: ETH-FOREIGN-VLAN fails" \
 expect_eq "without --active the VLAN probe is not tested" \
     "$(jq -r '.results[] | select(.id == "ETH-VLAN-HOP") | .status' \
     "$T/trunk/report.json")" not_applicable
+
+# The infrastructure in the tenant's VLAN speaks: a switch (LLDP, CDP, DTP,
+# STP, VTP, LACP), a DHCP server with a boot file, a BMC's SSDP and RMCP,
+# another tenant's RoCE.  Its tagged frames (VLANs 30 and 40, PVST+) are
+# dropped by the access port, as a switch would.
+SPEAK=1 run speaker access:120
+expect_eq "speaker: the tagged frames were dropped by the access port" \
+    "$(capture speaker .data.tagged)" 0
+for id in ETH-TRUNK-PORT ETH-DTP-EXPOSED ETH-STP-EXPOSED ETH-CDP-EXPOSED \
+    ETH-LLDP-LEAK ETH-ROGUE-DHCP ETH-FOREIGN-L2 ETH-ROCE-VISIBLE; do
+	expect_eq "speaker: $id fails" "$(status speaker "$id")" fail
+done
+expect_eq "speaker: ETH-FOREIGN-VLAN passes (no foreign tag got through)" \
+    "$(status speaker ETH-FOREIGN-VLAN)" pass
 
 # --active: ARP probes tagged into VLAN 30 for tenant B's host.
 run hop-trunk trunk:120,30 --active -c "$T/active.conf"

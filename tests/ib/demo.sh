@@ -2,7 +2,7 @@
 # demo.sh: the `make demo` run. Scans the bundled demo cluster
 # (fixtures/ib/demo: ibsim + a real OpenSM, see fixtures/ib/README) with
 #
-#   FABAUDIT_BIN scan --ib --host -c fixtures/ib/demo/policy.conf -o <repo>/demo-report
+#   FABAUDIT_BIN scan --ib --eth --listen 5 --host -c fixtures/ib/demo/policy.conf -o <repo>/demo-report
 #
 # run from tenant node acme-gpu-01 through tests/ib/with-fabric.sh, then
 # prints where the report is and the files in it.
@@ -40,7 +40,7 @@ out=$root/demo-report
 rm -rf "$out"
 
 "$here/with-fabric.sh" "$scen" -- \
-	"$bin" scan --ib --host -c "$scen/policy.conf" -o "$out"
+	"$bin" scan --ib --eth --listen 5 --host -c "$scen/policy.conf" -o "$out"
 rc=$?
 
 case $rc in
