@@ -6,6 +6,8 @@
  *              policy, with each probe's outcome (and TLS facts)
  * eth.vlan_probe  eth_active.c (--active only): tagged ARP probes into
  *              the policy's foreign VLANs and the replies
+ * eth.arp_scan  eth_active.c (--active only): hosts answering ARP probes
+ *              to every address of an interface's IPv4 prefix
  * eth.capture  eth_capture.c: one per interface listened on or capture
  *              file read: frame counts, VLAN IDs seen, and the
  *              de-duplicated facts of each signal (lldp, cdp, dtp, vtp,
@@ -23,6 +25,7 @@
 
 #define FA_KIND_ETH_LINKS	"eth.links"
 #define FA_KIND_ETH_CAPTURE	"eth.capture"
+#define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
 
 /* Define an Ethernet check's metadata (several checks share one file). */
 #define ETH_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, fn)		\

@@ -340,9 +340,10 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	    { "name", "ip_src" }, { "dhcp", "ip_src" }, { "nd", "ip_src" },
 	    { "rmcp", "ip_src" } };
 	const struct fa_policy *p = ctx->policy;
+	const struct fa_obs *s;
 	const json_t *e;
 	const char *ip;
-	size_t i, k, n = 0;
+	size_t i, k, n = 0, it, scanned = 0;
 
 	if (p->n_tenant_subnet == 0) {
 		*st = FA_ST_NOT_TESTED;
@@ -365,11 +366,38 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 			    sigs[k][0], json_deep_copy(e))) != 0)
 				return FA_ERR_NOMEM;
 		}
+	/* The --active ARP scan of this interface's prefixes, if any. */
+	it = 0;
+	while ((s = fa_snapshot_next(ctx->snap, FA_KIND_ETH_ARP_SCAN, &it))) {
+		size_t tl = strlen(o->target);
+
+		if (strncmp(s->target, o->target, tl) != 0 ||
+		    s->target[tl] != ' ')
+			continue;
+		scanned++;
+		json_array_foreach(json_object_get(s->data, "hosts"), i, e) {
+			ip = fa_json_get_str(e, "ip");
+			if (ip == NULL || ip_in(ip, p->tenant_subnet,
+			    p->n_tenant_subnet) != 0)
+				continue;
+			if (n++ == 0 && found(s, ev, "arp_scan", e, reason,
+			    "a host outside the tenant's subnets answers on "
+			    "this segment: %s (ARP scan)", ip) != 0)
+				return FA_ERR_NOMEM;
+			if (n > 1 && fa_evidence_add(ev, fa_evidence(s,
+			    "arp_scan", json_deep_copy(e))) != 0)
+				return FA_ERR_NOMEM;
+		}
+	}
 	if (n > 0) {
 		*st = FA_ST_FAIL;
 		return 0;
 	}
 	*st = FA_ST_PASS;
+	if (scanned > 0)
+		return found(o, ev, NULL, NULL, reason, "every sender heard, "
+		    "and every host answering the ARP scan, is inside the "
+		    "tenant's subnets");
 	return found(o, ev, NULL, NULL, reason, "every ARP, neighbour "
 	    "discovery, DHCP, name-service and RMCP sender heard is inside "
 	    "the tenant's subnets");

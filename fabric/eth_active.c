@@ -239,3 +239,158 @@ fa_eth_vlan_probe(char *const *ifaces, const struct fa_policy *p,
 			return r;
 	return 0;
 }
+
+/* The IPv4 prefixes of iface from eth.links: ifindex first, then addrs. */
+static int
+if_prefixes(const struct fa_snapshot *snap, const char *iface,
+    uint8_t (*addr)[4], unsigned *plen, size_t max)
+{
+	const struct fa_obs *o = fa_snapshot_find(snap, "eth.links",
+	    "netlink");
+	const json_t *l, *a;
+	const char *name, *loc;
+	long long idx = -1;
+	char buf[64];
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(o != NULL ? o->data : NULL,
+	    "links"), i, l)
+		if ((name = fa_json_get_str(l, "name")) != NULL &&
+		    strcmp(name, iface) == 0)
+			idx = json_integer_value(json_object_get(l, "ifindex"));
+	json_array_foreach(json_object_get(o != NULL ? o->data : NULL,
+	    "addrs"), i, a) {
+		if (n >= max || json_integer_value(json_object_get(a,
+		    "ifindex")) != idx || strcmp(fa_json_get_str(a, "family") !=
+		    NULL ? fa_json_get_str(a, "family") : "", "inet") != 0 ||
+		    (loc = fa_json_get_str(a, "local")) == NULL)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(loc, "/"), loc);
+		if (inet_pton(AF_INET, buf, addr[n]) != 1)
+			continue;
+		plen[n++] = (unsigned)json_integer_value(json_object_get(a,
+		    "prefixlen"));
+	}
+	return (int)n;
+}
+
+/* An ARP reply's sender, once, into hosts (bounded). */
+static int
+arp_reply(const u_char *b, size_t len, json_t *hosts)
+{
+	const json_t *e;
+	json_t *fa;
+	const char *ip;
+	size_t i;
+	int r = 0;
+
+	if (fa_eth_decode(b, len, &fa, NULL) != 0)
+		return 0;
+	ip = fa_json_get_str(fa, "sender_ip");
+	if (json_integer_value(json_object_get(fa, "op")) == 2 && ip != NULL &&
+	    strcmp(fa_json_get_str(fa, "signal"), "arp") == 0 &&
+	    json_array_size(hosts) < FA_ARP_SCAN_MAX) {
+		json_array_foreach(hosts, i, e)
+			if (strcmp(fa_json_get_str(e, "ip"), ip) == 0)
+				break;
+		if (i == json_array_size(hosts) &&
+		    json_array_append_new(hosts, json_pack("{s:s, s:O?}", "ip",
+		    ip, "mac", json_object_get(fa, "sender_mac"))) != 0)
+			r = FA_ERR_NOMEM;
+	}
+	json_decref(fa);
+	return r;
+}
+
+static int
+scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
+    const uint8_t own[4], unsigned plen, struct fa_snapshot *snap)
+{
+	struct timespec gap = { 0, 20 * 1000 * 1000 };
+	uint32_t base = (uint32_t)own[0] << 24 | (uint32_t)own[1] << 16 |
+	    (uint32_t)own[2] << 8 | own[3], mask, first, last, h;
+	json_t *hosts = json_array(), *d;
+	char target[64], pfx[INET_ADDRSTRLEN], full[INET_ADDRSTRLEN + 4];
+	struct pcap_pkthdr *ph;
+	const u_char *b;
+	uint8_t f[128], ip[4], net[4];
+	size_t probed = 0;
+	time_t end;
+
+	if (hosts == NULL)
+		return FA_ERR_NOMEM;
+	mask = plen == 0 ? 0 : 0xffffffffu << (32 - plen);
+	first = (base & mask) + (plen <= 30 ? 1 : 0);
+	last = (base | ~mask) - (plen <= 30 ? 1 : 0);
+	for (h = first; h <= last && probed < FA_ARP_SCAN_MAX; h++) {
+		if (h == base)
+			continue;
+		ip[0] = (uint8_t)(h >> 24);
+		ip[1] = (uint8_t)(h >> 16);
+		ip[2] = (uint8_t)(h >> 8);
+		ip[3] = (uint8_t)h;
+		/* Untagged: arp_probe writes a tag, so shift it out. */
+		arp_probe(f, mac, -1, 0, ip);
+		memmove(f + 12, f + 16, 60 - 16);
+		if (pcap_inject(pc, f, 60) < 0)
+			break;
+		probed++;
+		nanosleep(&gap, NULL);
+		/* Collect replies as they come, so none is lost. */
+		while (pcap_next_ex(pc, &ph, &b) == 1)
+			if (arp_reply(b, ph->caplen, hosts) != 0)
+				return FA_ERR_NOMEM;
+		if (h == 0xffffffffu)
+			break;
+	}
+	for (end = time(NULL) + 2; time(NULL) < end;) {
+		if (pcap_next_ex(pc, &ph, &b) != 1)
+			nanosleep(&gap, NULL);
+		else if (arp_reply(b, ph->caplen, hosts) != 0)
+			return FA_ERR_NOMEM;
+	}
+	h = base & mask;
+	net[0] = (uint8_t)(h >> 24);
+	net[1] = (uint8_t)(h >> 16);
+	net[2] = (uint8_t)(h >> 8);
+	net[3] = (uint8_t)h;
+	inet_ntop(AF_INET, net, pfx, sizeof(pfx));
+	snprintf(full, sizeof(full), "%s/%u", pfx, plen);
+	snprintf(target, sizeof(target), "%s %s", iface, full);
+	if ((d = json_pack("{s:s, s:I, s:o}", "prefix", full, "probed",
+	    (json_int_t)probed, "hosts", hosts)) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_ARP_SCAN,
+	    target, "ARP probes to every address of the prefix",
+	    last - first + 1 > FA_ARP_SCAN_MAX ? FA_OBS_INCOMPLETE :
+	    FA_OBS_COMPLETE, last - first + 1 > FA_ARP_SCAN_MAX ? "only the "
+	    "first 1024 addresses of the prefix were probed" : NULL, d, NULL);
+}
+
+int
+fa_eth_arp_scan(char *const *ifaces, struct fa_snapshot *snap)
+{
+	uint8_t addr[8][4], mac[6];
+	char eb[PCAP_ERRBUF_SIZE];
+	unsigned plen[8];
+	size_t i;
+	int n, k, r;
+	pcap_t *pc;
+
+	for (i = 0; ifaces[i] != NULL; i++) {
+		n = if_prefixes(snap, ifaces[i], addr, plen, 8);
+		if (n == 0 || own_mac(snap, ifaces[i], mac) != 0)
+			continue;	/* no IPv4 address: nothing to scan */
+		if ((pc = pcap_open_live(ifaces[i], 65535, 0, 100, eb)) ==
+		    NULL)
+			continue;
+		(void)pcap_setnonblock(pc, 1, eb);
+		for (k = 0, r = 0; k < n && r == 0; k++)
+			r = scan_prefix(pc, ifaces[i], mac, addr[k], plen[k],
+			    snap);
+		pcap_close(pc);
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}

@@ -12,6 +12,14 @@
  *
  * eth.vlan_probe  one per interface: {sent: [{vid, outer, target}],
  *                 replies: [{target, mac, vid}], outer_source}
+ *
+ * The ARP scan, also --active only: an ARP probe (untagged) to every
+ * address of each IPv4 prefix of the interface (at most
+ * FA_ARP_SCAN_MAX addresses, network and broadcast excluded), at most 50
+ * a second, then two seconds for the replies: who shares this segment.
+ *
+ * eth.arp_scan  one per interface and prefix, target "IFACE PREFIX":
+ *               {prefix, probed, hosts: [{ip, mac}]}
  */
 #ifndef FA_ETH_ACTIVE_H
 #define FA_ETH_ACTIVE_H
@@ -21,10 +29,15 @@
 
 #define FA_KIND_ETH_VLAN_PROBE	"eth.vlan_probe"
 #define FA_VLAN_PROBE_TARGETS	16
+#define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
+#define FA_ARP_SCAN_MAX		1024	/* a /22 */
 
 /* Probe on each interface of the NULL-terminated list; 0 or
  * FA_ERR_NOMEM (failures to open are recorded as not_collected). */
 int fa_eth_vlan_probe(char *const *ifaces, const struct fa_policy *p,
     struct fa_snapshot *snap);
+
+/* ARP-scan the IPv4 prefixes of each interface; 0 or FA_ERR_NOMEM. */
+int fa_eth_arp_scan(char *const *ifaces, struct fa_snapshot *snap);
 
 #endif

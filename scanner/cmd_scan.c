@@ -207,7 +207,8 @@ run_eth(struct eth_opts *e, const struct fa_policy *policy,
 		    e->listen, !quiet && isatty(STDERR_FILENO), snap) != 0 ||
 		    (e->active && policy->n_foreign_vlan > 0 &&
 		    fa_eth_vlan_probe(e->ifaces != NULL ? list : ifs, policy,
-		    snap) != 0)) {
+		    snap) != 0) || (e->active && fa_eth_arp_scan(
+		    e->ifaces != NULL ? list : ifs, snap) != 0)) {
 			free(ifs);
 			goto nomem;
 		}

@@ -48,16 +48,24 @@ setup() {
 		ip -n "$NS-sw" link set "p-$h" up || return 1
 	done
 	ip -n "$NS-hb" addr add 10.30.0.7/24 dev eth0
+	# VLAN 120 is 10.20.0.0/24, of which the tenant owns the lower half.
+	ip -n "$NS-ta" addr add 10.20.0.5/24 dev eth0
+	ip -n "$NS-ha" addr add 10.20.0.9/24 dev eth0
+	ip -n "$NS-sp" addr add 10.20.0.200/24 dev eth0
 }
 
 # run NAME TENANT-PORT-SPEC [SCAN-OPTION...]: switch up, scan while A and
-# B talk.
+# B talk.  With BRIDGE set, the switch is the kernel's VLAN-filtering
+# bridge, already configured, instead of vswitch.
 run() {
 	n=$1 port=$2
 	shift 2
-	ip netns exec "$NS-sw" "$B/tests/vswitch" "p-ta:$port" \
-	    p-ha:access:120 p-hb:access:30 p-sp:access:120 2>"$T/$n.sw" &
-	SW=$!
+	if [ -z "${BRIDGE:-}" ]; then
+		ip netns exec "$NS-sw" "$B/tests/vswitch" "p-ta:$port" \
+		    p-ha:access:120 p-hb:access:30 p-sp:access:120 \
+		    2>"$T/$n.sw" &
+		SW=$!
+	fi
 	sleep 0.5
 	ip netns exec "$NS-ta" "$BIN" scan -q --eth --listen 3 \
 	    -c "$T/policy.conf" -o "$T/$n" "$@" >/dev/null 2>"$T/$n.err" &
@@ -73,8 +81,10 @@ run() {
 	fi
 	wait "$scan"
 	echo $? >"$T/$n.rc"
-	kill "$SW" 2>/dev/null
-	wait "$SW" 2>/dev/null
+	if [ -n "$SW" ]; then
+		kill "$SW" 2>/dev/null
+		wait "$SW" 2>/dev/null
+	fi
 	SW=
 }
 
@@ -90,7 +100,35 @@ capture() {
 
 if ! setup; then
 	fa_fail "cannot build the switched test bed (root, veth needed)"
-	fa_done
+	# The same bed with the kernel's bridge as the switch, where the kernel has
+# VLAN filtering (802.1Q).  This machine's kernel has not: the section then
+# prints a SKIP line, which the runner does not count as a pass.
+if ip netns exec "$NS-sw" ip link add br0 type bridge vlan_filtering 1 \
+    2>/dev/null; then
+	ip -n "$NS-sw" link set br0 up
+	for h in ta ha hb sp; do
+		ip -n "$NS-sw" link set "p-$h" master br0
+		ip netns exec "$NS-sw" bridge vlan del dev "p-$h" vid 1
+	done
+	for p in ta ha sp; do
+		ip netns exec "$NS-sw" bridge vlan add dev "p-$p" vid 120 \
+		    pvid untagged
+	done
+	ip netns exec "$NS-sw" bridge vlan add dev p-hb vid 30 pvid untagged
+	BRIDGE=1 run br-access access:120
+	expect_eq "bridge, access port: ETH-FOREIGN-VLAN passes" \
+	    "$(status br-access ETH-FOREIGN-VLAN)" pass
+	# The misconfiguration: VLAN 30 also egresses tagged on our port.
+	ip netns exec "$NS-sw" bridge vlan add dev p-ta vid 30
+	BRIDGE=1 run br-leak access:120
+	expect_eq "bridge, leaking port: ETH-FOREIGN-VLAN fails" \
+	    "$(status br-leak ETH-FOREIGN-VLAN)" fail
+else
+	echo "SKIP: the Linux bridge variant: this kernel has no bridge VLAN" \
+	    "filtering"
+fi
+
+fa_done
 	exit
 fi
 
@@ -156,7 +194,51 @@ run hop-access access:120 --active -c "$T/active.conf"
 expect_eq "--active, access port: ETH-VLAN-HOP passes" \
     "$(status hop-access ETH-VLAN-HOP)" pass
 run hop-leak leak:120:30 --active -c "$T/active.conf"
+
+# --active ARP scan: the tenant owns 10.20.0.0/25 of the /24 its port is
+# in; the host at .200 shares the segment without being the tenant's.
+printf 'tenant_vlan 120\ntenant_subnet 10.20.0.0/25\n' >"$T/half.conf"
+run arpscan access:120 --active -c "$T/half.conf"
+expect_eq "ARP scan: the two other hosts of the /24 answered" \
+    "$(jq -c '[.observations[] | select(.kind == "eth.arp_scan") |
+    .data.hosts[].ip] | sort' "$T/arpscan/snapshot.json")" \
+    '["10.20.0.200","10.20.0.9"]'
+expect_eq "ARP scan: every address of the /24 but ours was asked" \
+    "$(jq '.observations[] | select(.kind == "eth.arp_scan") |
+    .data.probed' "$T/arpscan/snapshot.json")" 253
+expect_eq "ARP scan: ETH-FOREIGN-L2 fails on the host outside the tenant's half" \
+    "$(jq -r '.results[] | select(.id == "ETH-FOREIGN-L2") | .reason' \
+    "$T/arpscan/report.json")" \
+    "a host outside the tenant's subnets answers on this segment: 10.20.0.200 (ARP scan)"
 expect_eq "--active, a port leaking VLAN 30 out still drops tagged input" \
     "$(status hop-leak ETH-VLAN-HOP)" pass
+
+# The same bed with the kernel's bridge as the switch, where the kernel has
+# VLAN filtering (802.1Q).  This machine's kernel has not: the section then
+# prints a SKIP line, which the runner does not count as a pass.
+if ip netns exec "$NS-sw" ip link add br0 type bridge vlan_filtering 1 \
+    2>/dev/null; then
+	ip -n "$NS-sw" link set br0 up
+	for h in ta ha hb sp; do
+		ip -n "$NS-sw" link set "p-$h" master br0
+		ip netns exec "$NS-sw" bridge vlan del dev "p-$h" vid 1
+	done
+	for p in ta ha sp; do
+		ip netns exec "$NS-sw" bridge vlan add dev "p-$p" vid 120 \
+		    pvid untagged
+	done
+	ip netns exec "$NS-sw" bridge vlan add dev p-hb vid 30 pvid untagged
+	BRIDGE=1 run br-access access:120
+	expect_eq "bridge, access port: ETH-FOREIGN-VLAN passes" \
+	    "$(status br-access ETH-FOREIGN-VLAN)" pass
+	# The misconfiguration: VLAN 30 also egresses tagged on our port.
+	ip netns exec "$NS-sw" bridge vlan add dev p-ta vid 30
+	BRIDGE=1 run br-leak access:120
+	expect_eq "bridge, leaking port: ETH-FOREIGN-VLAN fails" \
+	    "$(status br-leak ETH-FOREIGN-VLAN)" fail
+else
+	echo "SKIP: the Linux bridge variant: this kernel has no bridge VLAN" \
+	    "filtering"
+fi
 
 fa_done
