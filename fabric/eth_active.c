@@ -12,6 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <net/if.h>
+#include <netlink/netlink.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/vlan.h>
 #include <pcap/pcap.h>
 
 #include "../core/errors.h"
@@ -90,6 +94,76 @@ arp_probe(uint8_t *f, const uint8_t mac[6], long outer, unsigned vid,
 	return n;
 }
 
+static int arp_reply(const u_char *b, size_t len, json_t *hosts);
+
+/*
+ * The VLAN-device variant for one VID: a VLAN sub-interface of iface
+ * (rtnl_link_vlan_alloc, CAP_NET_ADMIN) so the NIC's VLAN filter admits the
+ * replies; the probes go out untagged through it and the kernel tags them.
+ * Returns 1 when used (replies appended), 0 when the kernel refused it
+ * (*why set: then the raw frames are used instead), <0 on ENOMEM.
+ */
+static int
+vlan_device(const char *iface, unsigned vid, const uint8_t mac[6],
+    uint8_t (*targets)[4], int nt, json_t *replies, char *why, size_t wl)
+{
+	struct timespec gap = { 0, 50 * 1000 * 1000 };
+	char name[IFNAMSIZ], eb[PCAP_ERRBUF_SIZE];
+	struct rtnl_link *l = NULL;
+	struct nl_sock *sk;
+	struct pcap_pkthdr *h;
+	const u_char *b;
+	uint8_t f[128];
+	pcap_t *pc = NULL;
+	time_t end;
+	int err, k, r = 1;
+
+	snprintf(name, sizeof(name), "fa.%u", vid);
+	if ((sk = nl_socket_alloc()) == NULL)
+		return FA_ERR_NOMEM;
+	if ((err = nl_connect(sk, NETLINK_ROUTE)) < 0 ||
+	    (l = rtnl_link_vlan_alloc()) == NULL) {
+		snprintf(why, wl, "netlink: %s", nl_geterror(err));
+		nl_socket_free(sk);
+		return 0;
+	}
+	rtnl_link_set_name(l, name);
+	rtnl_link_set_link(l, (int)if_nametoindex(iface));
+	rtnl_link_set_flags(l, IFF_UP);
+	if ((err = rtnl_link_vlan_set_id(l, (uint16_t)vid)) < 0 ||
+	    (err = rtnl_link_add(sk, l, NLM_F_CREATE | NLM_F_EXCL)) < 0) {
+		snprintf(why, wl, "no VLAN device: %s", nl_geterror(err));
+		rtnl_link_put(l);
+		nl_socket_free(sk);
+		return 0;
+	}
+	if ((pc = pcap_open_live(name, 65535, 0, 100, eb)) == NULL) {
+		snprintf(why, wl, "VLAN device %s: %.100s", name, eb);
+		r = 0;
+		goto out;
+	}
+	(void)pcap_setnonblock(pc, 1, eb);
+	for (k = 0; k < nt; k++) {
+		/* Untagged through the VLAN device: shift the tag out. */
+		arp_probe(f, mac, -1, vid, targets[k]);
+		memmove(f + 12, f + 16, 60 - 16);
+		(void)pcap_inject(pc, f, 60);
+		nanosleep(&gap, NULL);
+	}
+	for (end = time(NULL) + 2; time(NULL) < end && r == 1;)
+		if (pcap_next_ex(pc, &h, &b) != 1)
+			nanosleep(&gap, NULL);
+		else if (arp_reply(b, h->caplen, replies) != 0)
+			r = FA_ERR_NOMEM;
+out:
+	if (pc != NULL)
+		pcap_close(pc);
+	(void)rtnl_link_delete(sk, l);
+	rtnl_link_put(l);
+	nl_socket_free(sk);
+	return r;
+}
+
 static int
 not_probed(struct fa_snapshot *snap, const char *iface, const char *why)
 {
@@ -138,7 +212,9 @@ probe_one(const char *iface, const struct fa_policy *p,
 	struct pcap_pkthdr *h;
 	const u_char *b;
 	const char *src;
-	json_t *sent = json_array(), *replies = json_array(), *fa, *d;
+	json_t *sent = json_array(), *replies = json_array(), *fa, *d,
+	    *method = NULL;
+	int vlan_dev[64] = { 0 };
 	long outer = outer_vlan(snap, iface, p, &src);
 	time_t end;
 	size_t v, k, n;
@@ -163,9 +239,24 @@ probe_one(const char *iface, const struct fa_policy *p,
 		return not_probed(snap, iface, eb);
 	}
 	(void)pcap_setnonblock(pc, 1, eb);
+	if ((method = json_array()) == NULL)
+		goto nomem;
+	for (v = 0; v < p->n_foreign_vlan; v++) {
+		char why[160] = "";
+
+		r = vlan_device(iface, (unsigned)p->foreign_vlan[v].value, mac,
+		    targets, nt, replies, why, sizeof(why));
+		if (r < 0 || json_array_append_new(method, json_pack("{s:I, "
+		    "s:s, s:s?}", "vid", (json_int_t)p->foreign_vlan[v].value,
+		    "method", r == 1 ? "vlan device" : "raw tagged frames",
+		    "why", why[0] != '\0' ? why : NULL)) != 0)
+			goto nomem;
+		vlan_dev[v < 64 ? v : 63] = r == 1;
+	}
 	for (v = 0; v < p->n_foreign_vlan; v++)
 		for (k = 0; k < (size_t)nt; k++)
-			for (pass = 0; pass < (outer >= 0 ? 2 : 1); pass++) {
+			for (pass = vlan_dev[v < 64 ? v : 63] ? 1 : 0;
+			    pass < (outer >= 0 ? 2 : 1); pass++) {
 				n = arp_probe(f, mac, pass ? outer : -1,
 				    (unsigned)p->foreign_vlan[v].value,
 				    targets[k]);
@@ -215,8 +306,8 @@ probe_one(const char *iface, const struct fa_policy *p,
 		json_decref(fa);
 	}
 	pcap_close(pc);
-	if ((d = json_pack("{s:o, s:o, s:s}", "sent", sent, "replies",
-	    replies, "outer_source", src)) == NULL)
+	if ((d = json_pack("{s:o, s:o, s:s, s:o}", "sent", sent, "replies",
+	    replies, "outer_source", src, "methods", method)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_VLAN_PROBE,
 	    iface, "tagged ARP probes", FA_OBS_COMPLETE, NULL, d, NULL);
@@ -224,6 +315,7 @@ nomem:
 	pcap_close(pc);
 	json_decref(sent);
 	json_decref(replies);
+	json_decref(method);
 	return FA_ERR_NOMEM;
 }
 

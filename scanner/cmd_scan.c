@@ -164,7 +164,7 @@ run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
 }
 
 struct eth_opts {
-	int		 active;	/* --active: the VLAN probes too */
+	int		 active;	/* --active: VLAN probes, ARP scan */
 	char		*ifaces;	/* --eth=a,b (modified in place) */
 	const char	*pcap;		/* --pcap FILE */
 	unsigned	 listen;	/* seconds */
@@ -372,6 +372,11 @@ fa_cmd_scan(int argc, char **argv)
 		fa_diag(NULL, "scan takes no operands ('%s')", argv[optind]);
 		goto usage;
 	}
+	if (eth.pcap != NULL && eth.ifaces != NULL) {
+		fa_diag("--pcap", "a capture file and --eth interfaces "
+		    "exclude each other");
+		goto usage;
+	}
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
 		goto out;
@@ -419,11 +424,6 @@ fa_cmd_scan(int argc, char **argv)
 	}
 
 	/* With no family named, every family that can run does. */
-	if (eth.pcap != NULL && eth.ifaces != NULL) {
-		fa_diag("--pcap", "a capture file and --eth interfaces "
-		    "exclude each other");
-		goto usage;
-	}
 	if (!want_ib && !want_host && !want_eth)
 		want_ib = want_host = want_eth = 1;
 	/* Ethernet first: a bad --pcap is a usage error before any probe. */
