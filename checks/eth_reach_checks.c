@@ -129,6 +129,14 @@ tls_weakness(const json_t *tls, char *buf, size_t len)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s "
 			    "accepted", buf[0] ? "; " : "",
 			    json_string_value(v));
+	if (!json_is_object(cert))
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sno "
+		    "certificate presented", buf[0] ? "; " : "");
+	if (json_is_true(json_object_get(cert, "not_yet_valid")) ||
+	    json_is_true(json_object_get(cert, "dates_unreadable")))
+		snprintf(buf + strlen(buf), len - strlen(buf), "%scertificate "
+		    "not yet valid, or its dates unreadable", buf[0] ? "; " :
+		    "");
 	if (json_is_true(json_object_get(cert, "expired")))
 		snprintf(buf + strlen(buf), len - strlen(buf), "%scertificate "
 		    "expired", buf[0] ? "; " : "");

@@ -37,13 +37,16 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_VLAN_PROBE,
 	    &it))) {
 		seen++;
-		if (o->state != FA_OBS_COMPLETE) {
+		replies = json_object_get(o->data, "replies");
+		/* Dropped frames can hide a reply, never invent one. */
+		if (o->state != FA_OBS_COMPLETE &&
+		    (o->state != FA_OBS_INCOMPLETE ||
+		    json_array_size(replies) == 0)) {
 			if ((r = fa_results_add(out, c, fa_status_for_obs(o),
 			    o->target, NULL, NULL, "%s", fa_obs_reason(o))) < 0)
 				return r;
 			continue;
 		}
-		replies = json_object_get(o->data, "replies");
 		sent = json_object_get(o->data, "sent");
 		list[0] = '\0';
 		json_array_foreach(replies, i, e)

@@ -59,8 +59,9 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			if ((ev = json_pack("[o]", fa_evidence(o, "frames",
 			    json_integer(frames)))) == NULL)
 				return FA_ERR_NOMEM;
-			/* Frames that could not be decoded are shown; they
-			 * can hide nothing a decoded frame showed. */
+			/* Frames that could not be decoded are shown; those
+			 * whose headers name a signal count for it
+			 * (malformed_signals). */
 			if (bad > 0 && fa_evidence_add(ev, fa_evidence(o,
 			    "malformed_examples", json_deep_copy(
 			    json_object_get(o->data, "malformed_examples")))) !=
@@ -209,17 +210,30 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	    nv == 1 ? "" : "s");
 }
 
+/* Frames whose headers announced signal name but did not decode. */
+static long long
+malformed_of(const struct fa_obs *o, const char *name)
+{
+	return json_integer_value(json_object_get(json_object_get(o->data,
+	    "malformed_signals"), name));
+}
+
 /* A signal whose mere presence is the finding. */
 static int
 judge_present(const struct fa_obs *o, const char *name, const char *what,
     enum fa_status *st, char **reason, json_t *ev)
 {
 	const json_t *a = signal(o, name);
+	long long bad = malformed_of(o, name);
 
-	*st = json_array_size(a) > 0 ? FA_ST_FAIL : FA_ST_PASS;
+	*st = json_array_size(a) > 0 || bad > 0 ? FA_ST_FAIL : FA_ST_PASS;
 	if (*st == FA_ST_PASS)
 		return found(o, ev, NULL, NULL, reason, "no %s frame among "
 		    "those heard", what);
+	if (json_array_size(a) == 0)
+		return found(o, ev, "malformed_signals", json_object_get(
+		    o->data, "malformed_signals"), reason, "%lld malformed %s "
+		    "frame%s reach this port", bad, what, bad > 1 ? "s" : "");
 	return found(o, ev, name, a, reason, "%s frames reach this port "
 	    "(%zu distinct)", what, json_array_size(a));
 }
@@ -279,6 +293,14 @@ judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 			    json_object_get(e, "vlan_names")) > 0 ?
 			    "VLAN names" : "its software (system description)");
 		}
+	if (malformed_of(o, "lldp") > 0) {
+		/* What the undecodable LLDP disclosed cannot be told. */
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, "malformed_signals", json_object_get(
+		    o->data, "malformed_signals"), reason, "%lld LLDP frames "
+		    "could not be decoded; what they disclose is unknown",
+		    malformed_of(o, "lldp"));
+	}
 	*st = FA_ST_PASS;
 	return found(o, ev, "lldp", signal(o, "lldp"), reason, "%s",
 	    json_array_size(signal(o, "lldp")) > 0 ? "LLDP heard, without "

@@ -50,7 +50,9 @@ outer_vlan(const struct fa_snapshot *snap, const char *iface,
 
 	json_array_foreach(json_object_get(json_object_get(o != NULL ?
 	    o->data : NULL, "signals"), "lldp"), i, e)
-		if (json_is_integer(json_object_get(e, "pvid"))) {
+		if (json_is_integer(json_object_get(e, "pvid")) &&
+		    json_integer_value(json_object_get(e, "pvid")) >= 1 &&
+		    json_integer_value(json_object_get(e, "pvid")) <= 4094) {
 			*src = "LLDP port VLAN ID";
 			return (long)json_integer_value(json_object_get(e,
 			    "pvid"));
@@ -94,7 +96,8 @@ arp_probe(uint8_t *f, const uint8_t mac[6], long outer, unsigned vid,
 	return n;
 }
 
-static int arp_reply(const u_char *b, size_t len, json_t *hosts);
+static int target_reply(const u_char *b, size_t len, uint8_t (*targets)[4],
+    int nt, json_t *replies);
 
 /*
  * The VLAN-device variant for one VID: a VLAN sub-interface of iface
@@ -153,7 +156,7 @@ vlan_device(const char *iface, unsigned vid, const uint8_t mac[6],
 	for (end = time(NULL) + 2; time(NULL) < end && r == 1;)
 		if (pcap_next_ex(pc, &h, &b) != 1)
 			nanosleep(&gap, NULL);
-		else if (arp_reply(b, h->caplen, replies) != 0)
+		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
 			r = FA_ERR_NOMEM;
 out:
 	if (pc != NULL)
@@ -202,45 +205,72 @@ own_mac(const struct fa_snapshot *snap, const char *iface, uint8_t mac[6])
 	return FA_ERR_NOTFOUND;
 }
 
+/*
+ * An ARP reply from one of the targets, into replies as {target, mac,
+ * vid} (vid: the outer tag it came back with, or null).  0, or ENOMEM.
+ */
+static int
+target_reply(const u_char *b, size_t len, uint8_t (*targets)[4], int nt,
+    json_t *replies)
+{
+	const char *sip;
+	uint8_t a[4];
+	json_t *fa;
+	int k, r = 0;
+
+	if (fa_eth_decode(b, len, &fa, NULL) != 0)
+		return 0;
+	sip = fa_json_get_str(fa, "sender_ip");
+	if (strcmp(fa_json_get_str(fa, "signal"), "arp") == 0 &&
+	    json_integer_value(json_object_get(fa, "op")) == 2 && sip != NULL &&
+	    inet_pton(AF_INET, sip, a) == 1)
+		for (k = 0; k < nt; k++)
+			if (memcmp(a, targets[k], 4) == 0 &&
+			    json_array_size(replies) < 64 &&
+			    json_array_append_new(replies, json_pack("{s:s, "
+			    "s:O?, s:O?}", "target", sip, "mac",
+			    json_object_get(fa, "sender_mac"), "vid",
+			    json_object_get(json_array_get(json_object_get(fa,
+			    "tags"), 0), "vid"))) != 0) {
+				r = FA_ERR_NOMEM;
+				break;
+			}
+	json_decref(fa);
+	return r;
+}
+
 static int
 probe_one(const char *iface, const struct fa_policy *p,
     struct fa_snapshot *snap)
 {
 	uint8_t targets[FA_VLAN_PROBE_TARGETS][4], mac[6], f[128];
 	struct timespec gap = { 0, 50 * 1000 * 1000 };
-	char eb[PCAP_ERRBUF_SIZE], ip[INET_ADDRSTRLEN];
+	char eb[PCAP_ERRBUF_SIZE], ip[INET_ADDRSTRLEN], err[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
+	struct pcap_stat ps;
 	const u_char *b;
 	const char *src;
-	json_t *sent = json_array(), *replies = json_array(), *fa, *d,
-	    *method = NULL;
-	int vlan_dev[64] = { 0 };
+	json_t *sent = json_array(), *replies = json_array(), *d,
+	    *method = json_array();
 	long outer = outer_vlan(snap, iface, p, &src);
+	char *vlan_dev = calloc(p->n_foreign_vlan + 1, 1);
+	enum fa_obs_state st = FA_OBS_COMPLETE;
 	time_t end;
 	size_t v, k, n;
 	int nt = ipv4_targets(p, targets, FA_VLAN_PROBE_TARGETS), pass, r;
-	pcap_t *pc;
+	pcap_t *pc = NULL;
 
-	if (sent == NULL || replies == NULL) {
-		json_decref(sent);
-		json_decref(replies);
-		return FA_ERR_NOMEM;
-	}
-	if (own_mac(snap, iface, mac) != 0 || nt == 0) {
-		json_decref(sent);
-		json_decref(replies);
-		return not_probed(snap, iface, nt == 0 ? "the policy names no "
-		    "single IPv4 target to ask for" : "its MAC address is not "
-		    "known");
-	}
-	if ((pc = pcap_open_live(iface, 65535, 0, 100, eb)) == NULL) {
-		json_decref(sent);
-		json_decref(replies);
-		return not_probed(snap, iface, eb);
-	}
-	(void)pcap_setnonblock(pc, 1, eb);
-	if ((method = json_array()) == NULL)
+	err[0] = '\0';
+	if (sent == NULL || replies == NULL || method == NULL ||
+	    vlan_dev == NULL)
 		goto nomem;
+	if (own_mac(snap, iface, mac) != 0 || nt == 0) {
+		snprintf(err, sizeof(err), "%s", nt == 0 ? "the policy names "
+		    "no single IPv4 target to ask for" : "its MAC address is "
+		    "not known");
+		goto not_probed;
+	}
+	/* The VLAN-device variant first, VID by VID (see vlan_device). */
 	for (v = 0; v < p->n_foreign_vlan; v++) {
 		char why[160] = "";
 
@@ -251,71 +281,73 @@ probe_one(const char *iface, const struct fa_policy *p,
 		    "method", r == 1 ? "vlan device" : "raw tagged frames",
 		    "why", why[0] != '\0' ? why : NULL)) != 0)
 			goto nomem;
-		vlan_dev[v < 64 ? v : 63] = r == 1;
+		vlan_dev[v] = r == 1;
 	}
+	/* Opened now, so that nothing older fills its buffer. */
+	if ((pc = pcap_open_live(iface, 65535, 0, 100, eb)) == NULL) {
+		snprintf(err, sizeof(err), "%s", eb);
+		goto not_probed;
+	}
+	(void)pcap_setnonblock(pc, 1, eb);
 	for (v = 0; v < p->n_foreign_vlan; v++)
 		for (k = 0; k < (size_t)nt; k++)
-			for (pass = vlan_dev[v < 64 ? v : 63] ? 1 : 0;
+			for (pass = vlan_dev[v] ? 1 : 0;
 			    pass < (outer >= 0 ? 2 : 1); pass++) {
 				n = arp_probe(f, mac, pass ? outer : -1,
 				    (unsigned)p->foreign_vlan[v].value,
 				    targets[k]);
 				inet_ntop(AF_INET, targets[k], ip, sizeof(ip));
-				if (pcap_inject(pc, f, n) < 0 ||
-				    json_array_append_new(sent, json_pack(
+				if (pcap_inject(pc, f, n) < 0) {
+					snprintf(err, sizeof(err), "%s",
+					    pcap_geterr(pc));
+					goto not_probed;
+				}
+				if (json_array_append_new(sent, json_pack(
 				    "{s:I, s:o, s:s}", "vid", (json_int_t)p->
 				    foreign_vlan[v].value, "outer", pass ?
 				    json_integer(outer) : json_null(), "target",
-				    ip)) != 0) {
-					pcap_close(pc);
-					json_decref(sent);
-					json_decref(replies);
-					return not_probed(snap, iface,
-					    pcap_geterr(pc));
-				}
-				nanosleep(&gap, NULL);
-			}
-	/* A second for the replies: ARP replies from a target, to us. */
-	for (end = time(NULL) + 2; time(NULL) < end;) {
-		if ((r = pcap_next_ex(pc, &h, &b)) != 1) {
-			nanosleep(&gap, NULL);
-			continue;
-		}
-		if (fa_eth_decode(b, h->caplen, &fa, NULL) != 0)
-			continue;
-		if (strcmp(fa_json_get_str(fa, "signal") != NULL ?
-		    fa_json_get_str(fa, "signal") : "", "arp") == 0 &&
-		    json_integer_value(json_object_get(fa, "op")) == 2) {
-			const char *sip = fa_json_get_str(fa, "sender_ip");
-			uint8_t a[4];
-
-			for (k = 0; sip != NULL && k < (size_t)nt; k++)
-				if (inet_pton(AF_INET, sip, a) == 1 &&
-				    memcmp(a, targets[k], 4) == 0 &&
-				    json_array_size(replies) < 64 &&
-				    json_array_append_new(replies, json_pack(
-				    "{s:s, s:O?, s:O?}", "target", sip, "mac",
-				    json_object_get(fa, "sender_mac"), "vid",
-				    json_object_get(json_array_get(
-				    json_object_get(fa, "tags"), 0), "vid"))) !=
-				    0) {
-					json_decref(fa);
+				    ip)) != 0)
 					goto nomem;
-				}
-		}
-		json_decref(fa);
+				nanosleep(&gap, NULL);
+				/* Read as we go: replies must not be lost. */
+				while (pcap_next_ex(pc, &h, &b) == 1)
+					if (target_reply(b, h->caplen, targets,
+					    nt, replies) != 0)
+						goto nomem;
+			}
+	/* Two seconds more for late replies. */
+	for (end = time(NULL) + 2; time(NULL) < end;) {
+		if (pcap_next_ex(pc, &h, &b) != 1)
+			nanosleep(&gap, NULL);
+		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
+			goto nomem;
 	}
+	if (pcap_stats(pc, &ps) == 0 && ps.ps_drop > 0)
+		st = FA_OBS_INCOMPLETE;
 	pcap_close(pc);
+	free(vlan_dev);
 	if ((d = json_pack("{s:o, s:o, s:s, s:o}", "sent", sent, "replies",
 	    replies, "outer_source", src, "methods", method)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_VLAN_PROBE,
-	    iface, "tagged ARP probes", FA_OBS_COMPLETE, NULL, d, NULL);
-nomem:
-	pcap_close(pc);
+	    iface, "tagged ARP probes", st, st == FA_OBS_COMPLETE ? NULL :
+	    "the kernel dropped frames while the replies were awaited", d,
+	    NULL);
+not_probed:
+	if (pc != NULL)
+		pcap_close(pc);
 	json_decref(sent);
 	json_decref(replies);
 	json_decref(method);
+	free(vlan_dev);
+	return not_probed(snap, iface, err);
+nomem:
+	if (pc != NULL)
+		pcap_close(pc);
+	json_decref(sent);
+	json_decref(replies);
+	json_decref(method);
+	free(vlan_dev);
 	return FA_ERR_NOMEM;
 }
 
@@ -360,8 +392,10 @@ if_prefixes(const struct fa_snapshot *snap, const char *iface,
 		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(loc, "/"), loc);
 		if (inet_pton(AF_INET, buf, addr[n]) != 1)
 			continue;
-		plen[n++] = (unsigned)json_integer_value(json_object_get(a,
+		plen[n] = (unsigned)json_integer_value(json_object_get(a,
 		    "prefixlen"));
+		if (plen[n] >= 1 && plen[n] <= 32)
+			n++;
 	}
 	return (int)n;
 }
@@ -430,16 +464,20 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
 		nanosleep(&gap, NULL);
 		/* Collect replies as they come, so none is lost. */
 		while (pcap_next_ex(pc, &ph, &b) == 1)
-			if (arp_reply(b, ph->caplen, hosts) != 0)
+			if (arp_reply(b, ph->caplen, hosts) != 0) {
+				json_decref(hosts);
 				return FA_ERR_NOMEM;
+			}
 		if (h == 0xffffffffu)
 			break;
 	}
 	for (end = time(NULL) + 2; time(NULL) < end;) {
 		if (pcap_next_ex(pc, &ph, &b) != 1)
 			nanosleep(&gap, NULL);
-		else if (arp_reply(b, ph->caplen, hosts) != 0)
+		else if (arp_reply(b, ph->caplen, hosts) != 0) {
+			json_decref(hosts);
 			return FA_ERR_NOMEM;
+		}
 	}
 	h = base & mask;
 	net[0] = (uint8_t)(h >> 24);

@@ -20,6 +20,7 @@ struct fa_eth_agg {
 	json_t		*examples;	/* malformed frames, a few */
 	json_t		*vlans;		/* "VID" -> count */
 	json_t		*signals;	/* name -> {key -> entry} */
+	json_t		*bad_signals;	/* name -> malformed frames */
 };
 
 struct fa_eth_agg *
@@ -34,8 +35,9 @@ fa_eth_agg_new(const char *source, const char *mode)
 	a->examples = json_array();
 	a->vlans = json_object();
 	a->signals = json_object();
+	a->bad_signals = json_object();
 	if (a->source == NULL || a->mode == NULL || a->examples == NULL ||
-	    a->vlans == NULL || a->signals == NULL) {
+	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL) {
 		fa_eth_agg_free(a);
 		return NULL;
 	}
@@ -52,6 +54,7 @@ fa_eth_agg_free(struct fa_eth_agg *a)
 	json_decref(a->examples);
 	json_decref(a->vlans);
 	json_decref(a->signals);
+	json_decref(a->bad_signals);
 	free(a);
 }
 
@@ -117,18 +120,25 @@ reduce(const char *sig, const json_t *f, int *nomem)
 	return o;
 }
 
+/* obj[k] += 1. */
+static int
+count_key(json_t *obj, const char *k)
+{
+	json_t *v = json_object_get(obj, k);
+
+	if (v != NULL)
+		return json_integer_set(v, json_integer_value(v) + 1);
+	return json_object_set_new(obj, k, json_integer(1)) != 0 ?
+	    FA_ERR_NOMEM : 0;
+}
+
 static int
 count_vlan(struct fa_eth_agg *a, long vid)
 {
 	char k[8];
-	json_t *v;
 
 	snprintf(k, sizeof(k), "%ld", vid);
-	v = json_object_get(a->vlans, k);
-	if (v != NULL)
-		return json_integer_set(v, json_integer_value(v) + 1);
-	return json_object_set_new(a->vlans, k, json_integer(1)) != 0 ?
-	    FA_ERR_NOMEM : 0;
+	return count_key(a->vlans, k);
 }
 
 unsigned long long
@@ -157,13 +167,20 @@ fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
 	if (r == FA_ERR_NOMEM)
 		return r;
 	if (r != 0) {
+		const char *g = fa_eth_signal_guess(b, caplen);
+
 		a->malformed++;
-		if (json_array_size(a->examples) < 8)
-			r = json_array_append_new(a->examples, json_pack(
-			    "{s:I, s:s}", "frame", (json_int_t)a->frames,
-			    "why", why != NULL ? why : "malformed"));
+		r = 0;
+		if (json_array_size(a->examples) < 8 &&
+		    json_array_append_new(a->examples, json_pack("{s:I, s:s, "
+		    "s:s?}", "frame", (json_int_t)a->frames, "why", why != NULL ?
+		    why : "malformed", "signal", g)) != 0)
+			r = FA_ERR_NOMEM;
+		/* A signal whose presence is the finding still counts. */
+		if (r == 0 && g != NULL)
+			r = count_key(a->bad_signals, g);
 		free(why);
-		return r != 0 ? FA_ERR_NOMEM : 0;
+		return r;
 	}
 	tags = json_object_get(f, "tags");
 	if (json_array_size(tags) > 0) {
@@ -248,13 +265,14 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 			}
 		free(keys);
 	}
-	data = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:O, s:I, s:O, s:o, "
-	    "s:I}", "source", a->source, "mode", a->mode, "frames",
+	data = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:O, s:O, s:I, s:O, "
+	    "s:o, s:I}", "source", a->source, "mode", a->mode, "frames",
 	    (json_int_t)a->frames, "bytes", (json_int_t)a->bytes, "truncated",
 	    (json_int_t)a->truncated, "malformed", (json_int_t)a->malformed,
-	    "malformed_examples", a->examples, "tagged",
-	    (json_int_t)a->tagged, "vlans", a->vlans, "signals", sigs,
-	    "signals_dropped", (json_int_t)a->dropped);
+	    "malformed_examples", a->examples, "malformed_signals",
+	    a->bad_signals, "tagged", (json_int_t)a->tagged, "vlans",
+	    a->vlans, "signals", sigs, "signals_dropped",
+	    (json_int_t)a->dropped);
 	sigs = NULL;
 	if (data == NULL)
 		goto nomem;

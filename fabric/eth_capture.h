@@ -5,7 +5,9 @@
  *
  *   {"source", "mode": "file"|"live", "seconds" (live), "frames", "bytes",
  *    "truncated" (captured shorter than sent), "malformed",
- *    "malformed_examples": [{"frame": n, "why"}], "tagged",
+ *    "malformed_examples": [{"frame": n, "why", "signal"?}],
+ *    "malformed_signals": {NAME: frames whose headers name a signal but
+ *    whose body could not be decoded}, "tagged",
  *    "vlans": {"VID": frames}, "signals": {NAME: [{...facts, "vid",
  *    "count"}]}}
  *

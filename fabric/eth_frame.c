@@ -141,6 +141,10 @@ lldp(const uint8_t *p, size_t len, json_t *f, char **why)
 			else if (v[1] == 2 && v[0] == 17)
 				r = append(f, "mgmt_addrs", ip_json(AF_INET6,
 				    v + 2));
+			else	/* another family (MAC, DNS name...) */
+				r = append(f, "mgmt_addrs", json_sprintf(
+				    "address family %u, %u bytes", v[1],
+				    v[0] - 1u));
 		} else if (type == 127 && n >= 4 && v[0] == 0x00 &&
 		    v[1] == 0x80 && v[2] == 0xc2) {
 			if (v[3] == 1 && n >= 6)
@@ -598,4 +602,40 @@ nomem:
 fail:
 	json_decref(f);
 	return r;
+}
+
+const char *
+fa_eth_signal_guess(const uint8_t *b, size_t len)
+{
+	size_t off = 12;
+	unsigned type, pid;
+	int tags = 0;
+
+	while (off + 2 <= len && tags++ <= FA_ETH_MAX_TAGS) {
+		type = be16(b + off);
+		if (type != 0x8100 && type != 0x88a8 && type != 0x9100 &&
+		    type != 0x9200)
+			break;
+		off += 4;
+	}
+	if (off + 2 > len)
+		return NULL;
+	type = be16(b + off);
+	off += 2;
+	if (type == 0x88cc)
+		return "lldp";
+	if (type == 0x8809)
+		return "lacp";
+	if (type == 0x0806)
+		return "arp";
+	if (type > 1500 || off + 3 > len)
+		return NULL;
+	if (b[off] == 0x42 && b[off + 1] == 0x42)
+		return "stp";
+	if (off + 8 > len || b[off] != 0xaa || b[off + 3] != 0x00 ||
+	    b[off + 4] != 0x00 || b[off + 5] != 0x0c)
+		return NULL;
+	pid = be16(b + off + 6);
+	return pid == 0x2000 ? "cdp" : pid == 0x2004 ? "dtp" : pid == 0x2003 ?
+	    "vtp" : pid == 0x010b ? "stp" : NULL;
 }

@@ -46,4 +46,12 @@
  * *why, or FA_ERR_NOMEM. */
 int fa_eth_decode(const uint8_t *b, size_t len, json_t **facts, char **why);
 
+/*
+ * For a frame fa_eth_decode refused: the signal its headers announce
+ * (lldp, lacp, stp, cdp, dtp, vtp, arp), from the EtherType or the LLC/SNAP
+ * header alone, or NULL.  So that a malformed DTP frame is still a DTP
+ * frame on the wire.
+ */
+const char *fa_eth_signal_guess(const uint8_t *b, size_t len);
+
 #endif

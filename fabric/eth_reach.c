@@ -192,7 +192,18 @@ ready(struct job *j, short revents)
 	}
 	(void)revents;
 	/* ICMP: read until our echo reply or nothing more. */
-	while ((n = recv(j->fd, buf, sizeof(buf), 0)) > 0) {
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+
+		if ((n = recvfrom(j->fd, buf, sizeof(buf), 0,
+		    (struct sockaddr *)&from, &fl)) <= 0)
+			break;
+		/* Only the target's reply (a raw socket sees every one). */
+		if (j->af == AF_INET6 && (from.ss_family != AF_INET6 ||
+		    memcmp(&((struct sockaddr_in6 *)&from)->sin6_addr,
+		    &((struct sockaddr_in6 *)&j->sa)->sin6_addr, 16) != 0))
+			continue;
 		off = 0;
 		if (j->raw && j->af == AF_INET) {
 			if ((size_t)n < 20 || memcmp(buf + 12, &((struct

@@ -5,12 +5,12 @@
  * result decides anything but the evidence recorded.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -22,12 +22,21 @@
 #include "eth_tls.h"
 #include "eth_reach.h"
 
-/* A connected blocking socket with 1 s timeouts, or -1. */
+#define HANDSHAKE_MS	3000	/* a whole handshake, however slow the peer */
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A connected non-blocking socket, or -1. */
 static int
 dial(const struct sockaddr *sa, socklen_t salen)
 {
-	struct timeval tv = { FA_REACH_TIMEOUT_MS / 1000,
-	    (FA_REACH_TIMEOUT_MS % 1000) * 1000 };
 	struct pollfd p;
 	socklen_t sl = sizeof(int);
 	int fd, e = 0;
@@ -44,12 +53,6 @@ dial(const struct sockaddr *sa, socklen_t salen)
 			close(fd);
 			return -1;
 		}
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0) {
-		close(fd);
-		return -1;
 	}
 	return fd;
 }
@@ -81,11 +84,16 @@ cert_json(X509 *c)
 	    (n = BIO_read(b, when, sizeof(when) - 1)) > 0)
 		when[n] = '\0';
 	BIO_free(b);
-	return json_pack("{s:o, s:o, s:b, s:s, s:b, s:s, s:i}", "subject",
-	    name_json(X509_get_subject_name(c)), "issuer",
+	int after = X509_cmp_current_time(na),
+	    before = X509_cmp_current_time(X509_get0_notBefore(c));
+
+	/* 0 from X509_cmp_current_time: a date that cannot be read. */
+	return json_pack("{s:o, s:o, s:b, s:s, s:b, s:b, s:b, s:s, s:i}",
+	    "subject", name_json(X509_get_subject_name(c)), "issuer",
 	    name_json(X509_get_issuer_name(c)), "self_signed",
 	    X509_check_issued(c, c) == X509_V_OK, "not_after", when,
-	    "expired", X509_cmp_current_time(na) < 0, "key_type",
+	    "expired", after < 0, "not_yet_valid", before > 0,
+	    "dates_unreadable", after == 0 || before == 0, "key_type",
 	    k == NULL ? "none" : EVP_PKEY_get0_type_name(k) != NULL ?
 	    EVP_PKEY_get0_type_name(k) : "unknown", "key_bits",
 	    k != NULL ? EVP_PKEY_get_bits(k) : 0);
@@ -97,20 +105,39 @@ handshake(const struct sockaddr *sa, socklen_t salen, int v, X509 **cert)
 {
 	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
 	SSL *s = NULL;
+	long deadline;
 	int fd = -1, ok = 0;
 
 	if (ctx == NULL)
 		return 0;
 	SSL_CTX_set_security_level(ctx, 0);
+	SSL_CTX_set_max_cert_list(ctx, 64 * 1024);
+	/* Every suite but anonymous ones: a certificate must be shown. */
 	if (SSL_CTX_set_min_proto_version(ctx, v) != 1 ||
 	    SSL_CTX_set_max_proto_version(ctx, v) != 1 ||
 	    (v < TLS1_3_VERSION &&
-	    SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0") != 1) ||
+	    SSL_CTX_set_cipher_list(ctx, "ALL:!aNULL:@SECLEVEL=0") != 1) ||
 	    (fd = dial(sa, salen)) < 0 || (s = SSL_new(ctx)) == NULL ||
 	    SSL_set_fd(s, fd) != 1)
 		goto out;
-	if (SSL_connect(s) == 1) {
-		ok = 1;
+	/* Non-blocking, under one deadline for the whole handshake. */
+	for (deadline = now_ms() + HANDSHAKE_MS;;) {
+		int rc = SSL_connect(s), e = SSL_get_error(s, rc);
+		struct pollfd p = { fd, 0, 0 };
+		long left = deadline - now_ms();
+
+		if (rc == 1) {
+			ok = 1;
+			break;
+		}
+		if ((e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) ||
+		    left <= 0)
+			break;
+		p.events = e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT;
+		if (poll(&p, 1, (int)left) != 1)
+			break;
+	}
+	if (ok) {
 		if (cert != NULL && *cert == NULL)
 			*cert = SSL_get1_peer_certificate(s);
 		(void)SSL_shutdown(s);

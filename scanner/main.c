@@ -1,4 +1,5 @@
 /* fabaudit(8): subcommand dispatch, global help and version. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,10 @@ int
 main(int argc, char **argv)
 {
 	size_t i;
+
+	/* A peer that resets a connection (a TLS probe, a closed pipe) must
+	 * make a write fail, not kill the scan. */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -579,6 +579,15 @@ main(int argc, char **argv)
 	dump(d, &f, 0);
 	done(pd, d);
 
+	/* Twenty truncated ARP frames: more garbage than the examples kept. */
+	d = open_dump(&pd, argv[1], "garbage.pcap", DLT_EN10MB);
+	for (int i = 0; i < 20; i++) {
+		arp(&f, FOREIGN, NULL, f7, t1);
+		f.n = 20;
+		dump(d, &f, 0);
+	}
+	done(pd, d);
+
 	d = open_dump(&pd, argv[1], "empty.pcap", DLT_EN10MB);
 	done(pd, d);
 

@@ -104,7 +104,9 @@ expect_eq "leaky: fabaudit check reproduces the scan" \
 # Garbage is counted and shown, never a crash; what decoded still counts.
 expect_eq "malformed: exit 1 (the nine-tag frame carries foreign VLANs)" \
     "$(scan_file malformed)" 1
-expect malformed fail fail pass pass pass pass not_tested pass pass $NA3
+# The malformed CDP frame still counts as CDP; the malformed LLDP frame's
+# disclosures cannot be known.
+expect malformed fail fail pass pass fail not_tested not_tested pass pass $NA3
 expect_eq "malformed: five frames could not be decoded" \
     "$(jq '.observations[] | select(.kind == "eth.capture") |
     .data.malformed' "$T/malformed/snapshot.json")" 5
@@ -114,6 +116,15 @@ expect_eq "malformed: the nine-tag frame's first eight VIDs count" \
     "$(jq -c '.observations[] | select(.kind == "eth.capture") |
     .data.vlans | keys' "$T/malformed/snapshot.json")" \
     '["1","2","3","4","5","6","7","8"]' 
+
+# More malformed frames than examples kept: counted, never fatal.
+expect_eq "garbage: exit 0" "$(scan_file garbage)" 0
+expect_eq "garbage: twenty malformed frames counted" \
+    "$(jq '.observations[] | select(.kind == "eth.capture") |
+    .data.malformed' "$T/garbage/snapshot.json")" 20
+expect_eq "garbage: their headers said ARP" \
+    "$(jq -c '.observations[] | select(.kind == "eth.capture") |
+    .data.malformed_signals' "$T/garbage/snapshot.json")" '{"arp":20}'
 
 # Silence proves nothing.
 expect_eq "empty: exit 0" "$(scan_file empty)" 0

@@ -285,12 +285,28 @@ hostile(void **state)
 	}
 }
 
+/* A frame cut short still names its signal by its headers. */
+static void
+guess(void **state)
+{
+	(void)state;
+	assert_string_equal(fa_eth_signal_guess(f_lldp, 30), "lldp");
+	assert_string_equal(fa_eth_signal_guess(f_cdp, 24), "cdp");
+	assert_string_equal(fa_eth_signal_guess(f_dtp, 24), "dtp");
+	assert_string_equal(fa_eth_signal_guess(f_pvst30, 26), "stp");
+	assert_string_equal(fa_eth_signal_guess(f_lacp, 16), "lacp");
+	assert_string_equal(fa_eth_signal_guess(f_arp30, 20), "arp");
+	assert_null(fa_eth_signal_guess(f_roce, 30));
+	assert_null(fa_eth_signal_guess(f_lldp, 13));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(guess),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
