@@ -333,6 +333,8 @@ probe_one(const char *iface, const struct fa_policy *p,
 	    iface, "tagged ARP probes", st, st == FA_OBS_COMPLETE ? NULL :
 	    "the kernel dropped frames while the replies were awaited", d,
 	    NULL);
+nomem:
+	err[0] = '\0';		/* nothing to record: out of memory */
 not_probed:
 	if (pc != NULL)
 		pcap_close(pc);
@@ -340,15 +342,7 @@ not_probed:
 	json_decref(replies);
 	json_decref(method);
 	free(vlan_dev);
-	return not_probed(snap, iface, err);
-nomem:
-	if (pc != NULL)
-		pcap_close(pc);
-	json_decref(sent);
-	json_decref(replies);
-	json_decref(method);
-	free(vlan_dev);
-	return FA_ERR_NOMEM;
+	return err[0] != '\0' ? not_probed(snap, iface, err) : FA_ERR_NOMEM;
 }
 
 int
