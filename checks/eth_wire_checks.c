@@ -125,11 +125,23 @@ found(const struct fa_obs *o, json_t *ev, const char *field,
 	return 0;
 }
 
+/* A "vlans" key of eth.capture: 0-4095, or -1 when it is not one. */
+static long long
+vid_key(const char *k)
+{
+	uint64_t v;
+
+	return fa_parse_u64(k, 0, 4095, &v, NULL) == 0 ? (long long)v : -1;
+}
+
+/* A malformed key is never an allowed VLAN (fail-closed). */
 static int
 vid_allowed(const struct fa_policy *p, long long vid)
 {
 	size_t i;
 
+	if (vid < 0)
+		return 0;
 	if (vid == 0)		/* priority-tagged: no VLAN */
 		return 1;
 	for (i = 0; i < p->n_tenant_vlan; i++)
@@ -148,7 +160,7 @@ judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	size_t n = 0;
 
 	json_object_foreach((json_t *)vlans, k, v)
-		if (!vid_allowed(ctx->policy, atoll(k)) && n++ < 16)
+		if (!vid_allowed(ctx->policy, vid_key(k)) && n++ < 16)
 			snprintf(list + strlen(list), sizeof(list) -
 			    strlen(list), "%s%s", n > 1 ? ", " : "", k);
 	*st = n > 0 ? FA_ST_FAIL : FA_ST_PASS;
@@ -172,7 +184,7 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 
 	(void)ctx;
 	json_object_foreach((json_t *)vlans, k, v)
-		if (atoll(k) != 0)
+		if (vid_key(k) != 0)
 			nv++;
 	json_array_foreach(signal(o, "dtp"), i, e)
 		if (json_is_true(json_object_get(e, "trunking"))) {

@@ -45,6 +45,17 @@ struct port {
 	int		 fd;
 };
 
+/* A VLAN ID, 1-4094; 0 when s is not one. */
+static unsigned
+vid_of(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	return *s != '\0' && *end == '\0' && v >= 1 && v <= 4094 ?
+	    (unsigned)v : 0;
+}
+
 static int
 parse(const char *s, struct port *p)
 {
@@ -60,20 +71,21 @@ parse(const char *s, struct port *p)
 	snprintf(p->name, sizeof(p->name), "%s", f[0]);
 	if (strcmp(f[1], "access") == 0 && n == 3) {
 		p->mode = ACCESS;
-		p->vid = (unsigned)atoi(f[2]);
+		p->vid = vid_of(f[2]);
 	} else if (strcmp(f[1], "leak") == 0 && n == 4) {
 		p->mode = LEAK;
-		p->vid = (unsigned)atoi(f[2]);
-		p->foreign = (unsigned)atoi(f[3]);
+		p->vid = vid_of(f[2]);
+		p->foreign = vid_of(f[3]);
 	} else if (strcmp(f[1], "trunk") == 0 && n == 3) {
 		p->mode = TRUNK;
 		for (v = strtok_r(f[2], ",", &save); v != NULL &&
 		    p->nvids < MAXVIDS; v = strtok_r(NULL, ",", &save))
-			p->vids[p->nvids++] = (unsigned)atoi(v);
+			p->vids[p->nvids++] = vid_of(v);
 	} else {
 		return -1;
 	}
-	return 0;
+	return p->mode == TRUNK ? (p->nvids > 0 ? 0 : -1) :
+	    p->vid != 0 && (p->mode != LEAK || p->foreign != 0) ? 0 : -1;
 }
 
 static int
