@@ -243,6 +243,13 @@ test_dhcp_server_and_cidr(void **state)
 	fa_policy_free(p);
 	expect_first("dhcp_server 10.0.0.300\n", "t.conf:1: invalid IP "
 	    "address in '10.0.0.300'");
+	/* foreign_vlan: VLAN IDs like tenant_vlan. */
+	p = parse_ok("foreign_vlan 30 4094\n");
+	assert_int_equal(p->n_foreign_vlan, 2);
+	assert_true(p->foreign_vlan[1].value == 4094);
+	fa_policy_free(p);
+	expect_first("foreign_vlan 4095\n", "t.conf:1: invalid VLAN ID "
+	    "'4095' (expected 1-4094)");
 }
 
 static void
