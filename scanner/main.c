@@ -12,13 +12,14 @@ static const struct {
 	{ "scan", fa_cmd_scan },
 	{ "check", fa_cmd_check },
 	{ "checks", fa_cmd_checks },
+	{ "diff", fa_cmd_diff },
 };
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "%s%s%s       fabaudit -h | --version\n", fa_usage_scan,
-	    fa_usage_check, fa_usage_checks);
+	fprintf(f, "%s%s%s%s       fabaudit -h | --version\n", fa_usage_scan,
+	    fa_usage_check, fa_usage_checks, fa_usage_diff);
 }
 
 int

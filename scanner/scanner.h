@@ -70,6 +70,7 @@ int fa_evaluate_and_emit(const struct fa_snapshot *snap,
 int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
 int fa_cmd_checks(int argc, char **argv);
+int fa_cmd_diff(int argc, char **argv);
 
 /* Report a getopt_long() failure (optstring starting with ':'). */
 void fa_bad_option(const char *cmd, int c, char **argv);
@@ -77,7 +78,8 @@ void fa_bad_option(const char *cmd, int c, char **argv);
 /* Print a usage string, its leading indent replaced by "usage:". */
 void fa_print_usage(FILE *f, const char *u);
 
-extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[];
+extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[],
+    fa_usage_diff[];
 
 /*
  * The host CVE catalogue: explicit_path (--cve-db) or the default (see

@@ -112,4 +112,46 @@ for opt in $(grep -oE '\-\-?[a-zA-Z][a-z-]*' "$T/usage" | sort -u); do
 	fi
 done
 
+# diff: two reports, finding by finding (no fabric needed: host fixtures).
+"$BIN" scan -q --host=fixtures/host/hardened -o "$T/d-old" >/dev/null 2>&1
+"$BIN" scan -q --host=fixtures/host/vm -o "$T/d-new" >/dev/null 2>&1
+expect_eq "diff: new high failures exit 1" \
+    "$(rc "$BIN" diff "$T/d-old/report.json" "$T/d-new/report.json")" 1
+expect_grep "diff: a new failure is listed" '^new +high +HOST-KERNEL-VULN +kernel' \
+    "$T/out"
+expect_grep "diff: the summary line" '^Diff: [0-9]+ new failures' "$T/out"
+expect_eq "diff: the other way round nothing is new, exit 0" \
+    "$(rc "$BIN" diff "$T/d-new/report.json" "$T/d-old/report.json")" 0
+expect_grep "diff: what was fixed is resolved" \
+    '^resolved +high +HOST-KERNEL-VULN +kernel' "$T/out"
+expect_eq "diff: --fail-on critical ignores new high failures" \
+    "$(rc "$BIN" diff --fail-on critical "$T/d-old/report.json" \
+    "$T/d-new/report.json")" 0
+# A severity re-rated between runs is a change, not a new failure.
+jq '(.results[] | select(.id == "HOST-KERNEL-VULN") | .severity) = "low"' \
+    "$T/d-new/report.json" >"$T/d-rerated.json"
+"$BIN" diff -f json "$T/d-new/report.json" "$T/d-rerated.json" \
+    >"$T/d.json" 2>&1
+expect_eq "diff: a re-rated failure is changed" \
+    "$(jq -c '[.changed[] | [.id, .was_severity, .severity]]' "$T/d.json")" \
+    '[["HOST-KERNEL-VULN","high","low"]]'
+expect_eq "diff: json counts unchanged failures" \
+    "$(jq '.unchanged_failures > 0' "$T/d.json")" true
+# Bad inputs: exit 2, the file named.
+expect_eq "diff: one operand exits 2" "$(rc "$BIN" diff "$T/d-old/report.json")" 2
+expect_eq "diff: a snapshot is not a report, exit 2" \
+    "$(rc "$BIN" diff "$T/d-old/snapshot.json" "$T/d-new/report.json")" 2
+expect_grep "diff: and says which file" "d-old/snapshot.json: not a fabaudit-report/1 report" \
+    "$T/err"
+jq '.results[0].status = "maybe"' "$T/d-old/report.json" >"$T/d-bad.json"
+expect_eq "diff: an invalid status exits 2" \
+    "$(rc "$BIN" diff "$T/d-bad.json" "$T/d-new/report.json")" 2
+expect_grep "diff: naming the entry" 'd-bad.json: results\[0\]' "$T/err"
+jq '.results += [.results[0]]' "$T/d-old/report.json" >"$T/d-dup.json"
+expect_eq "diff: a duplicated result exits 2" \
+    "$(rc "$BIN" diff "$T/d-dup.json" "$T/d-new/report.json")" 2
+printf '{"schema": ' >"$T/d-trunc.json"
+expect_eq "diff: truncated JSON exits 2" \
+    "$(rc "$BIN" diff "$T/d-trunc.json" "$T/d-new/report.json")" 2
+
 fa_done
