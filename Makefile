@@ -32,7 +32,8 @@ endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # What checks/ and reports/ may use: no InfiniBand, netlink or pcap library.
-PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl libdpkg libcap 2>/dev/null)
+PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl libxml-2.0 libdpkg \
+		 libcap 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFA_VERSION='"$(VERSION)"' \
 	     -DFA_DATADIR='"$(DATADIR)"' $(WARN) $(OPT) $(HARDEN) $(SANFLAGS) \
 	     $(PKG_CFLAGS) -MMD -MP $(CFLAGS)

@@ -9,7 +9,8 @@ libibumad-dev libibmad-dev libibnetdisc-dev
 libnl-3-dev libnl-route-3-dev libpcap-dev libssl-dev libxml2-dev libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev
 ibsim-utils libumad2sim0 opensm infiniband-diags
-mandoc jq tshark"
+mandoc jq tshark
+libxml2-utils chromium poppler-utils python3-yaml util-linux"
 
 missing=""
 for p in $PKGS; do

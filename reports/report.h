@@ -44,6 +44,20 @@ json_t *fa_report_json(const struct fa_report_ctx *ctx);
 /* report.txt as a new NUL-terminated string, or NULL on ENOMEM. */
 char *fa_report_txt(const struct fa_report_ctx *ctx);
 
+/*
+ * The renderings of a finished report.json (a scan's, an offline check's
+ * or a merge's).  They read only the JSON, so every field may be missing or
+ * of the wrong type in a file from elsewhere, and every string in it is
+ * untrusted: each writer escapes for its format.  0 with *buf (malloc'd,
+ * *len bytes, NUL-terminated) or FA_ERR_* with *why (may be NULL).
+ */
+int fa_report_html(const json_t *report, char **buf, size_t *len,
+    char **why);
+int fa_report_xml(const json_t *report, char **buf, size_t *len,
+    char **why);
+int fa_report_junit(const json_t *report, char **buf, size_t *len,
+    char **why);
+
 /* The short summary printed on stdout after a scan; NULL on ENOMEM. */
 char *fa_report_summary(const struct fa_report_ctx *ctx);
 

@@ -267,7 +267,7 @@ fa_cmd_scan(int argc, char **argv)
 {
 	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
 	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0, 0 };
-	struct fa_out_opts out = { NULL, 1, 1, FA_SEV_HIGH, 0, 0 };
+	struct fa_out_opts out = { .json = 1, .txt = 1, .fail_on = FA_SEV_HIGH };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL;

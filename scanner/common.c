@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,25 +121,39 @@ out:
 int
 fa_parse_formats(const char *s, struct fa_out_opts *o)
 {
+	static const struct {
+		const char	*name;
+		size_t		 off;
+	} fmts[] = {
+		{ "json", offsetof(struct fa_out_opts, json) },
+		{ "txt", offsetof(struct fa_out_opts, txt) },
+		{ "xml", offsetof(struct fa_out_opts, xml) },
+		{ "html", offsetof(struct fa_out_opts, html) },
+		{ "junit", offsetof(struct fa_out_opts, junit) },
+	};
 	char *copy, *tok, *save = NULL;
-	int r = 0;
+	size_t i;
+	int r = 0, any = 0;
 
 	if ((copy = strdup(s)) == NULL)
 		return -1;
-	o->json = o->txt = 0;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		*(int *)(void *)((char *)o + fmts[i].off) = 0;
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "json") == 0)
-			o->json = 1;
-		else if (strcmp(tok, "txt") == 0)
-			o->txt = 1;
-		else {
+		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			if (strcmp(tok, fmts[i].name) == 0)
+				break;
+		if (i == sizeof(fmts) / sizeof(fmts[0])) {
 			fa_diag("-f", "unknown format '%s' (formats: json, "
-			    "txt)", tok);
+			    "txt, xml, html, junit)", tok);
 			r = -1;
+			continue;
 		}
+		*(int *)(void *)((char *)o + fmts[i].off) = 1;
+		any = 1;
 	}
-	if (r == 0 && !o->json && !o->txt) {
+	if (r == 0 && !any) {
 		fa_diag("-f", "no format given");
 		r = -1;
 	}
@@ -302,6 +317,74 @@ write_json(const char *dir, const char *name, const json_t *j, char **bytes,
 	return 0;
 }
 
+/* Write buf to outdir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
+static int
+write_file(const char *dir, const char *name, const char *buf, size_t len)
+{
+	char *why = NULL;
+
+	if (fa_write_atomic(dir, name, buf, len, &why) != 0) {
+		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
+		free(why);
+		return FA_EXIT_NORUN;
+	}
+	return 0;
+}
+
+/*
+ * report.json and the renderings made from it (XML, HTML, JUnit): each
+ * reads the JSON, so they carry the same content.
+ */
+static int
+emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx)
+{
+	static const struct {
+		const char	*name;
+		size_t		 off;
+		int		(*fn)(const json_t *, char **, size_t *,
+				    char **);
+	} rend[] = {
+		{ "report.xml", offsetof(struct fa_out_opts, xml),
+		  fa_report_xml },
+		{ "report.html", offsetof(struct fa_out_opts, html),
+		  fa_report_html },
+		{ "junit.xml", offsetof(struct fa_out_opts, junit),
+		  fa_report_junit },
+	};
+	json_t *j;
+	char *buf = NULL, *why = NULL;
+	size_t i, len;
+	int r = 0;
+
+	if ((j = fa_report_json(rctx)) == NULL) {
+		fa_diag(NULL, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	if (o->json && (r = write_json(o->outdir, "report.json", j, NULL,
+	    NULL)) != 0)
+		goto out;
+	for (i = 0; i < sizeof(rend) / sizeof(rend[0]); i++) {
+		if (!*(const int *)(const void *)((const char *)o +
+		    rend[i].off))
+			continue;
+		if (rend[i].fn(j, &buf, &len, &why) != 0) {
+			fa_diag(rend[i].name, "%s", why != NULL ? why :
+			    "cannot render");
+			r = FA_EXIT_NORUN;
+			goto out;
+		}
+		if ((r = write_file(o->outdir, rend[i].name, buf, len)) != 0)
+			goto out;
+		free(buf);
+		buf = NULL;
+	}
+out:
+	free(buf);
+	free(why);
+	json_decref(j);
+	return r;
+}
+
 int
 fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
@@ -345,15 +428,8 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.snapshot_file = snapshot_name;
 	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
 		rctx.snapshot_sha256 = sha;
-	if (o->outdir != NULL && o->json) {
-		if ((j = fa_report_json(&rctx)) == NULL) {
-			fa_diag(NULL, "out of memory");
-			goto out;
-		}
-		if ((r = write_json(o->outdir, "report.json", j, NULL,
-		    NULL)) != 0)
-			goto out;
-	}
+	if (o->outdir != NULL && (r = emit_renderings(o, &rctx)) != 0)
+		goto out;
 	if (o->outdir != NULL && o->txt) {
 		if ((txt = fa_report_txt(&rctx)) == NULL) {
 			fa_diag(NULL, "out of memory");

@@ -13,13 +13,17 @@ static const struct {
 	{ "check", fa_cmd_check },
 	{ "checks", fa_cmd_checks },
 	{ "diff", fa_cmd_diff },
+	{ "verify", fa_cmd_verify },
+	{ "keygen", fa_cmd_keygen },
+	{ "merge", fa_cmd_merge },
 };
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "%s%s%s%s       fabaudit -h | --version\n", fa_usage_scan,
-	    fa_usage_check, fa_usage_checks, fa_usage_diff);
+	fprintf(f, "%s%s%s%s%s%s%s       fabaudit -h | --version\n",
+	    fa_usage_scan, fa_usage_check, fa_usage_checks, fa_usage_diff,
+	    fa_usage_merge, fa_usage_verify, fa_usage_keygen);
 }
 
 int

@@ -24,6 +24,9 @@ struct fa_out_opts {
 	const char	*outdir;	/* NULL: none (check) or default (scan) */
 	int		 json;		/* write report.json */
 	int		 txt;		/* write report.txt */
+	int		 xml;		/* write report.xml */
+	int		 html;		/* write report.html */
+	int		 junit;		/* write junit.xml */
 	enum fa_severity fail_on;
 	int		 quiet;
 	int		 reveal;
@@ -37,7 +40,7 @@ void fa_diag(const char *where, const char *fmt, ...)
 int fa_read_file(const char *path, size_t max, char **buf, size_t *len,
     char **why);
 
-/* -f list "json,txt"; 0 or -1 (diagnostic printed). */
+/* -f list "json,txt,xml,html,junit"; 0 or -1 (diagnostic printed). */
 int fa_parse_formats(const char *s, struct fa_out_opts *o);
 /* --fail-on; 0 or -1 (diagnostic printed). */
 int fa_parse_fail_on(const char *s, struct fa_out_opts *o);
@@ -71,6 +74,9 @@ int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
 int fa_cmd_checks(int argc, char **argv);
 int fa_cmd_diff(int argc, char **argv);
+int fa_cmd_verify(int argc, char **argv);
+int fa_cmd_keygen(int argc, char **argv);
+int fa_cmd_merge(int argc, char **argv);
 
 /* Report a getopt_long() failure (optstring starting with ':'). */
 void fa_bad_option(const char *cmd, int c, char **argv);
@@ -79,7 +85,7 @@ void fa_bad_option(const char *cmd, int c, char **argv);
 void fa_print_usage(FILE *f, const char *u);
 
 extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[],
-    fa_usage_diff[];
+    fa_usage_diff[], fa_usage_verify[], fa_usage_keygen[], fa_usage_merge[];
 
 /*
  * The host CVE catalogue: explicit_path (--cve-db) or the default (see
