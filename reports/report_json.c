@@ -51,13 +51,14 @@ result_json(const struct fa_result *r, int reveal)
 		return NULL;
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:s, s:s, s:o, s:o*}",
+	    "s:s, s:s, s:s, s:o, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
 	    "title", c->title, "target", r->target,
 	    "target_name", r->target_name, "reason", r->reason,
-	    "evidence", ev, "remediation", c->remediation,
+	    "evidence", ev, "rationale", c->rationale,
+	    "remediation", c->remediation,
 	    "msa_clause", c->msa_clause, "references", refs_json(c->refs),
 	    "waived", w);
 }
