@@ -14,15 +14,16 @@
 
 const char fa_usage_check[] =
     "       fabaudit check [-q] [-c policy] [-f formats] [--fail-on severity]\n"
-    "                      [-o outdir] snapshot.json\n";
+    "                      [-o outdir] [--sign key.pem] snapshot.json\n";
 
-enum { OPT_FAIL_ON = 256 };
+enum { OPT_FAIL_ON = 256, OPT_SIGN };
 
 static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -118,6 +119,9 @@ fa_cmd_check(int argc, char **argv)
 		case 'o':
 			out.outdir = optarg;
 			break;
+		case OPT_SIGN:
+			out.sign_key = optarg;
+			break;
 		case 'h':
 			fa_print_usage(stdout, fa_usage_check);
 			return FA_EXIT_OK;
@@ -142,6 +146,10 @@ fa_cmd_check(int argc, char **argv)
 		rc = FA_EXIT_NORUN;
 	if (rc != 0)
 		goto out;
+	if (out.sign_key != NULL && out.outdir == NULL) {
+		fa_diag("--sign", "needs an output directory (-o)");
+		goto usage;
+	}
 	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, bytes,

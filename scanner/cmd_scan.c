@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/errors.h"
@@ -28,10 +29,11 @@ const char fa_usage_scan[] =
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
-    "                     [--timeout ms]\n";
+    "                     [--sign key.pem] [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
-	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP };
+	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
+	OPT_SIGN };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -47,6 +49,7 @@ static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
@@ -81,6 +84,19 @@ unlink_in(const char *dir, const char *name)
 		    strerror(errno));
 		r = -1;
 	}
+	free(p);
+	return r;
+}
+
+/* 1 when dir/name exists as a regular file. */
+static int
+exists_in(const char *dir, const char *name)
+{
+	char *p = fa_strfmt("%s/%s", dir, name);
+	struct stat st;
+	int r;
+
+	r = p != NULL && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 	free(p);
 	return r;
 }
@@ -345,6 +361,9 @@ fa_cmd_scan(int argc, char **argv)
 		case 'o':
 			out.outdir = optarg;
 			break;
+		case OPT_SIGN:
+			out.sign_key = optarg;
+			break;
 		case 'P':
 			if (num_opt("-P", optarg, 1, 254, &v) != 0)
 				goto usage;
@@ -434,6 +453,7 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	if (want_ib && (r = run_ib(&ib, snap, out.quiet, &usable)) != 0)
 		goto out;
+	out.pcap = want_ib && exists_in(out.outdir, "mads.pcap");
 	if (want_host && (r = run_host(&host, snap, out.quiet, &usable)) != 0)
 		goto out;
 	fa_time_rfc3339(time(NULL), when, sizeof(when));

@@ -17,6 +17,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "../reports/report.h"
+#include "../reports/sign.h"
 #include "scanner.h"
 
 void
@@ -335,8 +336,22 @@ write_file(const char *dir, const char *name, const char *buf, size_t len)
  * report.json and the renderings made from it (XML, HTML, JUnit): each
  * reads the JSON, so they carry the same content.
  */
+/* The names of the files this run wrote to the output directory. */
+struct written {
+	const char	*v[8];
+	size_t		 n;
+};
+
+static void
+wrote(struct written *w, const char *name)
+{
+	if (w->n < sizeof(w->v) / sizeof(w->v[0]))
+		w->v[w->n++] = name;
+}
+
 static int
-emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx)
+emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
+    struct written *w)
 {
 	static const struct {
 		const char	*name;
@@ -360,9 +375,12 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx)
 		fa_diag(NULL, "out of memory");
 		return FA_EXIT_NORUN;
 	}
-	if (o->json && (r = write_json(o->outdir, "report.json", j, NULL,
-	    NULL)) != 0)
-		goto out;
+	if (o->json) {
+		if ((r = write_json(o->outdir, "report.json", j, NULL,
+		    NULL)) != 0)
+			goto out;
+		wrote(w, "report.json");
+	}
 	for (i = 0; i < sizeof(rend) / sizeof(rend[0]); i++) {
 		if (!*(const int *)(const void *)((const char *)o +
 		    rend[i].off))
@@ -375,6 +393,7 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx)
 		}
 		if ((r = write_file(o->outdir, rend[i].name, buf, len)) != 0)
 			goto out;
+		wrote(w, rend[i].name);
 		free(buf);
 		buf = NULL;
 	}
@@ -395,6 +414,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rctx;
 	struct fa_tally t;
+	struct written w = { { NULL }, 0 };
 	json_t *j = NULL;
 	char *written = NULL, *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
@@ -422,13 +442,16 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 			goto out;
 		json_decref(j);
 		j = NULL;
+		wrote(&w, "snapshot.json");
+		if (o->pcap)
+			wrote(&w, "mads.pcap");
 		snapbytes = written;
 		snapshot_name = "snapshot.json";
 	}
 	rctx.snapshot_file = snapshot_name;
 	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
 		rctx.snapshot_sha256 = sha;
-	if (o->outdir != NULL && (r = emit_renderings(o, &rctx)) != 0)
+	if (o->outdir != NULL && (r = emit_renderings(o, &rctx, &w)) != 0)
 		goto out;
 	if (o->outdir != NULL && o->txt) {
 		if ((txt = fa_report_txt(&rctx)) == NULL) {
@@ -443,6 +466,13 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		}
 		free(txt);
 		txt = NULL;
+		wrote(&w, "report.txt");
+	}
+	/* Last: SHA256SUMS covers every file above, and is then signed. */
+	if (o->outdir != NULL && o->sign_key != NULL &&
+	    fa_sign_outdir(o->outdir, w.v, w.n, o->sign_key, &why) != 0) {
+		fa_diag("--sign", "%s", why != NULL ? why : "signing failed");
+		goto out;
 	}
 	if (!o->quiet) {
 		txt = o->outdir != NULL ? fa_report_summary(&rctx) :

@@ -30,6 +30,8 @@ struct fa_out_opts {
 	enum fa_severity fail_on;
 	int		 quiet;
 	int		 reveal;
+	const char	*sign_key;	/* --sign: private key (PEM), or NULL */
+	int		 pcap;		/* the scan wrote outdir/mads.pcap */
 };
 
 /* "fabaudit: WHERE: message" (WHERE may be NULL) on stderr. */
