@@ -50,6 +50,10 @@ struct fa_result {
 	char		*waiver_reason;	/* non-NULL: a failure the policy waived */
 	char		 waiver_expires[11];
 	unsigned	 waiver_line;	/* policy line of the waiver */
+	char		*expired_reason; /* non-NULL: a failure whose waiver
+					    expired (it suppresses nothing) */
+	char		 expired_on[11];
+	unsigned	 expired_line;
 };
 
 struct fa_results {

@@ -18,6 +18,7 @@ result_clear(struct fa_result *r)
 	free(r->target_name);
 	free(r->reason);
 	free(r->waiver_reason);
+	free(r->expired_reason);
 	json_decref(r->evidence);
 }
 
@@ -163,7 +164,17 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 			if (out->v[i].status != FA_ST_FAIL)
 				continue;
 			w = fa_policy_waiver(ctx->policy, (*c)->id,
-			    out->v[i].target);
+			    out->v[i].target, 1);
+			if (w != NULL) {
+				if ((out->v[i].expired_reason =
+				    strdup(w->reason)) == NULL)
+					return FA_ERR_NOMEM;
+				memcpy(out->v[i].expired_on, w->expires,
+				    sizeof(out->v[i].expired_on));
+				out->v[i].expired_line = w->line;
+			}
+			w = fa_policy_waiver(ctx->policy, (*c)->id,
+			    out->v[i].target, 0);
 			if (w == NULL)
 				continue;
 			if ((out->v[i].waiver_reason = strdup(w->reason)) == NULL)

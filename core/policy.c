@@ -34,6 +34,8 @@ struct pctx {
 	int		 toomany;	/* a further error was dropped */
 	int		 nomem;
 	unsigned	 dedicated_line; /* where dedicated_host was set */
+	unsigned	 tenant_name_line;
+	unsigned	 provider_name_line;
 	char		 line[FA_POLICY_MAX_LINE + 1];	/* tokens, unescaped */
 	char		*tok[POL_MAX_TOKENS];
 };
@@ -670,6 +672,47 @@ kw_foreign_target(struct pctx *c, unsigned lno, int argc, char **argv)
 	    &c->p->n_foreign_target);
 }
 
+/* A name shown in the report's scope: set once, printable, bounded. */
+static void
+kw_name(struct pctx *c, unsigned lno, const char *kw, const char *val,
+    unsigned *seen, char **dst)
+{
+	const unsigned char *q;
+
+	if (*seen != 0) {
+		perr(c, lno, "duplicate %s (first set on line %u)", kw, *seen);
+		return;
+	}
+	if (val[0] == '\0' || strlen(val) > POL_MAX_TARGET) {
+		perr(c, lno, "%s must be 1 to %d bytes", kw, POL_MAX_TARGET);
+		return;
+	}
+	for (q = (const unsigned char *)val; *q != '\0'; q++)
+		if (*q < 0x20 || *q == 0x7f) {
+			perr(c, lno, "%s contains a control character", kw);
+			return;
+		}
+	*seen = lno;
+	if ((*dst = strdup(val)) == NULL)
+		nomem(c);
+}
+
+static void
+kw_tenant_name(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	(void)argc;
+	kw_name(c, lno, "tenant_name", argv[0], &c->tenant_name_line,
+	    &c->p->tenant_name);
+}
+
+static void
+kw_provider_name(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	(void)argc;
+	kw_name(c, lno, "provider_name", argv[0], &c->provider_name_line,
+	    &c->p->provider_name);
+}
+
 static void
 kw_dedicated_host(struct pctx *c, unsigned lno, int argc, char **argv)
 {
@@ -728,13 +771,11 @@ kw_waive(struct pctx *c, unsigned lno, int argc, char **argv)
 	char v[POL_VIS_MAX + 4];
 	struct fa_pol_waiver *e;
 	size_t tlen = strlen(argv[1]);
-	int bad = 0, idok = 1;
+	int bad = 0;
 
 	(void)argc;
-	if (parse_check_id(c, lno, argv[0]) != 0) {
+	if (parse_check_id(c, lno, argv[0]) != 0)
 		bad = 1;
-		idok = 0;
-	}
 	if (tlen == 0) {
 		perr(c, lno, "empty waiver target");
 		bad = 1;
@@ -746,14 +787,6 @@ kw_waive(struct pctx *c, unsigned lno, int argc, char **argv)
 	if (!valid_date(argv[2])) {
 		perr(c, lno, "invalid date '%s' (expected a real YYYY-MM-DD "
 		    "date)", vis(v, sizeof(v), argv[2]));
-		bad = 1;
-	} else if (strcmp(argv[2], c->today) < 0) {
-		/* Valid through its date: expired from the day after. */
-		if (idok)
-			perr(c, lno, "waiver for %s expired on %s", argv[0],
-			    argv[2]);
-		else
-			perr(c, lno, "waiver expired on %s", argv[2]);
 		bad = 1;
 	}
 	if (argv[3][0] == '\0') {
@@ -769,6 +802,12 @@ kw_waive(struct pctx *c, unsigned lno, int argc, char **argv)
 	}
 	e->line = lno;
 	memcpy(e->expires, argv[2], sizeof(e->expires));
+	/*
+	 * Valid through its date, expired from the day after.  An expired
+	 * waiver stays in the policy so that the report can say so, but it
+	 * no longer suppresses anything (fa_policy_waiver skips it).
+	 */
+	e->expired = strcmp(argv[2], c->today) < 0;
 	if ((e->check_id = strdup(argv[0])) == NULL ||
 	    (e->target = strdup(argv[1])) == NULL ||
 	    (e->reason = strdup(argv[3])) == NULL)
@@ -776,6 +815,10 @@ kw_waive(struct pctx *c, unsigned lno, int argc, char **argv)
 }
 
 static const struct keyword keywords[] = {
+	{ .name = "tenant_name", .usage = "tenant_name \"NAME\"",
+	  .min = 1, .max = 1, .fn = kw_tenant_name },
+	{ .name = "provider_name", .usage = "provider_name \"NAME\"",
+	  .min = 1, .max = 1, .fn = kw_provider_name },
 	{ .name = "tenant_node", .usage = "tenant_node GLOB...",
 	  .min = 1, .max = -1, .fn = kw_tenant_node },
 	{ .name = "tenant_guid", .usage = "tenant_guid GUID...",
@@ -890,6 +933,8 @@ fa_policy_free(struct fa_policy *p)
 		return;
 	free(p->name);
 	free(p->text);
+	free(p->tenant_name);
+	free(p->provider_name);
 	free_strs(p->tenant_node, p->n_tenant_node);
 	free(p->tenant_guid);
 	free(p->tenant_pkey);
@@ -1080,14 +1125,15 @@ fa_policy_severity(const struct fa_policy *p, const char *check_id,
 
 const struct fa_pol_waiver *
 fa_policy_waiver(const struct fa_policy *p, const char *check_id,
-    const char *target)
+    const char *target, int expired)
 {
 	size_t i;
 
 	if (p == NULL || check_id == NULL || target == NULL)
 		return NULL;
 	for (i = 0; i < p->n_waive; i++)
-		if (strcmp(p->waive[i].check_id, check_id) == 0 &&
+		if (!p->waive[i].expired == !expired &&
+		    strcmp(p->waive[i].check_id, check_id) == 0 &&
 		    fnmatch(p->waive[i].target, target, 0) == 0)
 			return &p->waive[i];
 	return NULL;

@@ -62,6 +62,7 @@ struct fa_pol_waiver {			/* waive CHECK-ID TARGET DATE REASON */
 	char		 expires[11];	/* YYYY-MM-DD, valid through that day */
 	char		*reason;
 	unsigned	 line;
+	int		 expired;	/* the date is before the policy's "now" */
 };
 
 #define FA_POL_ARRAY(type, name) type *name; size_t n_##name
@@ -69,6 +70,8 @@ struct fa_pol_waiver {			/* waive CHECK-ID TARGET DATE REASON */
 struct fa_policy {
 	char		*name;		/* file name used in messages */
 	char		*text;		/* the text parsed, NUL-terminated */
+	char		*tenant_name;	/* for the report's scope, or NULL */
+	char		*provider_name;	/* the operator audited, or NULL */
 	size_t		 text_len;
 	FA_POL_ARRAY(struct fa_pol_str, tenant_node);
 	FA_POL_ARRAY(struct fa_pol_u64, tenant_guid);
@@ -121,10 +124,11 @@ enum fa_severity fa_policy_severity(const struct fa_policy *p,
 
 /*
  * The first waiver for check_id whose target pattern matches target
- * (fnmatch(3), no flags), or NULL.  Expired waivers never get this far: the
- * parser rejects them.
+ * (fnmatch(3), no flags), or NULL.  With expired 0 only waivers still in
+ * force are considered; with expired 1 only expired ones (which suppress
+ * nothing but are reported).
  */
 const struct fa_pol_waiver *fa_policy_waiver(const struct fa_policy *p,
-    const char *check_id, const char *target);
+    const char *check_id, const char *target, int expired);
 
 #endif

@@ -25,6 +25,7 @@ struct fa_ib {
 	uint16_t		 lid;		/* local base LID */
 	uint16_t		 sm_lid;	/* master SM LID per local PortInfo */
 	uint64_t		 port_guid;	/* host order */
+	uint64_t		 gid_prefix;	/* subnet prefix, host order */
 	uint64_t		 node_guid;
 	int			 node_type;	/* IB_NODE_CA, ... */
 	uint16_t		 partition_cap;

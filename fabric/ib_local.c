@@ -47,6 +47,7 @@ fa_ib_port_attrs(struct fa_ib *ib)
 	ib->lid = (uint16_t)up.base_lid;
 	ib->sm_lid = (uint16_t)up.sm_lid;
 	ib->port_guid = be64toh(up.port_guid);
+	ib->gid_prefix = be64toh(up.gid_prefix);
 	umad_release_port(&up);
 	return 0;
 }
@@ -118,6 +119,7 @@ fa_ib_local(struct fa_ib *ib)
 	    "node_type", node_type_name(ib->node_type),
 	    "partition_cap", ib->partition_cap);
 	if (d == NULL || fa_json_set_u64(d, "port_guid", ib->port_guid) != 0 ||
+	    fa_json_set_u64(d, "subnet_prefix", ib->gid_prefix) != 0 ||
 	    fa_json_set_u64(d, "node_guid", ib->node_guid) != 0 ||
 	    json_object_set_new(d, "node_info_answered",
 	    json_boolean(ib->node_info_ok)) != 0) {

@@ -26,6 +26,7 @@ struct fa_report_ctx {
 	const char		*snapshot_sha256; /* hex, or NULL */
 	const char		*mode;		/* "scan" or "offline" */
 	const char		*policy_name;	/* the policy evaluated, or NULL */
+	const struct fa_policy	*policy;	/* its names and waivers, or NULL */
 	time_t			 generated;
 };
 
@@ -37,6 +38,11 @@ struct fa_tally {
 
 void fa_tally(const struct fa_results *res, enum fa_severity fail_on,
     struct fa_tally *t);
+
+/* report.json's scope object; NULL on ENOMEM. */
+json_t *fa_report_scope(const struct fa_report_ctx *ctx);
+/* The policy's expired waivers as a JSON array; NULL on ENOMEM. */
+json_t *fa_report_expired_waivers(const struct fa_policy *p);
 
 /* report.json as a new object, or NULL on ENOMEM. */
 json_t *fa_report_json(const struct fa_report_ctx *ctx);

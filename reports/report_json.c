@@ -39,7 +39,7 @@ static json_t *
 result_json(const struct fa_result *r, int reveal)
 {
 	const struct fa_check *c = r->check;
-	json_t *ev, *w = NULL;
+	json_t *ev, *w = NULL, *x = NULL, *j;
 
 	ev = reveal ? json_deep_copy(r->evidence) : fa_json_redact(r->evidence);
 	if (ev == NULL)
@@ -50,8 +50,15 @@ result_json(const struct fa_result *r, int reveal)
 		json_decref(ev);
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:s, s:s, s:s, s:o, s:o*}",
+	if (r->expired_reason != NULL && (x = json_pack("{s:s, s:s, s:i}",
+	    "reason", r->expired_reason, "expires", r->expired_on,
+	    "policy_line", r->expired_line)) == NULL) {
+		json_decref(ev);
+		json_decref(w);
+		return NULL;
+	}
+	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
+	    "s:s, s:s, s:s, s:o, s:o*, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
@@ -60,7 +67,8 @@ result_json(const struct fa_result *r, int reveal)
 	    "evidence", ev, "rationale", c->rationale,
 	    "remediation", c->remediation,
 	    "msa_clause", c->msa_clause, "references", refs_json(c->refs),
-	    "waived", w);
+	    "waived", w, "waiver_expired", x);
+	return j;
 }
 
 static json_t *
@@ -113,7 +121,7 @@ fa_report_json(const struct fa_report_ctx *ctx)
 			goto fail;
 	}
 	root = json_pack("{s:s, s:{s:s, s:s}, s:O*, s:O*, s:{s:s, s:s}, "
-	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o}",
+	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o, s:o, s:o}",
 	    "schema", FA_REPORT_SCHEMA,
 	    "tool", "name", "fabaudit", "version", FA_VERSION,
 	    "scanned_by", json_object_get(ctx->snap->meta, "tool"),
@@ -123,7 +131,9 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	    "sha256", ctx->snapshot_sha256,
 	    "families", families_json(ctx->snap),
 	    "policy", "name", ctx->policy_name,
-	    "summary", summary, "results", results);
+	    "summary", summary, "results", results,
+	    "scope", fa_report_scope(ctx),
+	    "expired_waivers", fa_report_expired_waivers(ctx->policy));
 	return root;
 fail:
 	json_decref(results);

@@ -4,13 +4,15 @@
  * run: ib when a port is usable, eth on the interfaces that are up, host
  * on "/").
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/errors.h"
@@ -123,7 +125,8 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
     time_t started, json_t *cvedb, const char *cvedb_path,
     const char *cvedb_why)
 {
-	char host[256], when[32], *h;
+	char host[256], when[32], *h, *by = NULL;
+	const struct passwd *pw;
 	json_t *scan, *fams;
 
 	if (gethostname(host, sizeof(host)) != 0)
@@ -131,15 +134,25 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	host[sizeof(host) - 1] = '\0';
 	if ((h = fa_str_sanitize(host, strlen(host))) == NULL)
 		return FA_ERR_NOMEM;
+	/* Who ran it, for the report's scope: user@host. */
+	if ((pw = getpwuid(geteuid())) != NULL && pw->pw_name != NULL &&
+	    (by = fa_strfmt("%s@%s", pw->pw_name, host)) != NULL) {
+		char *t = fa_str_sanitize(by, strlen(by));
+
+		free(by);
+		by = t;
+	}
 	fa_time_rfc3339(started, when, sizeof(when));
 	fams = json_array();	/* filled in when the scan ends */
-	scan = json_pack("{s:s, s:s, s:o, s:b, s:o, s:{s:s?, s:i, s:i, s:i, "
-	    "s:i}}", "started", when, "host", h, "families", fams,
+	scan = json_pack("{s:s, s:s, s:s?, s:o, s:b, s:o, s:{s:s?, s:i, s:i, "
+	    "s:i, s:i}}", "started", when, "host", h, "run_by", by,
+	    "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
 	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca,
 	    "port", ib->port, "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_smps", ib->max_smps);
 	free(h);
+	free(by);
 	if (scan == NULL || json_object_set_new(snap->meta, "scan", scan) != 0 ||
 	    json_object_set_new(snap->meta, "tool", json_pack("{s:s, s:s}",
 	    "name", "fabaudit", "version", FA_VERSION)) != 0)

@@ -430,6 +430,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.fail_on = o->fail_on;
 	rctx.mode = mode;
 	rctx.policy_name = policy->name;
+	rctx.policy = policy;
 	rctx.generated = time(NULL);
 	if (snapshot_name == NULL) {
 		/* A scan: write the snapshot, then hash what was written. */

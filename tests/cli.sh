@@ -23,7 +23,7 @@ expect_grep "unknown command is named" "unknown command 'frobnicate'" "$T/err"
 expect_eq "unknown scan option exits 2" "$(rc "$BIN" scan --bogus)" 2
 expect_eq "scan --timeout 0 exits 2" "$(rc "$BIN" scan --timeout 0)" 2
 expect_grep "scan --timeout 0 says why" '^fabaudit: --timeout: .0. is too small' "$T/err"
-expect_eq "scan -f xml exits 2" "$(rc "$BIN" scan -f xml)" 2
+expect_eq "scan -f pdf exits 2" "$(rc "$BIN" scan -f pdf)" 2
 expect_eq "scan --fail-on bogus exits 2" "$(rc "$BIN" scan --fail-on bogus)" 2
 expect_eq "scan operand exits 2" "$(rc "$BIN" scan extra)" 2
 

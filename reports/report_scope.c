@@ -1,0 +1,103 @@
+/*
+ * The scope section of report.json: who is audited and by whom, when,
+ * from where, with which tool and catalogue, on which fabric (subnet
+ * prefix, local port, the SMs found), and which snapshot it rests on; and
+ * the policy's expired waivers.  Everything here is read from the
+ * snapshot's metadata and observations and from the policy; missing
+ * values are null, never guessed.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "report.h"
+
+/* GUIDs of the SMs the scan found (SMInfo answers), without repeats. */
+static json_t *
+sm_guids(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o;
+	const json_t *g, *e;
+	json_t *a = json_array();
+	size_t it = 0, i;
+	int dup;
+
+	while (a != NULL && (o = fa_snapshot_next(s, "ib.smp.sminfo",
+	    &it)) != NULL) {
+		g = json_object_get(o->data, "port_guid");
+		if (o->state != FA_OBS_COMPLETE || !json_is_string(g))
+			continue;
+		dup = 0;
+		json_array_foreach(a, i, e)
+			dup |= json_equal(e, g);
+		if (!dup && json_array_append(a, (json_t *)g) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+fabric(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o;
+	const json_t *d = NULL;
+	size_t it = 0;
+
+	if ((o = fa_snapshot_next(s, "ib.local_port", &it)) != NULL)
+		d = o->data;
+	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:o}",
+	    "subnet_prefix", json_object_get(d, "subnet_prefix"),
+	    "local_port_guid", json_object_get(d, "port_guid"),
+	    "local_node_desc", json_object_get(d, "node_desc"),
+	    "local_lid", json_object_get(d, "lid"),
+	    "ca", json_object_get(d, "ca"), "sm_guids", sm_guids(s));
+}
+
+json_t *
+fa_report_scope(const struct fa_report_ctx *ctx)
+{
+	const json_t *scan = json_object_get(ctx->snap->meta, "scan");
+	const json_t *cat = json_object_get(scan, "catalogue");
+	const struct fa_policy *p = ctx->policy;
+
+	return json_pack("{s:s?, s:s?, s:O?, s:O?, s:O?, s:O?, s:O?, s:s, "
+	    "s:{s:O?, s:O?, s:O?}, s:s?, s:s?, s:o}",
+	    "tenant", p != NULL ? p->tenant_name : NULL,
+	    "provider", p != NULL ? p->provider_name : NULL,
+	    "run_by", json_object_get(scan, "run_by"),
+	    "host", json_object_get(scan, "host"),
+	    "started", json_object_get(scan, "started"),
+	    "finished", json_object_get(scan, "finished"),
+	    "scanned_by_version", json_object_get(json_object_get(
+	    ctx->snap->meta, "tool"), "version"),
+	    "tool_version", FA_VERSION,
+	    "catalogue", "date", json_object_get(cat, "date"),
+	    "age_days", json_object_get(cat, "age_days"),
+	    "stale", json_object_get(cat, "stale"),
+	    "snapshot_sha256", ctx->snapshot_sha256,
+	    "policy", ctx->policy_name,
+	    "fabric", fabric(ctx->snap));
+}
+
+json_t *
+fa_report_expired_waivers(const struct fa_policy *p)
+{
+	json_t *a = json_array(), *w;
+	size_t i;
+
+	for (i = 0; a != NULL && p != NULL && i < p->n_waive; i++) {
+		if (!p->waive[i].expired)
+			continue;
+		w = json_pack("{s:s, s:s, s:s, s:s, s:i}", "check_id",
+		    p->waive[i].check_id, "target", p->waive[i].target,
+		    "expires", p->waive[i].expires, "reason",
+		    p->waive[i].reason, "policy_line", (int)p->waive[i].line);
+		if (json_array_append_new(a, w) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
