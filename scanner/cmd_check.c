@@ -14,9 +14,10 @@
 
 const char fa_usage_check[] =
     "       fabaudit check [-q] [-c policy] [-f formats] [--fail-on severity]\n"
-    "                      [-o outdir] [--sign key.pem] snapshot.json\n";
+    "                      [--baseline report.json] [-o outdir]\n"
+    "                      [--sign key.pem] snapshot.json\n";
 
-enum { OPT_FAIL_ON = 256, OPT_SIGN };
+enum { OPT_FAIL_ON = 256, OPT_SIGN, OPT_BASELINE };
 
 static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
@@ -24,6 +25,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "sign", required_argument, NULL, OPT_SIGN },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -122,6 +124,10 @@ fa_cmd_check(int argc, char **argv)
 		case OPT_SIGN:
 			out.sign_key = optarg;
 			break;
+		case OPT_BASELINE:
+			if ((rc = fa_load_baseline(optarg, &out)) != 0)
+				goto out;
+			break;
 		case 'h':
 			fa_print_usage(stdout, fa_usage_check);
 			return FA_EXIT_OK;
@@ -153,12 +159,13 @@ fa_cmd_check(int argc, char **argv)
 	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, bytes,
-	    len);
+	    len, NULL);
 	goto out;
 usage:
 	fa_print_usage(stderr, fa_usage_check);
 	rc = FA_EXIT_USAGE;
 out:
+	json_decref(out.baseline);
 	free(bytes);
 	fa_snapshot_free(snap);
 	fa_policy_free(policy);

@@ -11,6 +11,7 @@
 
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "../reports/diff.h"
 #include "../reports/report.h"
 #include "scanner.h"
 
@@ -25,8 +26,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-#define DIFF_MAX_RESULTS	1000000
-
 /*
  * The results of a report as {"ID\ttarget": result}; NULL after a
  * diagnostic naming the file and the entry at fault.
@@ -34,13 +33,11 @@ static const struct option longopts[] = {
 static json_t *
 load(const char *path)
 {
-	json_t *root, *map = NULL, *res, *r;
+	json_t *root, *map = NULL;
 	json_error_t je;
-	const char *schema, *id, *target, *st, *sev;
-	enum fa_status s;
-	enum fa_severity v;
-	char *buf = NULL, *why = NULL, *key;
-	size_t len, i;
+	char *buf = NULL, *why = NULL;
+	size_t len;
+	int r;
 
 	if (fa_read_file(path, FA_SNAPSHOT_MAX_BYTES, &buf, &len, &why) != 0) {
 		fa_diag(path, "%s", why != NULL ? why : "cannot be read");
@@ -53,80 +50,11 @@ load(const char *path)
 		fa_diag(path, "line %d: %s", je.line, je.text);
 		return NULL;
 	}
-	schema = fa_json_get_str(root, "schema");
-	res = json_object_get(root, "results");
-	if (schema == NULL || strcmp(schema, FA_REPORT_SCHEMA) != 0 ||
-	    !json_is_array(res) || json_array_size(res) > DIFF_MAX_RESULTS) {
-		fa_diag(path, "not a %s report (schema, results)",
-		    FA_REPORT_SCHEMA);
-		goto fail;
-	}
-	if ((map = json_object()) == NULL)
-		goto nomem;
-	json_array_foreach(res, i, r) {
-		id = fa_json_get_str(r, "id");
-		target = fa_json_get_str(r, "target");
-		st = fa_json_get_str(r, "status");
-		sev = fa_json_get_str(r, "severity");
-		if (id == NULL || target == NULL || st == NULL || sev == NULL ||
-		    !fa_check_id_valid(id) || fa_status_parse(st, &s) != 0 ||
-		    fa_severity_parse(sev, &v) != 0) {
-			fa_diag(path, "results[%zu]: id, target, status or "
-			    "severity missing or invalid", i);
-			goto fail;
-		}
-		if ((key = fa_strfmt("%s\t%s", id, target)) == NULL)
-			goto nomem;
-		if (json_object_get(map, key) != NULL) {
-			fa_diag(path, "results[%zu]: %s on %s twice", i, id,
-			    target);
-			free(key);
-			goto fail;
-		}
-		if (json_object_set(map, key, r) != 0) {
-			free(key);
-			goto nomem;
-		}
-		free(key);
-	}
+	if ((r = fa_diff_index(root, &map, &why)) != 0)
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+	free(why);
 	json_decref(root);
 	return map;
-nomem:
-	fa_diag(NULL, "out of memory");
-fail:
-	json_decref(map);
-	json_decref(root);
-	return NULL;
-}
-
-static int
-is_fail(const json_t *r)
-{
-	return r != NULL && strcmp(fa_json_get_str(r, "status"), "fail") == 0;
-}
-
-static int
-same(const json_t *a, const json_t *b)
-{
-	return strcmp(fa_json_get_str(a, "status"),
-	    fa_json_get_str(b, "status")) == 0 &&
-	    strcmp(fa_json_get_str(a, "severity"),
-	    fa_json_get_str(b, "severity")) == 0;
-}
-
-/* {id, target, status, severity, [was_status, was_severity]}. */
-static json_t *
-entry(const json_t *n, const json_t *o)
-{
-	const json_t *r = n != NULL ? n : o;
-
-	return json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:b}", "id",
-	    json_object_get(r, "id"), "target", json_object_get(r, "target"),
-	    "status", n != NULL ? json_object_get(n, "status") : NULL,
-	    "severity", n != NULL ? json_object_get(n, "severity") : NULL,
-	    "was_status", o != NULL ? json_object_get(o, "status") : NULL,
-	    "was_severity", o != NULL ? json_object_get(o, "severity") : NULL,
-	    "waived", n != NULL && json_object_get(n, "waived") != NULL);
 }
 
 static void
@@ -159,13 +87,11 @@ print_entries(const char *what, const json_t *a)
 int
 fa_cmd_diff(int argc, char **argv)
 {
-	json_t *old = NULL, *new = NULL, *nw, *rs, *ch, *out = NULL;
-	const json_t *o, *n;
-	enum fa_severity fail_on = FA_SEV_HIGH, sv;
-	const char *key;
-	size_t unchanged = 0, failing = 0, i;
+	json_t *old = NULL, *new = NULL, *out = NULL;
+	const json_t *nw, *rs, *ch;
+	enum fa_severity fail_on = FA_SEV_HIGH;
+	size_t unchanged, failing;
 	int c, json = 0, rc = FA_EXIT_USAGE;
-	const json_t *e;
 
 	optind = 1;
 	opterr = 0;
@@ -204,43 +130,20 @@ fa_cmd_diff(int argc, char **argv)
 	    (new = load(argv[optind + 1])) == NULL)
 		goto out;
 	rc = FA_EXIT_NORUN;
-	nw = json_array();
-	rs = json_array();
-	ch = json_array();
-	out = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema",
-	    "fabaudit-diff/1", "old", argv[optind], "new", argv[optind + 1],
-	    "new_failures", nw, "resolved", rs, "changed", ch);
-	if (out == NULL)
+	if ((out = fa_diff_compute(old, new, fail_on)) == NULL ||
+	    json_object_set_new(out, "schema",
+	    json_string("fabaudit-diff/1")) != 0 ||
+	    json_object_set_new(out, "old", json_string(argv[optind])) != 0 ||
+	    json_object_set_new(out, "new",
+	    json_string(argv[optind + 1])) != 0)
 		goto nomem;
-	json_object_foreach(new, key, n) {
-		o = json_object_get(old, key);
-		if (is_fail(n) && !is_fail(o)) {
-			if (json_array_append_new(nw, entry(n, o)) != 0)
-				goto nomem;
-		} else if (o != NULL && !same(o, n)) {
-			if (json_array_append_new(is_fail(o) && !is_fail(n) ?
-			    rs : ch, entry(n, o)) != 0)
-				goto nomem;
-		} else if (o != NULL && is_fail(n)) {
-			unchanged++;
-		}
-	}
-	json_object_foreach(old, key, o)
-		if (json_object_get(new, key) == NULL && is_fail(o) &&
-		    json_array_append_new(rs, entry(NULL, o)) != 0)
-			goto nomem;
-	json_array_foreach(nw, i, e)
-		if (!json_is_true(json_object_get(e, "waived")) &&
-		    fa_severity_parse(fa_json_get_str(e, "severity"), &sv) ==
-		    0 && sv <= fail_on)
-			failing++;
-	if (json_object_set_new(out, "unchanged_failures",
-	    json_integer((json_int_t)unchanged)) != 0 ||
-	    json_object_set_new(out, "failing_at_or_above",
-	    json_integer((json_int_t)failing)) != 0 ||
-	    json_object_set_new(out, "fail_on",
-	    json_string(fa_severity_name(fail_on))) != 0)
-		goto nomem;
+	nw = json_object_get(out, "new_failures");
+	rs = json_object_get(out, "resolved");
+	ch = json_object_get(out, "changed");
+	failing = (size_t)json_integer_value(json_object_get(out,
+	    "failing_at_or_above"));
+	unchanged = (size_t)json_integer_value(json_object_get(out,
+	    "unchanged_failures"));
 	if (json) {
 		char *s = json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS);
 

@@ -31,11 +31,12 @@ const char fa_usage_scan[] =
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
-    "                     [--sign key.pem] [--timeout ms]\n";
+    "                     [--baseline report.json] [--sign key.pem]\n"
+    "                     [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
-	OPT_SIGN };
+	OPT_SIGN, OPT_BASELINE };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -52,6 +53,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "sign", required_argument, NULL, OPT_SIGN },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
@@ -377,6 +379,10 @@ fa_cmd_scan(int argc, char **argv)
 		case OPT_SIGN:
 			out.sign_key = optarg;
 			break;
+		case OPT_BASELINE:
+			if ((rc = fa_load_baseline(optarg, &out)) != 0)
+				goto out;
+			break;
 		case 'P':
 			if (num_opt("-P", optarg, 1, 254, &v) != 0)
 				goto usage;
@@ -477,7 +483,8 @@ fa_cmd_scan(int argc, char **argv)
 		fa_diag(NULL, "out of memory");
 		goto out;
 	}
-	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0);
+	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0,
+	    NULL);
 	if (usable == 0 && rc != FA_EXIT_NORUN) {
 		fa_diag(NULL, "no family could be scanned; report written to %s",
 		    out.outdir);
@@ -488,6 +495,7 @@ usage:
 	fputs(fa_usage_scan, stderr);
 	rc = FA_EXIT_USAGE;
 out:
+	json_decref(out.baseline);
 	json_decref(cvedb);
 	free(cvedb_path);
 	free(cvedb_why);

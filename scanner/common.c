@@ -16,6 +16,7 @@
 
 #include "../core/errors.h"
 #include "../core/util.h"
+#include "../reports/diff.h"
 #include "../reports/report.h"
 #include "../reports/sign.h"
 #include "scanner.h"
@@ -349,9 +350,80 @@ wrote(struct written *w, const char *name)
 		w->v[w->n++] = name;
 }
 
+/* The comparison with the baseline, after the summary. */
+static void
+print_baseline(const json_t *report)
+{
+	const json_t *b = json_object_get(report, "baseline"), *e;
+	size_t i;
+	char *t;
+
+	json_array_foreach(json_object_get(b, "new_failures"), i, e) {
+		t = fa_str_sanitize(fa_json_get_str(e, "target"),
+		    strlen(fa_json_get_str(e, "target")));
+		printf("New: %s %s %s%s\n", fa_json_get_str(e, "severity"),
+		    fa_json_get_str(e, "id"), t != NULL ? t : "?",
+		    json_is_true(json_object_get(e, "waived")) ?
+		    " (waived)" : "");
+		free(t);
+	}
+	t = fa_str_sanitize(fa_json_get_str(b, "file"),
+	    strlen(fa_json_get_str(b, "file")));
+	printf("Baseline %s: %zu new failures (%lld at or above %s, not "
+	    "waived), %zu resolved, %zu changed, %lld unchanged.\n",
+	    t != NULL ? t : "?",
+	    json_array_size(json_object_get(b, "new_failures")),
+	    (long long)json_integer_value(json_object_get(b,
+	    "failing_at_or_above")), fa_json_get_str(b, "fail_on"),
+	    json_array_size(json_object_get(b, "resolved")),
+	    json_array_size(json_object_get(b, "changed")),
+	    (long long)json_integer_value(json_object_get(b,
+	    "unchanged_failures")));
+	free(t);
+}
+
+int
+fa_load_baseline(const char *path, struct fa_out_opts *o)
+{
+	json_error_t je;
+	json_t *j, *map = NULL;
+	char *buf = NULL, *why = NULL;
+	size_t len = 0;
+	int r;
+
+	if ((r = fa_read_file(path, FA_SNAPSHOT_MAX_BYTES, &buf, &len,
+	    &why)) != 0) {
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return FA_EXIT_USAGE;
+	}
+	if (fa_sha256_hex(buf, len, o->baseline_sha) != 0) {
+		free(buf);
+		fa_diag(path, "cannot hash");
+		return FA_EXIT_NORUN;
+	}
+	if ((j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)) == NULL) {
+		free(buf);
+		fa_diag(path, "line %d: not a JSON report", je.line);
+		return FA_EXIT_USAGE;
+	}
+	free(buf);
+	if ((r = fa_diff_index(j, &map, &why)) != 0) {
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		json_decref(j);
+		return FA_EXIT_USAGE;
+	}
+	json_decref(map);
+	json_decref(o->baseline);
+	o->baseline = j;
+	o->baseline_file = path;
+	return 0;
+}
+
 static int
 emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
-    struct written *w)
+    struct written *w, struct fa_emitted *done)
 {
 	static const struct {
 		const char	*name;
@@ -374,6 +446,14 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 	if ((j = fa_report_json(rctx)) == NULL) {
 		fa_diag(NULL, "out of memory");
 		return FA_EXIT_NORUN;
+	}
+	if (o->baseline != NULL && fa_diff_annotate(j, o->baseline,
+	    o->baseline_file, o->baseline_sha, o->fail_on, &done->new_failing,
+	    &why) != 0) {
+		fa_diag(o->baseline_file, "%s", why != NULL ? why :
+		    "cannot compare");
+		r = FA_EXIT_NORUN;
+		goto out;
 	}
 	if (o->json) {
 		if ((r = write_json(o->outdir, "report.json", j, NULL,
@@ -400,7 +480,10 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 out:
 	free(buf);
 	free(why);
-	json_decref(j);
+	if (r == 0)
+		done->report = j;
+	else
+		json_decref(j);
 	return r;
 }
 
@@ -408,13 +491,14 @@ int
 fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
     const char *mode, const char *snapshot_name, const char *snapbytes,
-    size_t snaplen)
+    size_t snaplen, struct fa_emitted *done)
 {
 	struct fa_eval_ctx ectx = { snap, policy };
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rctx;
 	struct fa_tally t;
 	struct written w = { { NULL }, 0 };
+	struct fa_emitted local = { NULL, 0 };
 	json_t *j = NULL;
 	char *written = NULL, *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
@@ -452,7 +536,12 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.snapshot_file = snapshot_name;
 	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
 		rctx.snapshot_sha256 = sha;
-	if (o->outdir != NULL && (r = emit_renderings(o, &rctx, &w)) != 0)
+	if (done == NULL)
+		done = &local;
+	done->report = NULL;
+	done->new_failing = 0;
+	if (o->outdir != NULL && (r = emit_renderings(o, &rctx, &w,
+	    done)) != 0)
 		goto out;
 	if (o->outdir != NULL && o->txt) {
 		if ((txt = fa_report_txt(&rctx)) == NULL) {
@@ -475,7 +564,9 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		fa_diag("--sign", "%s", why != NULL ? why : "signing failed");
 		goto out;
 	}
-	if (!o->quiet) {
+	fa_tally(&res, o->fail_on, &t);
+	/* --quiet with a baseline: silent unless something is new. */
+	if (!o->quiet || (o->baseline != NULL && done->new_failing > 0)) {
 		txt = o->outdir != NULL ? fa_report_summary(&rctx) :
 		    fa_report_txt(&rctx);
 		if (txt == NULL) {
@@ -483,13 +574,19 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 			goto out;
 		}
 		fputs(txt, stdout);
+		if (o->baseline != NULL)
+			print_baseline(done->report);
 		if (o->outdir != NULL)
 			printf("Report: %s\n", o->outdir);
 		fflush(stdout);
 	}
-	fa_tally(&res, o->fail_on, &t);
-	rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
+	if (o->baseline != NULL)
+		rc = done->new_failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
+	else
+		rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 out:
+	if (done == &local)
+		json_decref(local.report);
 	json_decref(j);
 	free(written);
 	free(txt);

@@ -32,7 +32,23 @@ struct fa_out_opts {
 	int		 reveal;
 	const char	*sign_key;	/* --sign: private key (PEM), or NULL */
 	int		 pcap;		/* the scan wrote outdir/mads.pcap */
+	json_t		*baseline;	/* --baseline: the report compared with */
+	const char	*baseline_file;
+	char		 baseline_sha[65];
 };
+
+/* What the emit step leaves for the caller (metrics, syslog). */
+struct fa_emitted {
+	json_t		*report;	/* the report.json content; caller frees */
+	size_t		 new_failing;	/* with a baseline: new, unwaived, at or
+					   above --fail-on */
+};
+
+/*
+ * --baseline FILE: read and check a report.json, keep it and the SHA-256
+ * of its bytes in o.  0 or FA_EXIT_USAGE (diagnostic printed).
+ */
+int fa_load_baseline(const char *path, struct fa_out_opts *o);
 
 /* "fabaudit: WHERE: message" (WHERE may be NULL) on stderr. */
 void fa_diag(const char *where, const char *fmt, ...)
@@ -65,12 +81,13 @@ int fa_prepare_outdir(const char *dir);
  * Returns the exit status (0, 1, or FA_EXIT_NORUN on a write failure).
  * A scan passes snapshot_name NULL: snapshot.json is written to the output
  * directory.  `check` passes the snapshot's name and the bytes it parsed,
- * whose SHA-256 goes into the report.
+ * whose SHA-256 goes into the report.  With a baseline, the exit status
+ * counts only new failures.  done (may be NULL) receives the report.
  */
 int fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
     const char *mode, const char *snapshot_name, const char *snapbytes,
-    size_t snaplen);
+    size_t snaplen, struct fa_emitted *done);
 
 int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);

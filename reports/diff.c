@@ -1,0 +1,223 @@
+/*
+ * Comparing two reports finding by finding (fabaudit diff, scan
+ * --baseline): results are matched by check ID and target.  A new failure
+ * is a failing result whose match was not failing (or absent); resolved is
+ * a failure that no longer fails (or is no longer reported); changed is any
+ * other difference of status or severity.  Pure: JSON in, JSON out.
+ */
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "diff.h"
+#include "report.h"
+
+#define DIFF_MAX_RESULTS	1000000
+
+int
+fa_diff_index(const json_t *report, json_t **out, char **why)
+{
+	const char *schema, *id, *target, *st, *sev;
+	const json_t *res, *r;
+	enum fa_status s;
+	enum fa_severity v;
+	json_t *map;
+	char *key;
+	size_t i;
+
+	*out = NULL;
+	*why = NULL;
+	schema = fa_json_get_str(report, "schema");
+	res = json_object_get(report, "results");
+	if (schema == NULL || strcmp(schema, FA_REPORT_SCHEMA) != 0 ||
+	    !json_is_array(res) || json_array_size(res) > DIFF_MAX_RESULTS) {
+		*why = fa_strfmt("not a %s report (schema, results)",
+		    FA_REPORT_SCHEMA);
+		return FA_ERR_INPUT;
+	}
+	if ((map = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(res, i, r) {
+		id = fa_json_get_str(r, "id");
+		target = fa_json_get_str(r, "target");
+		st = fa_json_get_str(r, "status");
+		sev = fa_json_get_str(r, "severity");
+		if (id == NULL || target == NULL || st == NULL || sev == NULL ||
+		    !fa_check_id_valid(id) || fa_status_parse(st, &s) != 0 ||
+		    fa_severity_parse(sev, &v) != 0) {
+			*why = fa_strfmt("results[%zu]: id, target, status or "
+			    "severity missing or invalid", i);
+			goto bad;
+		}
+		if ((key = fa_strfmt("%s\t%s", id, target)) == NULL)
+			goto nomem;
+		if (json_object_get(map, key) != NULL) {
+			free(key);
+			*why = fa_strfmt("results[%zu]: %s on one target twice",
+			    i, id);
+			goto bad;
+		}
+		if (json_object_set(map, key, (json_t *)r) != 0) {
+			free(key);
+			goto nomem;
+		}
+		free(key);
+	}
+	*out = map;
+	return 0;
+nomem:
+	json_decref(map);
+	return FA_ERR_NOMEM;
+bad:
+	json_decref(map);
+	return *why != NULL ? FA_ERR_INPUT : FA_ERR_NOMEM;
+}
+
+static int
+is_fail(const json_t *r)
+{
+	const char *s = fa_json_get_str(r, "status");
+
+	return s != NULL && strcmp(s, "fail") == 0;
+}
+
+static int
+same(const json_t *a, const json_t *b)
+{
+	return json_equal(json_object_get(a, "status"),
+	    json_object_get(b, "status")) &&
+	    json_equal(json_object_get(a, "severity"),
+	    json_object_get(b, "severity"));
+}
+
+/* {id, target, status, severity, [was_status, was_severity], waived}. */
+static json_t *
+entry(const json_t *n, const json_t *o)
+{
+	const json_t *r = n != NULL ? n : o;
+
+	return json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:b}", "id",
+	    json_object_get(r, "id"), "target", json_object_get(r, "target"),
+	    "status", n != NULL ? json_object_get(n, "status") : NULL,
+	    "severity", n != NULL ? json_object_get(n, "severity") : NULL,
+	    "was_status", o != NULL ? json_object_get(o, "status") : NULL,
+	    "was_severity", o != NULL ? json_object_get(o, "severity") : NULL,
+	    "waived", n != NULL && json_object_get(n, "waived") != NULL);
+}
+
+/* Append entry(n, o) to a; 0 or -1. */
+static int
+add(json_t *a, const json_t *n, const json_t *o)
+{
+	return json_array_append_new(a, entry(n, o));
+}
+
+const char *
+fa_diff_class(const json_t *o, const json_t *n)
+{
+	if (is_fail(n) && !is_fail(o))
+		return "new";
+	if (o != NULL && !same(o, n))
+		return is_fail(o) && !is_fail(n) ? "resolved" : "changed";
+	return o != NULL ? "unchanged" : "added";
+}
+
+json_t *
+fa_diff_compute(const json_t *old, const json_t *new,
+    enum fa_severity fail_on)
+{
+	json_t *nw, *rs, *ch, *out;
+	const json_t *o, *n, *e;
+	enum fa_severity sv;
+	const char *key, *cls;
+	size_t unchanged = 0, failing = 0, i;
+
+	nw = json_array();
+	rs = json_array();
+	ch = json_array();
+	out = json_pack("{s:o, s:o, s:o, s:s}", "new_failures", nw,
+	    "resolved", rs, "changed", ch, "fail_on",
+	    fa_severity_name(fail_on));
+	if (out == NULL)
+		return NULL;
+	json_object_foreach((json_t *)new, key, n) {
+		o = json_object_get(old, key);
+		cls = fa_diff_class(o, n);
+		if ((strcmp(cls, "new") == 0 && add(nw, n, o) != 0) ||
+		    (strcmp(cls, "resolved") == 0 && add(rs, n, o) != 0) ||
+		    (strcmp(cls, "changed") == 0 && add(ch, n, o) != 0))
+			goto nomem;
+		if (strcmp(cls, "unchanged") == 0 && is_fail(n))
+			unchanged++;
+	}
+	json_object_foreach((json_t *)old, key, o)
+		if (json_object_get(new, key) == NULL && is_fail(o) &&
+		    add(rs, NULL, o) != 0)
+			goto nomem;
+	json_array_foreach(nw, i, e)
+		if (!json_is_true(json_object_get(e, "waived")) &&
+		    fa_severity_parse(fa_json_get_str(e, "severity"), &sv) ==
+		    0 && sv <= fail_on)
+			failing++;
+	if (json_object_set_new(out, "unchanged_failures",
+	    json_integer((json_int_t)unchanged)) != 0 ||
+	    json_object_set_new(out, "failing_at_or_above",
+	    json_integer((json_int_t)failing)) != 0)
+		goto nomem;
+	return out;
+nomem:
+	json_decref(out);
+	return NULL;
+}
+
+int
+fa_diff_annotate(json_t *report, const json_t *old_report, const char *file,
+    const char *sha256, enum fa_severity fail_on, size_t *new_failing,
+    char **why)
+{
+	json_t *om = NULL, *nm = NULL, *d = NULL, *r, *base;
+	const char *key;
+	size_t i;
+	int rc;
+
+	*new_failing = 0;
+	if ((rc = fa_diff_index(old_report, &om, why)) != 0)
+		return rc;
+	if ((rc = fa_diff_index(report, &nm, why)) != 0)
+		goto out;
+	rc = FA_ERR_NOMEM;
+	if ((d = fa_diff_compute(om, nm, fail_on)) == NULL)
+		goto out;
+	json_array_foreach(json_object_get(report, "results"), i, r) {
+		char *k = fa_strfmt("%s\t%s", fa_json_get_str(r, "id"),
+		    fa_json_get_str(r, "target"));
+
+		if (k == NULL)
+			goto out;
+		key = fa_diff_class(json_object_get(om, k), r);
+		free(k);
+		if (json_object_set_new(r, "baseline", json_string(key)) != 0)
+			goto out;
+	}
+	base = json_pack("{s:s, s:s?, s:O, s:O, s:O, s:O, s:O, s:O}",
+	    "file", file, "sha256", sha256,
+	    "new_failures", json_object_get(d, "new_failures"),
+	    "resolved", json_object_get(d, "resolved"),
+	    "changed", json_object_get(d, "changed"),
+	    "unchanged_failures", json_object_get(d, "unchanged_failures"),
+	    "failing_at_or_above", json_object_get(d, "failing_at_or_above"),
+	    "fail_on", json_object_get(d, "fail_on"));
+	if (base == NULL || json_object_set_new(report, "baseline", base) != 0)
+		goto out;
+	if (sha256 != NULL && json_object_set_new(report, "previous",
+	    json_pack("{s:s, s:s}", "file", file, "sha256", sha256)) != 0)
+		goto out;
+	*new_failing = (size_t)json_integer_value(json_object_get(d,
+	    "failing_at_or_above"));
+	rc = 0;
+out:
+	json_decref(om);
+	json_decref(nm);
+	json_decref(d);
+	return rc;
+}
