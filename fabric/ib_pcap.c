@@ -48,6 +48,7 @@
 #include <pcap/pcap.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "ib_pcap.h"
 
@@ -235,8 +236,10 @@ ib_pcap_free(struct fa_ib_pcap *c)
 		return;
 	if (c->dump != NULL)
 		pcap_dump_close(c->dump);
-	if (c->tmp != NULL)
+	if (c->tmp != NULL) {
 		unlink(c->tmp);
+		fa_interrupt_forget(c->tmp);
+	}
 	free(c->tmp);
 	free(c->dst);
 	free(c);
@@ -273,6 +276,7 @@ fa_ib_pcap_open(const char *dir, const char *name, struct fa_ib_pcap **out,
 		c->tmp = NULL;
 		goto fail;
 	}
+	(void)fa_interrupt_add(c->tmp, 0);	/* see core/interrupt.h */
 	if (fchmod(fd, 0640) != 0 || (f = fdopen(fd, "wb")) == NULL) {
 		saved = errno;
 		goto fail;
@@ -391,10 +395,15 @@ fa_ib_pcap_close(struct fa_ib_pcap *c, char **why)
 	/* Nothing is left buffered, so the fclose() inside cannot fail. */
 	pcap_dump_close(c->dump);
 	c->dump = NULL;
+	/* The capture in place goes if the run is interrupted before its
+	 * report is written; the scanner forgets it then (cmd_scan.c). */
+	(void)fa_interrupt_add(c->dst, 0);
 	if (rename(c->tmp, c->dst) != 0) {
 		saved = errno;
+		fa_interrupt_forget(c->dst);
 		goto fail;
 	}
+	fa_interrupt_forget(c->tmp);
 	free(c->tmp);
 	c->tmp = NULL;
 	ib_pcap_free(c);

@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "report.h"
 
@@ -41,6 +42,8 @@ fa_write_atomic(const char *dir, const char *name, const void *buf,
 		errno = saved;
 		goto fail;
 	}
+	/* Without a slot, an interruption may leave the temp file. */
+	(void)fa_interrupt_add(tmp, 0);
 	if (fchmod(fd, 0640) != 0)
 		goto fail;
 	while (len > 0) {
@@ -61,6 +64,7 @@ fa_write_atomic(const char *dir, const char *name, const void *buf,
 	fd = -1;
 	if (rename(tmp, dst) != 0)
 		goto fail;
+	fa_interrupt_forget(tmp);
 	free(tmp);
 	tmp = NULL;
 	r = 0;
@@ -73,8 +77,10 @@ fail:
 out:
 	if (fd >= 0)
 		close(fd);
-	if (tmp != NULL)
+	if (tmp != NULL) {
 		unlink(tmp);
+		fa_interrupt_forget(tmp);
+	}
 	free(tmp);
 	free(dst);
 	return r;

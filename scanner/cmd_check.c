@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "scanner.h"
 
@@ -158,8 +159,10 @@ fa_cmd_check(int argc, char **argv)
 	}
 	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
+	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, bytes,
 	    len, NULL);
+	fa_interrupt_release();
 	goto out;
 usage:
 	fa_print_usage(stderr, fa_usage_check);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "../fabric/eth_active.h"
 #include "../fabric/eth_capture.h"
@@ -103,6 +104,26 @@ exists_in(const char *dir, const char *name)
 	r = p != NULL && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 	free(p);
 	return r;
+}
+
+/* 1 when path is a directory. */
+static int
+exists_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The file dir/name is complete: an interruption no longer removes it. */
+static void
+forget_in(const char *dir, const char *name)
+{
+	char *p = fa_strfmt("%s/%s", dir, name);
+
+	if (p != NULL)
+		fa_interrupt_forget(p);
+	free(p);
 }
 
 /* The families actually collected, for scan.families. */
@@ -311,7 +332,7 @@ fa_cmd_scan(int argc, char **argv)
 	json_t *cvedb = NULL;
 	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
-	int usable = 0, r;
+	int usable = 0, made_outdir = 0, r;
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -443,8 +464,12 @@ fa_cmd_scan(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "fabaudit-%s", stamp);
 		out.outdir = defdir;
 	}
+	made_outdir = !exists_dir(out.outdir);
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
+	/* Interrupted before its report, a run leaves no directory it made. */
+	if (made_outdir)
+		(void)fa_interrupt_add(out.outdir, 1);
 	ib.capture_dir = out.outdir;
 	/* A capture from an earlier run must not sit beside this report. */
 	if (unlink_in(out.outdir, "mads.pcap") != 0) {
@@ -483,8 +508,14 @@ fa_cmd_scan(int argc, char **argv)
 		fa_diag(NULL, "out of memory");
 		goto out;
 	}
+	/* From here the outputs are written as a set: see interrupt.h. */
+	fa_interrupt_hold();
 	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0,
 	    NULL);
+	forget_in(out.outdir, "mads.pcap");
+	if (made_outdir)
+		fa_interrupt_forget(out.outdir);
+	fa_interrupt_release();
 	if (usable == 0 && rc != FA_EXIT_NORUN) {
 		fa_diag(NULL, "no family could be scanned; report written to %s",
 		    out.outdir);

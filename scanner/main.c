@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/interrupt.h"
 #include "scanner.h"
 
 static const struct {
@@ -34,6 +35,11 @@ main(int argc, char **argv)
 	/* A peer that resets a connection (a TLS probe, a closed pipe) must
 	 * make a write fail, not kill the scan. */
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGINT/SIGTERM/SIGHUP: no partial output, exit 130/143/129. */
+	if (fa_interrupt_install() != 0) {
+		fa_diag(NULL, "cannot install signal handlers");
+		return FA_EXIT_NORUN;
+	}
 
 	if (argc < 2) {
 		usage(stderr);

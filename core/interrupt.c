@@ -1,0 +1,114 @@
+/*
+ * Interrupt cleanup (see interrupt.h).  The handler may only call
+ * async-signal-safe functions (POSIX.1-2017 2.4.3): unlink, rmdir, _exit.
+ * The table is fixed storage written with the signals blocked, so the
+ * handler never sees an entry half written.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "interrupt.h"
+
+#define INT_MAX_PATHS	32
+
+static struct {
+	char	path[PATH_MAX];
+	int	used;
+	int	is_dir;
+} tab[INT_MAX_PATHS];
+
+static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < INT_MAX_PATHS; i++)
+		if (tab[i].used && !tab[i].is_dir)
+			unlink(tab[i].path);
+	/* Directories last, newest first: an inner one before its parent. */
+	for (i = INT_MAX_PATHS - 1; i >= 0; i--)
+		if (tab[i].used && tab[i].is_dir)
+			rmdir(tab[i].path);
+	_exit(128 + sig);
+}
+
+/* Block (how SIG_BLOCK) or unblock the signals; *old gets the mask. */
+static void
+mask(int how, sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(how, &set, old);
+}
+
+int
+fa_interrupt_install(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);	/* one handler run at a time */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL) != 0)
+			return FA_ERR_INTERNAL;
+	return 0;
+}
+
+int
+fa_interrupt_add(const char *path, int is_dir)
+{
+	size_t len = strlen(path);
+	int i, r = FA_ERR_TOOBIG;
+
+	sigset_t old;
+
+	if (len >= PATH_MAX)
+		return FA_ERR_TOOBIG;
+	mask(SIG_BLOCK, &old);
+	for (i = 0; i < INT_MAX_PATHS; i++)
+		if (!tab[i].used) {
+			memcpy(tab[i].path, path, len + 1);
+			tab[i].is_dir = is_dir;
+			tab[i].used = 1;
+			r = 0;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+void
+fa_interrupt_forget(const char *path)
+{
+	sigset_t old;
+	int i;
+
+	mask(SIG_BLOCK, &old);
+	for (i = 0; i < INT_MAX_PATHS; i++)
+		if (tab[i].used && strcmp(tab[i].path, path) == 0)
+			tab[i].used = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void
+fa_interrupt_hold(void)
+{
+	mask(SIG_BLOCK, NULL);
+}
+
+void
+fa_interrupt_release(void)
+{
+	mask(SIG_UNBLOCK, NULL);
+}
