@@ -178,7 +178,8 @@ list_runs(int dfd, const char *dir, struct run **out, size_t *nout,
 		free_runs(v, n);
 		return r;
 	}
-	qsort(v, n, sizeof(*v), run_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), run_cmp);
 	*out = v;
 	*nout = n;
 	return 0;
@@ -233,7 +234,7 @@ int
 fa_history_new_run(const char *dir, time_t started, char **rundir,
     char **why)
 {
-	char stamp[32], name[40];
+	char stamp[32], name[48];
 	int dfd, k, r;
 
 	*rundir = NULL;
