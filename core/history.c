@@ -460,7 +460,13 @@ fa_history_prune(const char *dir, unsigned keep, char ***removed,
 		if (v[i].complete)
 			newest = i;
 	for (i = 0; i < nv && first != FA_ERR_NOMEM; i++) {
-		if (v[i].complete ? kept++ < keep : i < newest)
+		/* Newest first: the first `keep` complete runs stay... */
+		if (v[i].complete && kept < keep) {
+			kept++;
+			continue;
+		}
+		/* ... as do incomplete runs newer than any complete one. */
+		if (!v[i].complete && i < newest)
 			continue;
 		if (strcmp(v[i].name, link) == 0)
 			continue;

@@ -277,13 +277,14 @@ previous_success(const char *text, time_t now)
 	size_t len;
 	int n = 0;
 
-	if (text == NULL ||
-	    (len = strnlen(text, FA_METRICS_PREV_MAX + 1)) > FA_METRICS_PREV_MAX)
+	if (text == NULL || (len = strnlen(text, FA_METRICS_PREV_MAX + 1)) >
+	    FA_METRICS_PREV_MAX)
 		return 0;
 	for (p = text, end = text + len; p < end; p = eol + 1) {
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
-		if ((size_t)(eol - p) <= nl || memcmp(p, LAST_SUCCESS, nl) != 0 ||
+		if ((size_t)(eol - p) <= nl ||
+		    memcmp(p, LAST_SUCCESS, nl) != 0 ||
 		    (p[nl] != ' ' && p[nl] != '\t'))
 			continue;
 		for (v = p + nl; v < eol && (*v == ' ' || *v == '\t'); v++)
