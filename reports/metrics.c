@@ -423,7 +423,7 @@ fa_metrics_write(const char *path, const json_t *report,
 	char *dir = NULL, *prev = NULL, *buf = NULL;
 	const char *base, *slash;
 	size_t len;
-	int fd, r;
+	int r;
 
 	if (why != NULL)
 		*why = NULL;
@@ -438,20 +438,9 @@ fa_metrics_write(const char *path, const json_t *report,
 	if ((r = read_previous(path, &prev, why)) != 0 ||
 	    (r = fa_metrics_text(report, duration_s, run_ok, prev, now, &buf,
 	    &len, why)) != 0 ||
-	    (r = fa_write_atomic(dir, base, buf, len, why)) != 0)
+	    (r = fa_write_atomic_mode(dir, base, buf, len, 0644, why)) != 0)
 		goto out;
-	/*
-	 * fa_write_atomic creates 0640 files; node_exporter runs as its own
-	 * user, so widen the new file (refusing a link swapped in since).
-	 */
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) < 0 || fchmod(fd, 0644) != 0) {
-		r = FA_ERR_IO;
-		if (why != NULL)
-			*why = fa_strfmt("%s: %s", path, strerror(errno));
-	}
-	if (fd >= 0)
-		close(fd);
+	/* Mode 0644: node_exporter reads it as its own user. */
 out:
 	free(dir);
 	free(prev);

@@ -22,6 +22,13 @@ int
 fa_write_atomic(const char *dir, const char *name, const void *buf,
     size_t len, char **why)
 {
+	return fa_write_atomic_mode(dir, name, buf, len, 0640, why);
+}
+
+int
+fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
+    size_t len, mode_t mode, char **why)
+{
 	char *tmp = NULL, *dst = NULL;
 	const char *p = buf;
 	ssize_t w;
@@ -44,7 +51,7 @@ fa_write_atomic(const char *dir, const char *name, const void *buf,
 	}
 	/* Without a slot, an interruption may leave the temp file. */
 	(void)fa_interrupt_add(tmp, 0);
-	if (fchmod(fd, 0640) != 0)
+	if (fchmod(fd, mode) != 0)
 		goto fail;
 	while (len > 0) {
 		if ((w = write(fd, p, len)) < 0) {

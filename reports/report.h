@@ -9,6 +9,7 @@
 #define FA_REPORT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -74,6 +75,9 @@ char *fa_report_summary(const struct fa_report_ctx *ctx);
  */
 int fa_write_atomic(const char *dir, const char *name, const void *buf,
     size_t len, char **why);
+/* The same with the file's mode (fa_write_atomic: 0640). */
+int fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
+    size_t len, mode_t mode, char **why);
 
 /* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */
 int fa_sha256_hex(const void *buf, size_t len, char out[65]);

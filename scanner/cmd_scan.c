@@ -33,11 +33,13 @@ const char fa_usage_scan[] =
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
     "                     [--baseline report.json] [--sign key.pem]\n"
-    "                     [--timeout ms]\n";
+    "                     [--history dir] [--keep count] [--metrics file]\n"
+    "                     [--syslog] [--timeout ms]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
-	OPT_SIGN, OPT_BASELINE };
+	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
+	OPT_SYSLOG };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -55,6 +57,10 @@ static const struct option longopts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "output", required_argument, NULL, 'o' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
@@ -332,7 +338,9 @@ fa_cmd_scan(int argc, char **argv)
 	json_t *cvedb = NULL;
 	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
-	int usable = 0, made_outdir = 0, r;
+	int usable = 0, made_outdir = 0, began = 0, r;
+	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
+	struct fa_emitted done = { NULL, 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -404,6 +412,24 @@ fa_cmd_scan(int argc, char **argv)
 			if ((rc = fa_load_baseline(optarg, &out)) != 0)
 				goto out;
 			break;
+		case OPT_HISTORY:
+			if (*optarg == '\0') {
+				fa_diag("--history", "empty directory name");
+				goto usage;
+			}
+			ra.history = optarg;
+			break;
+		case OPT_KEEP:
+			if (num_opt("--keep", optarg, 1, 100000, &v) != 0)
+				goto usage;
+			ra.keep = (unsigned)v;
+			break;
+		case OPT_METRICS:
+			ra.metrics = optarg;
+			break;
+		case OPT_SYSLOG:
+			ra.syslog = 1;
+			break;
 		case 'P':
 			if (num_opt("-P", optarg, 1, 254, &v) != 0)
 				goto usage;
@@ -429,6 +455,11 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	if (optind != argc) {
 		fa_diag(NULL, "scan takes no operands ('%s')", argv[optind]);
+		goto usage;
+	}
+	if (ra.history != NULL && out.outdir != NULL) {
+		fa_diag("--history", "each run's output directory is made in "
+		    "the history directory: -o cannot be given too");
 		goto usage;
 	}
 	if (eth.pcap != NULL && eth.ifaces != NULL) {
@@ -459,6 +490,10 @@ fa_cmd_scan(int argc, char **argv)
 	host.cvedb = cvedb;
 	host.cvedb_path = cvedb_path;
 	host.cvedb_why = cvedb_why;
+	ra.quiet = out.quiet;
+	began = 1;
+	if ((rc = fa_reaudit_begin(&ra, &out, started)) != 0)
+		goto out;
 	if (out.outdir == NULL) {
 		fa_time_compact(started, stamp, sizeof(stamp));
 		snprintf(defdir, sizeof(defdir), "fabaudit-%s", stamp);
@@ -511,7 +546,7 @@ fa_cmd_scan(int argc, char **argv)
 	/* From here the outputs are written as a set: see interrupt.h. */
 	fa_interrupt_hold();
 	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0,
-	    NULL);
+	    &done);
 	forget_in(out.outdir, "mads.pcap");
 	if (made_outdir)
 		fa_interrupt_forget(out.outdir);
@@ -526,6 +561,12 @@ usage:
 	fputs(fa_usage_scan, stderr);
 	rc = FA_EXIT_USAGE;
 out:
+	if (began) {
+		ra.outdir = out.outdir;
+		rc = fa_reaudit_end(&ra, done.report, rc);
+	}
+	json_decref(done.report);
+	fa_reaudit_free(&ra);
 	json_decref(out.baseline);
 	json_decref(cvedb);
 	free(cvedb_path);

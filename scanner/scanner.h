@@ -118,4 +118,40 @@ int fa_load_catalogue(const char *explicit_path, json_t **cat, char **path,
 json_t *fa_catalogue_meta(json_t *cat, const char *path, const char *why,
     time_t now);
 
+/* The re-audit loop's options and state (reaudit.c). */
+struct fa_reaudit {
+	const char	*history;	/* --history DIR, or NULL */
+	unsigned	 keep;		/* --keep: complete runs kept */
+	const char	*metrics;	/* --metrics FILE, or NULL */
+	int		 syslog;	/* --syslog */
+	int		 quiet;
+	const char	*outdir;	/* for the syslog line */
+	int		 lockfd;	/* -1, or the held history lock */
+	char		*rundir;	/* this run's directory in history */
+	char		*basepath;	/* the previous run's report.json */
+	struct timespec	 t0;
+};
+
+/*
+ * Before the scan: take the history lock (held: FA_EXIT_NORUN), load the
+ * newest complete run's report as the baseline unless --baseline named
+ * one, and make this run's directory the output directory.  0 or an exit
+ * status (diagnostic printed).
+ */
+int fa_reaudit_begin(struct fa_reaudit *ra, struct fa_out_opts *o,
+    time_t started);
+/*
+ * After it (report NULL when none was written): publish `latest`, prune,
+ * write metrics, log; returns rc, or FA_EXIT_NORUN for a failure there
+ * when rc was 0.
+ */
+int fa_reaudit_end(struct fa_reaudit *ra, const json_t *report, int rc);
+void fa_reaudit_free(struct fa_reaudit *ra);
+
+/*
+ * --syslog: one line summing up the run (report may be NULL when the run
+ * produced none), at LOG_INFO when rc is 0, LOG_WARNING otherwise.
+ */
+void fa_syslog_summary(const json_t *report, const char *outdir, int rc);
+
 #endif
