@@ -698,9 +698,9 @@ fa_sign_outdir(const char *dir, const char *const *names, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!fa_sign_name_ok(names[i])) {
 			show = shown(names[i]);
-			*why = fa_strfmt("\"%s\": not a plain file name, cannot "
-			    "be listed in %s", show != NULL ? show : "?",
-			    FA_SUMS_NAME);
+			*why = fa_strfmt("\"%s\": not a plain file name, "
+			    "cannot be listed in %s", show != NULL ? show :
+			    "?", FA_SUMS_NAME);
 			free(show);
 			r = FA_ERR_INPUT;
 			goto out;
@@ -846,8 +846,9 @@ list_uncovered(int dfd, const char *label, const char *pfx,
 		free(show);
 	}
 	closedir(d);
-	qsort(v->uncovered.v + first, v->uncovered.n - first,
-	    sizeof(*v->uncovered.v), cmp_str);
+	if (v->uncovered.n > first)
+		qsort(v->uncovered.v + first, v->uncovered.n - first,
+		    sizeof(*v->uncovered.v), cmp_str);
 	return r;
 }
 
@@ -918,10 +919,11 @@ verify_at(int dfd, const char *label, const char *pfx, EVP_PKEY *pub,
 		*why = file_error(r, path, FA_SUMS_MAX_BYTES);
 		goto out;
 	}
-	if ((r = fa_sums_parse(text, len, path, &s, why)) != 0)
-		goto out;
+	/* The signature first: if SHA256SUMS is also malformed, both show. */
 	if (pub != NULL && (r = check_signature(dfd, label, pfx, pub, text,
 	    len, v, why)) != 0)
+		goto out;
+	if ((r = fa_sums_parse(text, len, path, &s, why)) != 0)
 		goto out;
 	for (i = 0; r == 0 && i < s.n; i++) {
 		name = s.v[i].name;
@@ -1045,7 +1047,7 @@ list_runs(int dfd, const char *dir, struct fa_lines *runs,
 			r = lines_add(runs, fa_strdup(de->d_name));
 	}
 	closedir(d);
-	if (r == 0)
+	if (r == 0 && runs->n > 0)
 		qsort(runs->v, runs->n, sizeof(*runs->v), run_cmp);
 	return r;
 }

@@ -120,7 +120,7 @@ struct fa_lines {
 struct fa_verify {
 	size_t		 nfiles;	/* files checked against SHA256SUMS */
 	size_t		 nruns;		/* chain: runs walked */
-	int		 pred_pruned;	/* chain: first run's predecessor gone */
+	int		 pred_pruned;	/* chain: first run has "previous" */
 	char		*first;		/* chain: first run's name */
 	char		*last;		/* chain: last run's name */
 	char		 head[65];	/* chain: SHA-256 of last report.json */
