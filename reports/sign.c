@@ -40,6 +40,7 @@
 #define NAME_MAX_LEN	255
 #define REPORT_NAME	"report.json"
 #define SHOWN_MAX	80	/* bytes of an untrusted string in a message */
+#define UNCOVERED_MAX	1000	/* uncovered files named, per directory */
 
 /* The last OpenSSL error's reason; the error queue is cleared. */
 static const char *
@@ -823,7 +824,7 @@ list_uncovered(int dfd, const char *label, const char *pfx,
 	struct dirent *de;
 	DIR *d;
 	char *show;
-	size_t first = v->uncovered.n;
+	size_t first = v->uncovered.n, more = 0;
 	int fd, r = 0;
 
 	if ((fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
@@ -840,6 +841,10 @@ list_uncovered(int dfd, const char *label, const char *pfx,
 		    strcmp(de->d_name, FA_SIG_NAME) == 0 ||
 		    sums_has(s, de->d_name))
 			continue;
+		if (v->uncovered.n - first >= UNCOVERED_MAX) {
+			more++;
+			continue;
+		}
 		show = shown(de->d_name);
 		r = lines_add(&v->uncovered, show == NULL ? NULL :
 		    fa_strfmt("%s%s", pfx, show));
@@ -849,6 +854,9 @@ list_uncovered(int dfd, const char *label, const char *pfx,
 	if (v->uncovered.n > first)
 		qsort(v->uncovered.v + first, v->uncovered.n - first,
 		    sizeof(*v->uncovered.v), cmp_str);
+	if (r == 0 && more > 0)
+		r = lines_add(&v->uncovered, fa_strfmt("%s(%zu more files)",
+		    pfx, more));
 	return r;
 }
 

@@ -4,7 +4,6 @@
  * swapped signature, a wrong key), names and SHA256SUMS lines that must be
  * refused, key types that must be refused, and the history chain.
  */
-#define _XOPEN_SOURCE 700
 #include <fcntl.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -1000,6 +999,44 @@ test_chain_signed(void **state)
 	free(h);
 }
 
+/* Files SHA256SUMS does not list: named, sorted, at most 1000. */
+static void
+test_uncovered(void **state)
+{
+	static const char *const one[] = { "z" };
+	struct tdir *t = *state;
+	struct fa_verify v;
+	char *why = NULL, name[16], *p;
+	int i;
+
+	put(t->root, "z", "z");
+	assert_int_equal(fa_sign_outdir(t->root, one, 1, NULL, &why), 0);
+	/* A terminal escape in a name is shown escaped; sorted. */
+	put(t->root, "\x1b]0;pwned\x07", "");
+	put(t->root, ".hidden", "");
+	p = verify(t->root, NULL, &v);
+	assert_string_equal(p, "");
+	free(p);
+	assert_int_equal(v.uncovered.n, 2);
+	assert_string_equal(v.uncovered.v[0], ".hidden");
+	assert_string_equal(v.uncovered.v[1], "\\x1b]0;pwned\\x07");
+	fa_verify_free(&v);
+	for (i = 1001; i >= 0; i--) {
+		snprintf(name, sizeof(name), "f%04d", i);
+		put(t->root, name, "");
+	}
+	p = verify(t->root, NULL, &v);
+	assert_string_equal(p, "");
+	assert_int_equal(v.nfiles, 1);
+	assert_int_equal(v.uncovered.n, 1001);
+	assert_string_equal(v.uncovered.v[1000], "(4 more files)");
+	for (i = 1; i < 1000; i++)
+		assert_true(strcmp(v.uncovered.v[i - 1], v.uncovered.v[i]) <
+		    0);
+	free(p);
+	fa_verify_free(&v);
+}
+
 int
 main(void)
 {
@@ -1013,6 +1050,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_odd_names, setup,
 		    teardown),
 		cmocka_unit_test(test_sums_hostile),
+		cmocka_unit_test_setup_teardown(test_uncovered, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_verify_input_errors,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_keys, setup,
