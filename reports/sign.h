@@ -125,7 +125,7 @@ struct fa_verify {
 	char		*last;		/* chain: last run's name */
 	char		 head[65];	/* chain: SHA-256 of last report.json */
 	struct fa_lines	 problems;	/* failures: "NAME: what" */
-	struct fa_lines	 uncovered;	/* files no SHA256SUMS lists (1000 max) */
+	struct fa_lines	 uncovered;	/* not in SHA256SUMS (1000 named) */
 };
 
 /*
