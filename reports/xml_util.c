@@ -14,8 +14,8 @@
 #include "../core/util.h"
 #include "xml_util.h"
 
-static void
-fail(struct fa_xw *x, int err, const char *why)
+void
+fa_xw_fail(struct fa_xw *x, int err, const char *why)
 {
 	if (x->err != 0)
 		return;
@@ -29,7 +29,7 @@ static void
 check(struct fa_xw *x, int rc)
 {
 	if (rc < 0)
-		fail(x, FA_ERR_NOMEM, "libxml2 could not write the document");
+		fa_xw_fail(x, FA_ERR_NOMEM, "libxml2 could not write the document");
 }
 
 int
@@ -38,7 +38,7 @@ fa_xw_begin(struct fa_xw *x)
 	memset(x, 0, sizeof(*x));
 	if ((x->buf = xmlBufferCreate()) == NULL ||
 	    (x->w = xmlNewTextWriterMemory(x->buf, 0)) == NULL) {
-		fail(x, FA_ERR_NOMEM, "out of memory");
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		return x->err;
 	}
 	check(x, xmlTextWriterSetIndent(x->w, 1));
@@ -68,7 +68,7 @@ fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why)
 		c = xmlBufferContent(x->buf);
 		*len = (size_t)xmlBufferLength(x->buf);
 		if (c == NULL || (*buf = malloc(*len + 1)) == NULL)
-			fail(x, FA_ERR_NOMEM, "out of memory");
+			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		else {
 			memcpy(*buf, c, *len);
 			(*buf)[*len] = '\0';
@@ -188,7 +188,7 @@ fa_xml_safe(struct fa_xw *x, const char *s, size_t len, int *escaped)
 	if (s == NULL)
 		len = 0;
 	if (len > FA_XML_MAX_STR) {
-		fail(x, FA_ERR_TOOBIG, "a string in the report is too long "
+		fa_xw_fail(x, FA_ERR_TOOBIG, "a string in the report is too long "
 		    "for XML (over 64 MiB)");
 		return NULL;
 	}
@@ -199,7 +199,7 @@ fa_xml_safe(struct fa_xw *x, const char *s, size_t len, int *escaped)
 		}
 	/* At most 4 output bytes ("\xNN") per input byte. */
 	if ((out = malloc(*escaped ? len * 4 + 1 : len + 1)) == NULL) {
-		fail(x, FA_ERR_NOMEM, "out of memory");
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	if (!*escaped) {
@@ -246,7 +246,7 @@ fa_xml_json_text(struct fa_xw *x, const json_t *v)
 		s = fa_strdup(json_is_array(v) ? "[?]" : json_is_object(v) ?
 		    "{?}" : "?");
 	if (s == NULL)
-		fail(x, FA_ERR_NOMEM, "out of memory");
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 	return s;
 }
 

@@ -34,6 +34,9 @@ int fa_xw_begin(struct fa_xw *x);
  */
 int fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why);
 
+/* Record a failure (the first one wins); why is copied. */
+void fa_xw_fail(struct fa_xw *x, int err, const char *why);
+
 /* Element and attribute names, and the text of the next two calls, must
  * be ASCII that this program wrote (never report content). */
 void fa_xw_start(struct fa_xw *x, const char *name);
