@@ -8,7 +8,6 @@
 
 #include <libxml/chvalid.h>
 #include <libxml/xmlschemastypes.h>
-#include <libxml/xmlstring.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
@@ -150,6 +149,48 @@ fa_xw_utext(struct fa_xw *x, const char *s, size_t len)
 }
 
 /*
+ * The length of the UTF-8 sequence at p (left > 0 bytes) and its code
+ * point, or 0 if it is not one (RFC 3629 section 4: no overlong form, no
+ * surrogate, nothing above U+10FFFF).  Not libxml2's xmlGetUTF8Char(),
+ * which in 2.9 takes a stray continuation byte or an overlong form for a
+ * character.
+ */
+static size_t
+utf8_seq(const unsigned char *p, size_t left, unsigned long *cp)
+{
+	static const unsigned long least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned long c;
+	size_t i, n;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+		c = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		c = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		c = p[0] & 0x07;
+	} else
+		return 0;
+	if (left < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/*
  * The length of the character at p (left > 0 bytes) if it may be written
  * as is, else 0.  XML 1.0 section 2.2: Char ::= #x9 | #xA | #xD |
  * [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]; we also refuse
@@ -159,20 +200,15 @@ fa_xw_utext(struct fa_xw *x, const char *s, size_t len)
 static size_t
 char_len(const unsigned char *p, size_t left)
 {
-	static const int least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	int c, n;
+	unsigned long c;
+	size_t n;
 
-	if (*p < 0x80)
-		return (*p >= 0x20 && *p != 0x7f) || *p == '\t' ||
-		    *p == '\n' || *p == '\r';
-	n = left < 4 ? (int)left : 4;
-	c = xmlGetUTF8Char(p, &n);
-	/* Older libxml2 accepts overlong forms (C0 80 for NUL): refuse. */
-	if (c < 0 || n < 2 || n > 4 || c < least[n])
+	if ((n = utf8_seq(p, left, &c)) == 0)
 		return 0;
-	if (c <= 0x9f || !xmlIsCharQ(c))
+	if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+	    (c >= 0x7f && c <= 0x9f) || !xmlIsCharQ((int)c))
 		return 0;
-	return (size_t)n;
+	return n;
 }
 
 char *
@@ -239,7 +275,8 @@ fa_xml_json_text(struct fa_xw *x, const json_t *v)
 
 	if (x->err != 0)
 		return NULL;
-	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	/* ASCII JSON: nothing in it needs escaping for XML but a DEL. */
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
 	/* jansson refuses to encode a string that is not UTF-8; such a
 	 * string cannot come from a parsed file. */
 	if (s == NULL)

@@ -64,7 +64,7 @@ char *fa_xml_safe(struct fa_xw *x, const char *s, size_t len, int *escaped);
 /* json_string_value() of a string holding no NUL byte, or NULL. */
 const char *fa_xml_jstr(const json_t *v);
 
-/* v as compact JSON text (any type), malloc'd; NULL sets x->err. */
+/* v as compact ASCII JSON text (any type), malloc'd; NULL sets x->err. */
 char *fa_xml_json_text(struct fa_xw *x, const json_t *v);
 
 /* Whether s is a valid xs:dateTime / xs:date, as libxml2's schema
