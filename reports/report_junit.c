@@ -230,6 +230,21 @@ put_any(FILE *f, const json_t *v)
 	free(s);
 }
 
+/* Why a result with status v is none: v shown as JSON ("maybe"). */
+static void
+bad_status(FILE *f, const json_t *v)
+{
+	char *s;
+
+	if (v == NULL) {
+		fputs("not a result: no status", f);
+		return;
+	}
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	fprintf(f, "not a result: invalid status %s", s != NULL ? s : "?");
+	free(s);
+}
+
 /* "label: text\n" when member key of r is a string. */
 static void
 line(FILE *f, const char *label, const json_t *r, const char *key)
@@ -383,10 +398,8 @@ testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
 		if (!json_is_object(r))
 			fputs("not a result: an entry of results that is not "
 			    "an object", t.f);
-		else if (k == K_BAD) {
-			fputs("not a result: invalid status ", t.f);
-			put_any(t.f, json_object_get(r, "status"));
-		} else if (k == K_WAIVED) {
+		else if (k == K_BAD)
+			bad_status(t.f, json_object_get(r, "status")); else if (k == K_WAIVED) {
 			fputs("waived until ", t.f);
 			put_str(t.f, json_object_get(json_object_get(r,
 			    "waived"), "expires"), "?");
