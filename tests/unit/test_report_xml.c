@@ -818,8 +818,39 @@ test_schema_rejects(void **state)
 	json_decref(rep);
 }
 
+/*
+ * `test_report_xml render xml|junit report.json`: print the rendering of a
+ * report file, for tests/report/test_xml.sh (which edits reports that no
+ * command would write).  Exit 1 with the error on failure.
+ */
+static int
+render_file(const char *fmt, const char *path)
+{
+	json_error_t e;
+	json_t *j;
+	char *buf = NULL, *why = NULL;
+	size_t len = 0;
+	int r;
+
+	if ((j = json_load_file(path, 0, &e)) == NULL) {
+		fprintf(stderr, "%s:%d: %s\n", path, e.line, e.text);
+		return 1;
+	}
+	r = strcmp(fmt, "junit") == 0 ? fa_report_junit(j, &buf, &len, &why) :
+	    fa_report_xml(j, &buf, &len, &why);
+	json_decref(j);
+	if (r != 0) {
+		fprintf(stderr, "%s: %s\n", path, why != NULL ? why : "?");
+		free(why);
+		return 1;
+	}
+	r = fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0;
+	free(buf);
+	return r;
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_report_xml),
@@ -834,5 +865,7 @@ main(void)
 		cmocka_unit_test(test_schema_rejects),
 	};
 
+	if (argc == 4 && strcmp(argv[1], "render") == 0)
+		return render_file(argv[2], argv[3]);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
