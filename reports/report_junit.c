@@ -361,6 +361,31 @@ text_put(struct fa_xw *x, struct text *t, const char *attr)
 	t->s = NULL;
 }
 
+/* The one-line message of an outcome other than pass. */
+static void
+message(FILE *f, const json_t *r, enum kind k)
+{
+	const json_t *w = json_object_get(r, "waived");
+	const char *st = fa_xml_jstr(json_object_get(r, "status"));
+
+	if (!json_is_object(r))
+		fputs("not a result: an entry of results that is not an object",
+		    f);
+	else if (k == K_BAD)
+		bad_status(f, json_object_get(r, "status"));
+	else if (k == K_WAIVED) {
+		fputs("waived until ", f);
+		put_str(f, json_object_get(w, "expires"), "?");
+		fputs(": ", f);
+		put_str(f, json_object_get(w, "reason"), "");
+	} else {
+		if (k == K_SKIP)
+			fputs(strcmp(st, "not_tested") == 0 ? "not tested: " :
+			    "not applicable: ", f);
+		put_str(f, json_object_get(r, "reason"), "");
+	}
+}
+
 static void
 testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
 {
@@ -370,7 +395,7 @@ testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
 	};
 	enum kind k = kind_of(r);
 	enum fa_severity s;
-	const char *st, *sev;
+	const char *sev;
 	struct text t;
 
 	fa_xw_start(x, "testcase");
@@ -394,24 +419,7 @@ testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
 	}
 	fa_xw_start(x, elem[k]);
 	if (text_open(x, &t) != NULL) {
-		st = fa_xml_jstr(json_object_get(r, "status"));
-		if (!json_is_object(r))
-			fputs("not a result: an entry of results that is not "
-			    "an object", t.f);
-		else if (k == K_BAD)
-			bad_status(t.f, json_object_get(r, "status")); else if (k == K_WAIVED) {
-			fputs("waived until ", t.f);
-			put_str(t.f, json_object_get(json_object_get(r,
-			    "waived"), "expires"), "?");
-			fputs(": ", t.f);
-			put_str(t.f, json_object_get(json_object_get(r,
-			    "waived"), "reason"), "");
-		} else {
-			if (k == K_SKIP)
-				fputs(strcmp(st, "not_tested") == 0 ?
-				    "not tested: " : "not applicable: ", t.f);
-			put_str(t.f, json_object_get(r, "reason"), "");
-		}
+		message(t.f, r, k);
 		text_put(x, &t, "message");
 	}
 	if (k == K_FAIL) {

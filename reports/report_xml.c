@@ -38,7 +38,7 @@ struct field {
 	const char		*key;	/* JSON member = XML element */
 	enum ftype		 t;
 	int			(*ok)(const char *);
-	const struct field	*sub;	/* F_OBJ: members, ending with key NULL */
+	const struct field	*sub;	/* F_OBJ: members, up to a NULL key */
 	const struct field	*item;	/* F_LIST: one item's description */
 	int			(*okobj)(const json_t *); /* F_OBJ, or NULL */
 	int			 always; /* written, empty, when absent */

@@ -28,7 +28,8 @@ static void
 check(struct fa_xw *x, int rc)
 {
 	if (rc < 0)
-		fa_xw_fail(x, FA_ERR_NOMEM, "libxml2 could not write the document");
+		fa_xw_fail(x, FA_ERR_NOMEM,
+		    "libxml2 could not write the document");
 }
 
 int
@@ -224,8 +225,8 @@ fa_xml_safe(struct fa_xw *x, const char *s, size_t len, int *escaped)
 	if (s == NULL)
 		len = 0;
 	if (len > FA_XML_MAX_STR) {
-		fa_xw_fail(x, FA_ERR_TOOBIG, "a string in the report is too long "
-		    "for XML (over 64 MiB)");
+		fa_xw_fail(x, FA_ERR_TOOBIG,
+		    "a string in the report is too long for XML (over 64 MiB)");
 		return NULL;
 	}
 	for (i = 0; i < len; i += n)

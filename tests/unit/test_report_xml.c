@@ -636,7 +636,7 @@ test_garbage(void **state)
 		"{\"summary\":{\"pass\":9223372036854775807},"
 		    "\"results\":[{\"id\":\"IB-X\",\"family\":\"ib\","
 		    "\"status\":\"pass\",\"severity\":\"info\",\"evidence\":"
-		    "[{\"value\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}]}]}",
+		    "[{\"value\":[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}]}]}",
 	};
 	json_error_t e;
 	json_t *j;
