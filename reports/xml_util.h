@@ -1,0 +1,75 @@
+/*
+ * Helpers shared by the XML renderings (report.xml, junit.xml): a libxml2
+ * xmlTextWriter into memory that remembers its first error, and the
+ * sanitising of untrusted strings into text that XML 1.0 can carry.
+ */
+#ifndef FA_XML_UTIL_H
+#define FA_XML_UTIL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+#include <libxml/xmlwriter.h>
+
+/* Longest string (bytes) a rendering accepts from the report. */
+#define FA_XML_MAX_STR	(64UL * 1024 * 1024)
+
+/*
+ * A document being written.  Every call below is a no-op once err is set,
+ * so a writer checks only the result of fa_xw_finish().
+ */
+struct fa_xw {
+	xmlBufferPtr	 buf;
+	xmlTextWriterPtr w;
+	int		 err;	/* first failure, FA_ERR_*, or 0 */
+	char		*why;	/* its explanation, or NULL */
+};
+
+/* Start an indented UTF-8 document; 0 or FA_ERR_NOMEM. */
+int fa_xw_begin(struct fa_xw *x);
+/*
+ * End the document and hand its bytes over as a malloc'd NUL-terminated
+ * *buf of *len bytes; or return the first error with *why (if not NULL).
+ * Always releases the writer.
+ */
+int fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why);
+
+/* Record a failure (the first one wins); why is copied. */
+void fa_xw_fail(struct fa_xw *x, int err, const char *why);
+
+/* Element and attribute names, and the text of the next two calls, must
+ * be ASCII that this program wrote (never report content). */
+void fa_xw_start(struct fa_xw *x, const char *name);
+void fa_xw_start_ns(struct fa_xw *x, const char *name, const char *ns);
+void fa_xw_end(struct fa_xw *x);
+void fa_xw_attr(struct fa_xw *x, const char *name, const char *value);
+void fa_xw_text(struct fa_xw *x, const char *text);
+
+/* Untrusted text, sanitised with fa_xml_safe(). */
+void fa_xw_uattr(struct fa_xw *x, const char *name, const char *s,
+    size_t len);
+void fa_xw_utext(struct fa_xw *x, const char *s, size_t len);
+
+/*
+ * s[0..len) as a new NUL-terminated string of XML 1.0 characters (XML 1.0
+ * section 2.2, production Char) without C0/C1 controls other than TAB, LF
+ * and CR, in valid UTF-8.  A string that already is one is copied as is
+ * (*escaped = 0).  Otherwise (*escaped = 1) every byte that is not part of
+ * such a character, and every backslash, becomes "\xNN", so the original
+ * can be restored.  On failure returns NULL and sets x->err: FA_ERR_TOOBIG
+ * above FA_XML_MAX_STR bytes, or FA_ERR_NOMEM.
+ */
+char *fa_xml_safe(struct fa_xw *x, const char *s, size_t len, int *escaped);
+
+/* json_string_value() of a string holding no NUL byte, or NULL. */
+const char *fa_xml_jstr(const json_t *v);
+
+/* v as compact ASCII JSON text (any type), malloc'd; NULL sets x->err. */
+char *fa_xml_json_text(struct fa_xw *x, const json_t *v);
+
+/* Whether s is a valid xs:dateTime / xs:date, as libxml2's schema
+ * validator will judge it (so what is written always validates). */
+int fa_xml_is_datetime(const char *s);
+int fa_xml_is_date(const char *s);
+
+#endif
