@@ -1288,7 +1288,7 @@ scope_merged(struct html *h, xmlNodePtr sec)
 	el_text(h, sec, "h3", NULL, "Merged reports");
 	putf(h, el(h, sec, "p", NULL), "This report merges the reports of "
 	    "%zu nodes:", json_array_size(nodes));
-	tb = table(h, sec, "list", heads);
+	tb = table(h, sec, "list nodes", heads);
 	json_array_foreach(nodes, i, nd) {
 		if (i >= FA_HTML_ROWS_MAX)
 			break;
@@ -1498,10 +1498,25 @@ findings_section(struct html *h, xmlNodePtr body)
 
 /* --- 4. waivers --- */
 
+/* A waiver's reason, then "until DATE (policy line N)". */
+static void
+waiver_cell(struct html *h, xmlNodePtr td, const json_t *w, const char *when)
+{
+	put_json(h, td, jget(w, "reason"), FA_HTML_STR_MAX,
+	    "no reason given");
+	el(h, td, "br", NULL);
+	put(h, td, when);
+	put_json(h, td, jget(w, "expires"), 64, "(no date)");
+	if (jget(w, "policy_line") != NULL) {
+		put(h, td, " (policy line ");
+		put_json(h, td, jget(w, "policy_line"), 32, "?");
+		put(h, td, ")");
+	}
+}
+
 static void
 waived_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 {
-	const json_t *w = jget(x->r, "waived");
 	xmlNodePtr tr = el(h, tb, "tr", NULL), td;
 	char lab[32];
 
@@ -1509,41 +1524,38 @@ waived_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 	td = el(h, tr, "td", NULL);
 	attr(h, td, "id", lab);
 	put(h, td, lab);
-	badge(h, el(h, tr, "td", NULL), x->sev);
-	put_check(h, el(h, tr, "td", NULL), x);
+	td = el(h, tr, "td", NULL);
+	badge(h, td, x->sev);
+	put(h, td, " ");
+	put_check(h, td, x);
 	put_target(h, el(h, tr, "td", NULL), x->r);
-	put_json(h, el(h, tr, "td", NULL), jget(w, "reason"),
-	    FA_HTML_STR_MAX, "no reason given");
-	put_json(h, el(h, tr, "td", NULL), jget(w, "expires"), 64, "?");
-	put_json(h, el(h, tr, "td", "num"), jget(w, "policy_line"), 32, "?");
+	waiver_cell(h, el(h, tr, "td", NULL), jget(x->r, "waived"),
+	    "until ");
 }
 
 static void
 expired_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 {
-	const json_t *w = jget(x->r, "waiver_expired");
 	xmlNodePtr tr = el(h, tb, "tr", NULL);
 
 	put_anchor(h, el(h, tr, "td", NULL), x);
 	put_check(h, el(h, tr, "td", NULL), x);
 	put_target(h, el(h, tr, "td", NULL), x->r);
-	put_json(h, el(h, tr, "td", NULL), jget(w, "reason"),
-	    FA_HTML_STR_MAX, "no reason given");
-	put_json(h, el(h, tr, "td", NULL), jget(w, "expires"), 64, "?");
-	put_json(h, el(h, tr, "td", "num"), jget(w, "policy_line"), 32, "?");
+	waiver_cell(h, el(h, tr, "td", NULL), jget(x->r, "waiver_expired"),
+	    "expired on ");
 }
 
 static void
 expired_policy(struct html *h, xmlNodePtr sec, const json_t *ew)
 {
-	static const char *const heads[] = { "Check", "Target", "Reason",
-	    "Expired", "Policy line", NULL };
+	static const char *const heads[] = { "Check", "Target", "Waiver",
+	    NULL };
 	const json_t *w;
 	xmlNodePtr tb, tr;
 	size_t i;
 
 	el_text(h, sec, "p", NULL, "Waivers in the policy that have expired:");
-	tb = table(h, sec, "list", heads);
+	tb = table(h, sec, "list expol", heads);
 	json_array_foreach(ew, i, w) {
 		if (i >= FA_HTML_ROWS_MAX)
 			break;
@@ -1552,11 +1564,7 @@ expired_policy(struct html *h, xmlNodePtr sec, const json_t *ew)
 		    FA_HTML_STR_MAX, "?");
 		put_json(h, el(h, tr, "td", NULL), jget(w, "target"),
 		    FA_HTML_STR_MAX, "?");
-		put_json(h, el(h, tr, "td", NULL), jget(w, "reason"),
-		    FA_HTML_STR_MAX, "no reason given");
-		put_json(h, el(h, tr, "td", NULL), jget(w, "expires"), 64, "?");
-		put_json(h, el(h, tr, "td", "num"), jget(w, "policy_line"), 32,
-		    "?");
+		waiver_cell(h, el(h, tr, "td", NULL), w, "expired on ");
 	}
 	cut_note(h, sec, FA_HTML_ROWS_MAX, json_array_size(ew), "waivers");
 }
@@ -1564,10 +1572,10 @@ expired_policy(struct html *h, xmlNodePtr sec, const json_t *ew)
 static void
 waivers_section(struct html *h, xmlNodePtr body)
 {
-	static const char *const wh[] = { "No.", "Severity", "Check",
-	    "Target", "Waiver reason", "Expires", "Policy line", NULL };
+	static const char *const wh[] = { "No.", "Check", "Target",
+	    "Waiver", NULL };
 	static const char *const eh[] = { "Finding", "Check", "Target",
-	    "Waiver reason", "Expired", "Policy line", NULL };
+	    "Waiver", NULL };
 	const json_t *ew = jget(h->rep, "expired_waivers");
 	xmlNodePtr sec, tb;
 	size_t n = 0, i;
@@ -1581,7 +1589,7 @@ waivers_section(struct html *h, xmlNodePtr body)
 	if (h->nwaived == 0)
 		el_text(h, sec, "p", NULL, "No finding is waived.");
 	else {
-		tb = table(h, sec, "list", wh);
+		tb = table(h, sec, "list waived", wh);
 		each_by_sev(h, tb, sec, is_waived, waived_row, "waived findings");
 	}
 	el_text(h, sec, "h3", NULL, "Expired waivers");
@@ -1598,7 +1606,7 @@ waivers_section(struct html *h, xmlNodePtr body)
 		expired_policy(h, sec, ew);
 	if (n > 0) {
 		el_text(h, sec, "p", NULL, "Findings whose waiver has expired:");
-		tb = table(h, sec, "list", eh);
+		tb = table(h, sec, "list expired", eh);
 		each_by_sev(h, tb, sec, has_expired_waiver, expired_row,
 		    "findings with an expired waiver");
 	}
@@ -1657,7 +1665,7 @@ undecided_section(struct html *h, xmlNodePtr body)
 	    h->by_status[ST_OTHER] == 0)
 		el_text(h, sec, "p", NULL, "Every check reached a verdict.");
 	else {
-		tb = table(h, sec, "list", uh);
+		tb = table(h, sec, "list undecided", uh);
 		each_by_sev(h, tb, sec, is_undecided, undecided_row,
 		    "undecided results");
 	}
@@ -1668,7 +1676,7 @@ undecided_section(struct html *h, xmlNodePtr body)
 		el_text(h, sec, "p", NULL, "None.");
 		return;
 	}
-	tb = table(h, sec, "list compact", nh);
+	tb = table(h, sec, "list na", nh);
 	each_by_sev(h, tb, sec, is_na, na_row, "not applicable results");
 }
 
@@ -1686,7 +1694,7 @@ passed_section(struct html *h, xmlNodePtr body)
 		el_text(h, sec, "p", NULL, "None.");
 		return;
 	}
-	tb = table(h, sec, "list compact", ph);
+	tb = table(h, sec, "list passed", ph);
 	each_by_sev(h, tb, sec, is_pass, pass_row, "passed results");
 }
 
@@ -1810,6 +1818,24 @@ static const char css[] =
 	"thead th{background:#e8e8e8}"
 	"table.kv th{width:11em;background:#f3f3f3;font-weight:normal}"
 	"table.counts{width:auto;min-width:50%}"
+	/* fixed layouts: a long token wraps in its column, not the page */
+	"table.list{table-layout:fixed}"
+	"table.nodes th:nth-child(1){width:14%}"
+	"table.nodes th:nth-child(2){width:22%}"
+	"table.nodes th:nth-child(3){width:30%}"
+	"table.nodes th:nth-child(4){width:14%}"
+	"table.waived th:nth-child(1),table.expired th:nth-child(1)"
+	"{width:4.5em}"
+	"table.waived th:nth-child(2),table.expired th:nth-child(2),"
+	"table.expol th:nth-child(1){width:30%}"
+	"table.waived th:nth-child(3),table.expired th:nth-child(3),"
+	"table.expol th:nth-child(2){width:20%}"
+	"table.undecided th:nth-child(1),table.undecided th:nth-child(2),"
+	"table.passed th:nth-child(1){width:6.5em}"
+	"table.undecided th:nth-child(3){width:30%}"
+	"table.undecided th:nth-child(4){width:16%}"
+	"table.na th:nth-child(1){width:40%}"
+	"table.na th:nth-child(2),table.passed th:nth-child(3){width:25%}"
 	"td.num{text-align:right}"
 	".verdict{border:2px solid;padding:.6em 1em;font-size:13pt;"
 	"font-weight:bold;-webkit-print-color-adjust:exact;"

@@ -33,7 +33,7 @@ static const char *const hostile[] = {
 	XSS_SCRIPT, XSS_ATTR, XSS_STYLE, XSS_QUOTE, CTRL, BIDI,
 };
 
-/* --- rendering and parsing back ------------------------------------------ */
+/* --- rendering and parsing back --- */
 
 struct page {
 	char		*buf;
@@ -188,7 +188,7 @@ count(const char *hay, const char *needle)
 	return n;
 }
 
-/* --- reports to render ----------------------------------------------------- */
+/* --- reports to render --- */
 
 static json_t *
 result(const char *id, const char *status, const char *sev, const char *s)
@@ -292,7 +292,7 @@ hostile_report(const char *s)
 	return rep;
 }
 
-/* --- tests ------------------------------------------------------------------ */
+/* --- tests --- */
 
 /* Each hostile string, everywhere: the page stays inert and shows it. */
 static void
