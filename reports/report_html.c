@@ -166,6 +166,13 @@ jstr(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* A member, or NULL (also when o is no object). */
+static const json_t *
+jget(const json_t *o, const char *k)
+{
+	return json_object_get(o, k);
+}
+
 /* The first non-NULL of two JSON values. */
 static const json_t *
 either(const json_t *a, const json_t *b)
@@ -514,8 +521,7 @@ static const char *const st_title[ST_N] = {
 static const char *const st_meaning[ST_N] = {
 	"observed, and safe",
 	"observed, and unsafe",
-	"could not be observed (no permission, no answer, not in scope): "
-	    "not a pass",
+	"not observed (no permission, no answer, out of scope): not a pass",
 	"the thing checked does not exist here",
 	"a probe, or the decoding of its answer, failed: not a pass",
 	"a status this page does not know: not a pass",
@@ -974,10 +980,10 @@ summary_facts(struct html *h, xmlNodePtr ul)
 		    jstr(f, "reason") != NULL ? ": " : "",
 		    jstr(f, "reason") != NULL ? jstr(f, "reason") : "");
 	}
-	cat = json_object_get(json_object_get(h->rep, "scan"), "catalogue");
-	if (json_is_true(json_object_get(json_object_get(h->rep, "summary"),
-	    "catalogue_stale")) || json_is_true(json_object_get(cat,
-	    "stale")))
+	cat = either(jget(jget(h->rep, "scope"), "catalogue"),
+	    jget(jget(h->rep, "scan"), "catalogue"));
+	if (json_is_true(jget(jget(h->rep, "summary"), "catalogue_stale")) ||
+	    json_is_true(jget(cat, "stale")))
 		put(h, el(h, ul, "li", NULL), "The vulnerability catalogue "
 		    "used was stale: vulnerabilities published since it was "
 		    "made are unknown to this scan (section 2).");
@@ -1115,12 +1121,6 @@ section(struct html *h, xmlNodePtr body, const char *id, const char *title,
 	attr(h, s, "id", id);
 	el_text(h, s, "h2", NULL, title);
 	return s;
-}
-
-static const json_t *
-jget(const json_t *o, const char *k)
-{
-	return json_object_get(o, k);
 }
 
 /* A hash or other long token, in a monospace span that may wrap. */

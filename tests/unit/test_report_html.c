@@ -389,6 +389,25 @@ test_invalid_utf8(void **state)
 	json_decref(rep);
 }
 
+/* Valid UTF-8 beyond ASCII is shown as itself, not escaped. */
+static void
+test_unicode_kept(void **state)
+{
+	static const char name[] = "Z\xc3\xbcrich \xe6\x9d\xb1\xe4\xba\xac "
+	    "\xf0\x9f\x98\x80 \xce\xa9 AT&T";
+	struct page pg;
+	json_t *rep;
+
+	(void)state;
+	rep = hostile_report(name);
+	render(rep, &pg);
+	assert_safe_page(&pg);
+	assert_true(count(pg.text, name) >= 40);
+	assert_null(strstr(pg.text, "\\xc3"));
+	page_free(&pg);
+	json_decref(rep);
+}
+
 /* A NUL inside a JSON string is shown, not a place where text ends. */
 static void
 test_embedded_nul(void **state)
@@ -683,6 +702,7 @@ main(void)
 		cmocka_unit_test(test_escaped_text),
 		cmocka_unit_test(test_control_and_bidi),
 		cmocka_unit_test(test_invalid_utf8),
+		cmocka_unit_test(test_unicode_kept),
 		cmocka_unit_test(test_embedded_nul),
 		cmocka_unit_test(test_megabyte_string),
 		cmocka_unit_test(test_reference_links),
