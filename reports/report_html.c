@@ -1277,7 +1277,7 @@ static void
 scope_merged(struct html *h, xmlNodePtr sec)
 {
 	static const char *const heads[] = { "Node", "Report file",
-	    "SHA-256", "Scan started", "Families", "Failures", NULL };
+	    "SHA-256", "Scan started", "Families", "Failed", NULL };
 	const json_t *m = jget(h->rep, "merged"), *nodes, *nd;
 	xmlNodePtr tb, tr;
 	size_t i;
@@ -1378,6 +1378,7 @@ finding_marks(struct html *h, xmlNodePtr art, const json_t *r)
 {
 	const char *b = jstr(r, "baseline");
 	const json_t *we = jget(r, "waiver_expired");
+	xmlNodePtr p;
 
 	if (b != NULL && strcmp(b, "new") == 0)
 		el_text(h, art, "p", "mark", "New since the baseline report.");
@@ -1388,10 +1389,9 @@ finding_marks(struct html *h, xmlNodePtr art, const json_t *r)
 		el_text(h, art, "p", "mark-quiet", "Also in the baseline "
 		    "report.");
 	if (json_is_object(we)) {
-		put_waiver(h, el(h, art, "p", "mark"), we, "Its waiver "
-		    "expired on");
-		put(h, el(h, art, "p", "mark"), "The expired waiver no longer "
-		    "suppresses this finding.");
+		p = el(h, art, "p", "mark");
+		put_waiver(h, p, we, "Its waiver expired on");
+		put(h, p, ". An expired waiver no longer suppresses anything.");
 	}
 }
 
@@ -1815,15 +1815,18 @@ static const char css[] =
 	"font-size:9.5pt}"
 	"th,td{border:1px solid #bbb;padding:.25em .45em;text-align:left;"
 	"vertical-align:top;overflow-wrap:anywhere}"
+	"th{overflow-wrap:break-word}"
 	"thead th{background:#e8e8e8}"
 	"table.kv th{width:11em;background:#f3f3f3;font-weight:normal}"
-	"table.counts{width:auto;min-width:50%}"
+	"table.counts{width:auto;min-width:50%;break-inside:avoid;"
+	"page-break-inside:avoid}"
 	/* fixed layouts: a long token wraps in its column, not the page */
 	"table.list{table-layout:fixed}"
 	"table.nodes th:nth-child(1){width:14%}"
-	"table.nodes th:nth-child(2){width:22%}"
-	"table.nodes th:nth-child(3){width:30%}"
-	"table.nodes th:nth-child(4){width:14%}"
+	"table.nodes th:nth-child(2){width:18%}"
+	"table.nodes th:nth-child(3){width:26%}"
+	"table.nodes th:nth-child(4){width:13%}"
+	"table.nodes th:nth-child(5){width:11%}"
 	"table.waived th:nth-child(1),table.expired th:nth-child(1)"
 	"{width:4.5em}"
 	"table.waived th:nth-child(2),table.expired th:nth-child(2),"
