@@ -17,6 +17,7 @@
 # ibsim/opensm for (b); a missing tool is a FAIL, never a skip. Run as root
 # (Chromium then needs --no-sandbox; unshare -u needs CAP_SYS_ADMIN).
 
+# shellcheck source=tests/lib.sh
 . tests/lib.sh
 
 B=${1:?usage: test_html.sh BUILD_DIR}
@@ -45,8 +46,9 @@ print_pdf() {
 	rm -f "$2"
 	chrome --no-pdf-header-footer --print-to-pdf="$2" "file://$1" \
 	    >/dev/null
+	_rc=$?
 	if [ -s "$2" ]; then fa_pass "$3: Chromium printed a PDF"; else
-		fa_fail "$3: Chromium printed no PDF (rc $?)"
+		fa_fail "$3: Chromium printed no PDF (rc $_rc)"
 		tail -n 5 "$tmp/chromium.log"
 	fi
 }
@@ -149,6 +151,7 @@ out=$tmp/hostile
 if unshare -u sh -c 'printf %s x >/proc/sys/kernel/hostname' 2>/dev/null
 then
 	fa_pass "unshare -u can set a host name"
+	# shellcheck disable=SC2016  # $1 is the inner shell's
 	unshare -u sh -c 'printf %s "$1" >/proc/sys/kernel/hostname &&
 	    shift && exec "$@"' sh "$xss_host" \
 	    sh tests/ib/with-fabric.sh "$scen" -- "$bin" scan --ib -q \
