@@ -210,8 +210,9 @@ static const char *const refs_xtenant[] = { REF_SC7, FA_CMAX_VLAN, NULL };
 
 /* The must-not-reach probes (eth_reach.h), for the checks' `sends`. */
 #define SENDS_REACH(kw)							\
-	"To every address of each " kw " line of the policy (at most 256 " \
-	"hosts of a network), the probes the line names: a TCP connection " \
+	"Every live Ethernet scan, without --active, sends to every "	\
+	"address of each " kw " line of the policy (at most 256 hosts of " \
+	"a network) the probes the line names: a TCP connection "	\
 	"attempt, closed once it is answered, to each TCP port; a UDP "	\
 	"datagram to each UDP port (an RMCP presence ping to port 623, " \
 	"empty otherwise); an ICMP or ICMPv6 echo request. At most 50 " \
@@ -276,8 +277,9 @@ ETH_CHECK(fa_chk_eth_mgmt_tls_weak, "ETH-MGMT-TLS-WEAK", FA_SEV_MEDIUM,
     "Provider shall protect every management endpoint with TLS 1.2 or "
     "newer and valid certificates issued by a certificate authority.",
     refs_tls,
-    "To each TCP port of a mgmt_target that accepted a connection (see "
-    "ETH-MGMT-REACHABLE): one TLS handshake per protocol version from TLS "
+    "Every live Ethernet scan, without --active, sends to each TCP port "
+    "of a mgmt_target that accepted a connection (see "
+    "ETH-MGMT-REACHABLE) one TLS handshake per protocol version from TLS "
     "1.0 to 1.3, each on its own connection, closed after the handshake; "
     "no request and no credential is sent.",
     "One result per endpoint that completed a handshake. Fails when it "
