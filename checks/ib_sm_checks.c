@@ -328,8 +328,8 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "policy lists sm_guid lines and an SM reports from a port GUID "
 	    "they do not list. Passes with one master and no unlisted SM; "
 	    "without sm_guid lines only the number of masters is judged. "
-	    "Not tested when no SM answered SMInfo and the SA listed none, "
-	    "when a port advertising an SM did not answer, or when discovery "
-	    "did not complete.",
+	    "Not tested when no SM answered SMInfo and the SA listed none; "
+	    "and, instead of passing, when a port advertising an SM did not "
+	    "answer SMInfo or discovery did not complete.",
 	.eval = eval_sm_unexpected,
 };
