@@ -85,6 +85,20 @@ $(BIN): $(call objs,$(SCANNER_SRCS)) $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) $(L
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
+# ---- fabaudit-checks(7), generated from the check registry ---------------
+# The binary prints its own catalogue (`fabaudit checks --format man`), so
+# the page is rebuilt with the binary and cannot drift from the code.  A
+# SOURCE_DATE_EPOCH in the environment fixes the page's date.
+MAN7	= $(B)/man/fabaudit-checks.7
+all: $(MAN7)
+install: $(MAN7)
+$(MAN7): $(BIN)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  GEN     $@")
+	$(Q)$(BIN) checks --format man >$@.tmp && mv -f $@.tmp $@ || \
+		{ rm -f $@.tmp; exit 1; }
+# ---- end of fabaudit-checks(7) -------------------------------------------
+
 # Unit tests of fabric/ code (ftest_*) link libfabric ...
 $(B)/tests/ftest_%: $(B)/tests/unit/ftest_%.o $(LIBFABRIC) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
@@ -155,15 +169,18 @@ lint-man:
 
 install: $(BIN)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DATADIR)
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(DATADIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/fabaudit
 	$(INSTALL) -m 0644 man/man8/fabaudit.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 man/man5/fabaudit.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 0644 data/host-cves.json $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
 		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5 \
+		$(DESTDIR)$(MANDIR)/man7/fabaudit-checks.7 \
 		$(DESTDIR)$(DATADIR)/host-cves.json
 
 clean:

@@ -16,6 +16,40 @@
 
 struct fa_results;
 
+/*
+ * A reference to a ClusterMAX criterion, in the one form every check uses.
+ * FA_REF_CMAX: a criterion of the security page, worded as published there.
+ * FA_REF_CMAX_AUDIT: a criterion that SemiAnalysis's audit CLI (cmax)
+ * grades, by its label and ID in cmax's criteria-checks.json.
+ */
+#define FA_CMAX_SECURITY_URL	"https://www.clustermax.ai/criteria/security"
+#define FA_CMAX_VERSIONS_URL	"https://www.clustermax.ai/minimum-versions"
+#define FA_CMAX_REPO_URL	"https://github.com/SemiAnalysisAI/ClusterMAX"
+#define FA_REF_CMAX(criterion)						\
+	"ClusterMAX security criteria: " criterion " ("			\
+	FA_CMAX_SECURITY_URL ")"
+#define FA_REF_CMAX_AUDIT(label, id, url)				\
+	"ClusterMAX audit criteria: " label " (cmax " id "; " url ")"
+/* The criteria the checks bear on (security page, fetched 2026). */
+#define FA_CMAX_PKEYS	FA_REF_CMAX("PKeys set for InfiniBand tenants")
+#define FA_CMAX_IB_KEYS							\
+	FA_REF_CMAX("InfiniBand Security Keys Management (SMKey, SAKey, " \
+	"CKey, VSKey)")
+#define FA_CMAX_AM_KEY							\
+	FA_REF_CMAX("AM Key configuration (if SHARP is available)")
+#define FA_CMAX_UFM(item)						\
+	FA_REF_CMAX("UFM \"Secured Bare Metal Cloud\" profile (" item ")")
+#define FA_CMAX_UFM_KEY(key)						\
+	FA_CMAX_UFM("full MAD key protection with randomized seeds: " key)
+#define FA_CMAX_SRIOV							\
+	FA_REF_CMAX("SR-IOV with QP0 & MAD disabled when passing Virtual " \
+	"Function pointer into VM")
+#define FA_CMAX_VLAN	FA_REF_CMAX("VLAN isolation between tenants for RoCE")
+#define FA_CMAX_NOT_CONTAINERS						\
+	FA_REF_CMAX("vCluster or similar isolation beyond container-based only")
+#define FA_CMAX_ESCALATION						\
+	FA_REF_CMAX("Protection against container escalation vulnerabilities")
+
 struct fa_eval_ctx {
 	const struct fa_snapshot *snap;
 	const struct fa_policy	*policy;	/* never NULL (may be empty) */
@@ -30,6 +64,15 @@ struct fa_check {
 	const char	*remediation;	/* what the provider must do */
 	const char	*msa_clause;	/* contract text the buyer can paste */
 	const char *const *refs;	/* NULL-terminated: IBA sections, URLs */
+	/*
+	 * What a scan sends to the fabric, wire or host to acquire the
+	 * observations this check reads (or that it sends nothing), and when
+	 * the check passes, fails, is not_tested or not_applicable.  Both
+	 * are published in fabaudit-checks(7); a claim of "read-only" or
+	 * "nothing sent" must be true of fabric/.
+	 */
+	const char	*sends;
+	const char	*outcomes;
 	/*
 	 * Add one or more results to `out`.  Returns 0, or a negative FA_ERR_*
 	 * for an internal failure (e.g. FA_ERR_NOMEM); data problems are

@@ -28,12 +28,27 @@
 #define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
 
 /* Define an Ethernet check's metadata (several checks share one file). */
-#define ETH_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, fn)		\
+#define ETH_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, snd, outc, fn) \
 	const struct fa_check sym = {					\
 		.id = cid, .family = FA_FAM_ETH, .severity = sev,	\
 		.title = ttl, .rationale = why, .remediation = fix,	\
-		.msa_clause = clause, .refs = rf, .eval = fn,		\
+		.msa_clause = clause, .refs = rf, .sends = snd,	\
+		.outcomes = outc, .eval = fn,				\
 	}
+
+/* What a scan sends for the wire checks: nothing (eth_live.h). */
+#define FA_ETH_SENDS_LISTEN						\
+	"Nothing: each interface that is up (or each named by --eth) is " \
+	"opened in promiscuous mode and listened to, inbound only, for " \
+	"--listen seconds, or a --pcap capture file is read instead; no " \
+	"frame is sent."
+/* The verdict rules every wire check shares (eth_wire_checks.c). */
+#define FA_ETH_PER_CAPTURE						\
+	"One result per interface listened on or capture file read. A " \
+	"source that heard nothing is not tested (silence proves nothing), " \
+	"and one whose frames the kernel partly dropped can fail but never " \
+	"pass (it is not tested instead); with no source at all (no "	\
+	"interface up) the result is one not_tested. "
 
 extern const struct fa_check fa_chk_eth_foreign_vlan;
 extern const struct fa_check fa_chk_eth_trunk_port;

@@ -198,11 +198,37 @@ eval_tls(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-static const char *const refs_reach[] = {
-	"ClusterMAX security criteria: management network isolation",
-	"NIST SP 800-53 SC-7 (boundary protection)",
+#define REF_SC7	"NIST SP 800-53 SC-7 (boundary protection)"
+
+static const char *const refs_mgmt[] = {
+	REF_SC7,
+	FA_REF_CMAX_AUDIT("BMC and IPMI tenant isolation", "security-bmc-ipmi",
+	    FA_CMAX_REPO_URL),
 	NULL
 };
+static const char *const refs_xtenant[] = { REF_SC7, FA_CMAX_VLAN, NULL };
+
+/* The must-not-reach probes (eth_reach.h), for the checks' `sends`. */
+#define SENDS_REACH(kw)							\
+	"Every live Ethernet scan, without --active, sends to every "	\
+	"address of each " kw " line of the policy (at most 256 hosts of " \
+	"a network) the probes the line names: a TCP connection "	\
+	"attempt, closed once it is answered, to each TCP port; a UDP "	\
+	"datagram to each UDP port (an RMCP presence ping to port 623, " \
+	"empty otherwise); an ICMP or ICMPv6 echo request. At most 50 " \
+	"probes start a second and 32 are in flight, each given 1 s; no " \
+	"credential or application data is sent. Nothing is sent when a " \
+	"capture file is analysed."
+#define OUTCOMES_REACH(kw)						\
+	"One result per " kw " line. Fails when any probe is answered: a " \
+	"TCP connection accepted or reset, a UDP or ICMP reply, or an ICMP " \
+	"port unreachable all come from the host. Passes when every probe " \
+	"timed out or met an unreachable network or host. Not tested when " \
+	"some probes could not be sent (e.g. ICMP without permission) or " \
+	"the network was only partly probed, and when a capture file was " \
+	"analysed instead of a live scan. Not applicable when the policy " \
+	"has no " kw " line."
+
 static const char *const refs_tls[] = {
 	"RFC 8996 (deprecating TLS 1.0 and 1.1)",
 	"NIST SP 800-52 Rev. 2 (TLS guidelines)",
@@ -219,7 +245,11 @@ ETH_CHECK(fa_chk_eth_mgmt_reachable, "ETH-MGMT-REACHABLE", FA_SEV_HIGH,
     "Provider shall ensure that no management interface of the "
     "infrastructure serving Customer is reachable from Customer's nodes "
     "or networks.",
-    refs_reach, eval_mgmt);
+    refs_mgmt,
+    SENDS_REACH("mgmt_target") " A TCP port that accepts also gets the "
+    "TLS handshakes of ETH-MGMT-TLS-WEAK.",
+    OUTCOMES_REACH("mgmt_target"),
+    eval_mgmt);
 
 ETH_CHECK(fa_chk_eth_xtenant_reachable, "ETH-XTENANT-REACHABLE",
     FA_SEV_CRITICAL,
@@ -231,7 +261,10 @@ ETH_CHECK(fa_chk_eth_xtenant_reachable, "ETH-XTENANT-REACHABLE",
     "Provider shall ensure that no host or service of any other customer "
     "is reachable from Customer's nodes, and none of Customer's from "
     "theirs.",
-    refs_reach, eval_xtenant);
+    refs_xtenant,
+    SENDS_REACH("foreign_target"),
+    OUTCOMES_REACH("foreign_target"),
+    eval_xtenant);
 
 ETH_CHECK(fa_chk_eth_mgmt_tls_weak, "ETH-MGMT-TLS-WEAK", FA_SEV_MEDIUM,
     "A reachable management endpoint has weak TLS",
@@ -243,4 +276,17 @@ ETH_CHECK(fa_chk_eth_mgmt_tls_weak, "ETH-MGMT-TLS-WEAK", FA_SEV_MEDIUM,
     "or 256 bits (EC).",
     "Provider shall protect every management endpoint with TLS 1.2 or "
     "newer and valid certificates issued by a certificate authority.",
-    refs_tls, eval_tls);
+    refs_tls,
+    "Every live Ethernet scan, without --active, sends to each TCP port "
+    "of a mgmt_target that accepted a connection (see "
+    "ETH-MGMT-REACHABLE) one TLS handshake per protocol version from TLS "
+    "1.0 to 1.3, each on its own connection, closed after the handshake; "
+    "no request and no credential is sent.",
+    "One result per endpoint that completed a handshake. Fails when it "
+    "accepts TLS 1.0 or 1.1, presents no certificate, an expired, "
+    "not-yet-valid or self-signed one, or a key below 2048 bits (RSA) or "
+    "256 bits (EC). Passes when none of these holds. Not applicable "
+    "when no management endpoint completed a handshake. Not tested when "
+    "the policy's mgmt_target lines were not probed (a capture file was "
+    "analysed).",
+    eval_tls);

@@ -19,6 +19,7 @@ static const char *const refs[] = {
 	"IEEE 802.1Q-2018 (VLAN membership, ingress filtering)",
 	"RFC 5227 (ARP probes)",
 	"NIST SP 800-125B (VLAN hopping)",
+	FA_CMAX_VLAN,
 	NULL
 };
 
@@ -94,4 +95,20 @@ ETH_CHECK(fa_chk_eth_vlan_hop, "ETH-VLAN-HOP", FA_SEV_HIGH,
     "the native VLAN of a trunk.",
     "Provider shall configure Customer-facing ports so that frames sent by "
     "Customer cannot enter any VLAN other than Customer's own.",
-    refs, eval);
+    refs,
+    "With --active only, and only for the VLAN IDs of the policy's "
+    "foreign_vlan lines: for each such VLAN and each single-host IPv4 "
+    "mgmt_target or foreign_target (at most 16), one broadcast ARP probe "
+    "(RFC 5227: sender address 0.0.0.0, so no neighbour cache learns "
+    "anything) tagged with that VLAN ID, and one double-tagged (outer tag "
+    "the port's own VLAN, from LLDP or the first tenant_vlan) when that "
+    "VLAN is known; at most 20 frames a second, then one second of "
+    "listening for the replies. Without --active nothing is sent.",
+    "One result per interface probed. Fails when a host answers a probe "
+    "tagged into a VLAN the tenant must not reach (a tagged leak, or "
+    "native-VLAN hopping for the double-tagged probe). Passes when no "
+    "probe is answered; that is only as strong as the targets named, "
+    "since a VLAN without a listed host that answers ARP cannot show a "
+    "leak. Not applicable when the policy lists no foreign_vlan. Not "
+    "tested without --active, or when no interface was probed.",
+    eval);

@@ -483,16 +483,18 @@ EVAL(eval_dhcp, judge_dhcp)
 EVAL(eval_foreign_l2, judge_foreign_l2)
 EVAL(eval_roce, judge_roce)
 
+#define REF_L2	"IEEE 802.1AB-2016 (LLDP); Cisco CDP, DTP"
+#define REF_BPDU	"IEEE 802.1D-2004, 9 (BPDUs)"
+
 static const char *const refs_vlan[] = {
 	"IEEE 802.1Q-2018, 6.9 and 9.6 (VLAN tags)",
-	"ClusterMAX security criteria: VLAN isolation between tenants "
-	    "(RoCE networks)",
+	FA_CMAX_VLAN,
 	NULL
 };
-static const char *const refs_l2[] = {
-	"IEEE 802.1AB-2016 (LLDP); Cisco CDP, DTP",
-	"IEEE 802.1D-2004, 9 (BPDUs)",
-	NULL
+static const char *const refs_l2[] = { REF_L2, REF_BPDU, NULL };
+/* Trunk negotiation undoes VLAN isolation. */
+static const char *const refs_dtp[] = {
+	REF_L2, REF_BPDU, FA_CMAX_VLAN, NULL
 };
 static const char *const refs_dhcp[] = {
 	"RFC 2131 (DHCP)", "RFC 7610 (DHCPv6-Shield), RFC 6105 (RA-Guard)",
@@ -502,6 +504,7 @@ static const char *const refs_roce[] = {
 	"InfiniBand Architecture Specification, Annex A17 (RoCEv2)",
 	"Rothenberger et al., ReDMArk: Bypassing RDMA Security Mechanisms, "
 	    "USENIX Security 2021",
+	FA_CMAX_VLAN,
 	NULL
 };
 
@@ -514,7 +517,13 @@ ETH_CHECK(fa_chk_eth_foreign_vlan, "ETH-FOREIGN-VLAN", FA_SEV_HIGH,
     "only the tenant's VLANs), and prune every other VLAN.",
     "Provider shall deliver to Customer ports only the VLANs assigned to "
     "Customer, and no frame of any other VLAN.",
-    refs_vlan, eval_foreign_vlan);
+    refs_vlan,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when a frame carries a VLAN ID that the "
+    "policy's tenant_vlan lines do not list (tag 0, a priority tag, is no "
+    "VLAN; without tenant_vlan every tagged frame is foreign). Passes "
+    "when none does.",
+    eval_foreign_vlan);
 
 ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
     "The tenant port is a trunk",
@@ -524,7 +533,13 @@ ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
     "list of the trunk to the tenant's VLANs.",
     "Provider shall configure Customer-facing switch ports so that they "
     "carry only Customer's VLANs and do not negotiate trunking.",
-    refs_vlan, eval_trunk);
+    refs_vlan,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when frames of two or more VLANs reach the "
+    "port, when the switch reports the port as trunking (DTP), when LLDP "
+    "names more than one VLAN, or when PVST+ BPDUs of several VLANs "
+    "arrive. Passes when none of these was seen.",
+    eval_trunk);
 
 ETH_CHECK(fa_chk_eth_dtp_exposed, "ETH-DTP-EXPOSED", FA_SEV_HIGH,
     "The switch speaks DTP on the tenant port",
@@ -534,7 +549,13 @@ ETH_CHECK(fa_chk_eth_dtp_exposed, "ETH-DTP-EXPOSED", FA_SEV_HIGH,
     "Disable DTP on tenant ports (switchport nonegotiate, mode access).",
     "Provider shall disable dynamic trunking protocols on all "
     "Customer-facing switch ports.",
-    refs_l2, eval_dtp);
+    refs_dtp,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when any DTP frame arrives, even one that "
+    "could not be decoded; the reason says when the switch is in desirable "
+    "or auto mode and would negotiate a trunk. Passes when no DTP frame "
+    "was heard.",
+    eval_dtp);
 
 ETH_CHECK(fa_chk_eth_stp_exposed, "ETH-STP-EXPOSED", FA_SEV_LOW,
     "Spanning-tree BPDUs reach the tenant port",
@@ -544,7 +565,11 @@ ETH_CHECK(fa_chk_eth_stp_exposed, "ETH-STP-EXPOSED", FA_SEV_LOW,
     "appropriate).",
     "Provider shall configure Customer-facing switch ports as edge ports "
     "that neither send nor accept spanning-tree BPDUs.",
-    refs_l2, eval_stp);
+    refs_l2,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when any spanning-tree BPDU arrives, even "
+    "one that could not be decoded. Passes when none was heard.",
+    eval_stp);
 
 ETH_CHECK(fa_chk_eth_cdp_exposed, "ETH-CDP-EXPOSED", FA_SEV_LOW,
     "The switch sends CDP to the tenant port",
@@ -554,7 +579,11 @@ ETH_CHECK(fa_chk_eth_cdp_exposed, "ETH-CDP-EXPOSED", FA_SEV_LOW,
     "switch ports.",
     "Provider shall not send device discovery protocol frames disclosing "
     "infrastructure details to Customer ports.",
-    refs_l2, eval_cdp);
+    refs_l2,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when any CDP frame arrives, even one that "
+    "could not be decoded. Passes when none was heard.",
+    eval_cdp);
 
 ETH_CHECK(fa_chk_eth_lldp_leak, "ETH-LLDP-LEAK", FA_SEV_MEDIUM,
     "LLDP discloses switch management details to the tenant",
@@ -563,7 +592,13 @@ ETH_CHECK(fa_chk_eth_lldp_leak, "ETH-LLDP-LEAK", FA_SEV_MEDIUM,
     "Limit LLDP on tenant ports to the basic TLVs, or disable it.",
     "Provider shall not disclose management addresses, VLAN names or "
     "software versions of its network devices to Customer ports.",
-    refs_l2, eval_lldp);
+    refs_l2,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when an LLDP frame discloses a management "
+    "address, VLAN names or a system description. Passes when no LLDP "
+    "was heard, or only LLDP without those. Not tested when some LLDP "
+    "frames could not be decoded and none decoded disclosed anything.",
+    eval_lldp);
 
 ETH_CHECK(fa_chk_eth_rogue_dhcp, "ETH-ROGUE-DHCP", FA_SEV_HIGH,
     "A DHCP server the policy does not list answers on the tenant port",
@@ -574,7 +609,15 @@ ETH_CHECK(fa_chk_eth_rogue_dhcp, "ETH-ROGUE-DHCP", FA_SEV_HIGH,
     "tenant ports; keep provisioning networks off them.",
     "Provider shall ensure that only DHCP servers named by Customer answer "
     "on Customer ports.",
-    refs_dhcp, eval_dhcp);
+    refs_dhcp,
+    FA_ETH_SENDS_LISTEN " In particular no DHCP DISCOVER: "
+    "only servers that answer other clients during the capture are heard.",
+    FA_ETH_PER_CAPTURE "Fails when a DHCP server reply comes from a "
+    "server that the policy's dhcp_server lines do not list (by its "
+    "server identifier, else its source address). Passes when DHCP "
+    "servers were heard and every one is listed. Not tested when no DHCP "
+    "server answered during the capture.",
+    eval_dhcp);
 
 ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
     "Hosts outside the tenant's subnets share its layer-2 segment",
@@ -583,7 +626,18 @@ ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
     "Give each tenant its own broadcast domain (VLAN or VXLAN segment).",
     "Provider shall place Customer hosts in layer-2 segments that contain "
     "no host of any other customer or of the provider's management.",
-    refs_vlan, eval_foreign_l2);
+    refs_vlan,
+    FA_ETH_SENDS_LISTEN " With --active only: an untagged "
+    "broadcast ARP probe (RFC 5227: sender address 0.0.0.0, so no "
+    "neighbour cache learns anything) to every address of each IPv4 prefix "
+    "of the interface, at most 1024 per prefix and 50 a second, then two "
+    "seconds of listening for the replies.",
+    FA_ETH_PER_CAPTURE "Fails when an ARP, neighbour discovery, DHCP, "
+    "name-service (mDNS, LLMNR, NBNS, SSDP) or RMCP sender outside the "
+    "policy's tenant_subnet lines is heard, or (with --active) a host "
+    "outside them answers the ARP scan. Passes when every sender is "
+    "inside. Not tested when the policy names no tenant_subnet.",
+    eval_foreign_l2);
 
 ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
     "Another tenant's RoCE traffic is visible",
@@ -594,4 +648,11 @@ ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
     "flood or mirror RDMA traffic to tenant ports.",
     "Provider shall isolate Customer's RDMA (RoCE) traffic from every "
     "other customer's, so that neither can observe or reach the other's.",
-    refs_roce, eval_roce);
+    refs_roce,
+    FA_ETH_SENDS_LISTEN,
+    FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic to an address outside "
+    "the policy's tenant_subnet lines (without them, any RoCEv2 traffic) "
+    "is captured. Passes otherwise; RDMA that the adapter handles itself "
+    "never reaches a capture, so a pass covers what the host's kernel "
+    "sees.",
+    eval_roce);

@@ -94,12 +94,33 @@ int fa_host_writable(const struct fa_snapshot *s,
     const struct fa_host_creds *c, const json_t *pathdata);
 
 /* Define a host check's metadata (several checks share one file). */
-#define HOST_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, fn)	\
+#define HOST_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, snd, outc, fn) \
 	const struct fa_check sym = {					\
 		.id = cid, .family = FA_FAM_HOST, .severity = sev,	\
 		.title = ttl, .rationale = why, .remediation = fix,	\
-		.msa_clause = clause, .refs = rf, .eval = fn,		\
+		.msa_clause = clause, .refs = rf, .sends = snd,	\
+		.outcomes = outc, .eval = fn,				\
 	}
+
+/*
+ * What the host acquisition does, for the checks' `sends` texts: it sends
+ * nothing anywhere (fabric/host.h, host_fs.h).
+ */
+#define FA_HOST_SENDS(what)						\
+	"Nothing: reads " what " through the sysroot (--host), by bounded " \
+	"reads of regular files, stat and readlink only; nothing is "	\
+	"written or executed, no device node is opened and no socket is " \
+	"connected to."
+/* The files that tell bare metal, VM and container apart (host_ident.h). */
+#define FA_HOST_ENV_FILES						\
+	"the tenancy evidence (/proc/1/cgroup, /proc/self/ns/pid, "	\
+	"/sys/class/dmi/id, /sys/hypervisor/type, /proc/cpuinfo, "	\
+	"/sys/class/net and the container marker files /.dockerenv and " \
+	"/run/.containerenv)"
+/* The verdicts of fa_host_container_gate(). */
+#define FA_HOST_IN_CONTAINER						\
+	"Judges a container only: not applicable on bare metal or in a " \
+	"VM, not tested when the evidence cannot tell. "
 
 extern const struct fa_check fa_chk_host_tenancy;
 extern const struct fa_check fa_chk_host_privileged;

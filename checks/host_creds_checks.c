@@ -34,6 +34,7 @@ static const char *const refs_caps[] = {
 	    "(https://docs.docker.com/engine/security/#linux-kernel-"
 	    "capabilities)",
 	"Kubernetes Pod Security Standards, baseline: capabilities",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -41,12 +42,14 @@ static const char *const refs_seccomp[] = {
 	"proc(5): /proc/pid/status Seccomp, NoNewPrivs",
 	"Kubernetes Pod Security Standards, restricted: seccompProfile, "
 	    "allowPrivilegeEscalation",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
 static const char *const refs_lsm[] = {
 	"Docker Engine: AppArmor security profiles (docker-default)",
 	"Kubernetes Pod Security Standards, baseline: AppArmor, SELinux",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -54,8 +57,16 @@ static const char *const refs_ns[] = {
 	"user_namespaces(7), namespaces(7)",
 	"Kubernetes Pod Security Standards, baseline: host namespaces",
 	"include/linux/proc_ns.h: PROC_*_INIT_INO (initial namespaces)",
+	FA_CMAX_ESCALATION,
 	NULL
 };
+
+#define STATUS	"/proc/self/status"
+#define ENV	", and the tenancy evidence (see HOST-TENANCY)"
+#define NO_STATUS							\
+	" Not tested when /proc/self/status was not read or lacks the " \
+	"lines needed (an old kernel); an error when they are malformed."
+
 
 /* Gate on container, then read the credentials; 1 when a result was
  * added, 0 to go on (env to be freed), <0 on error. */
@@ -488,7 +499,13 @@ HOST_CHECK(fa_chk_host_privileged, "HOST-PRIVILEGED", FA_SEV_CRITICAL,
     "Provider shall not run Customer containers in privileged mode, and "
     "shall enforce this by admission policy on every node that runs "
     "Customer workloads.",
-    refs_caps, eval_privileged);
+    refs_caps,
+    FA_HOST_SENDS(STATUS " (CapEff, CapBnd, Seccomp), "
+    "/proc/self/mountinfo" ENV),
+    FA_HOST_IN_CONTAINER "Fails when every capability of the bounding "
+    "set is effective (38 or more), seccomp is off and /sys is not known "
+    "to be mounted read-only. Passes otherwise." NO_STATUS,
+    eval_privileged);
 
 HOST_CHECK(fa_chk_host_cap_dangerous, "HOST-CAP-DANGEROUS", FA_SEV_HIGH,
     "The container holds dangerous capabilities",
@@ -500,7 +517,14 @@ HOST_CHECK(fa_chk_host_cap_dangerous, "HOST-CAP-DANGEROUS", FA_SEV_HIGH,
     "Provider shall run Customer containers with no Linux capability "
     "beyond the container runtime's default set unless Customer requests "
     "it in writing.",
-    refs_caps, eval_cap_dangerous);
+    refs_caps,
+    FA_HOST_SENDS(STATUS " (CapEff)" ENV),
+    FA_HOST_IN_CONTAINER "Fails when any of CAP_SYS_ADMIN, "
+    "CAP_SYS_MODULE, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_DAC_READ_SEARCH, "
+    "CAP_NET_ADMIN, CAP_BPF, CAP_PERFMON, CAP_SYS_BOOT, CAP_MAC_ADMIN, "
+    "CAP_MAC_OVERRIDE, CAP_SYSLOG or CAP_SYS_TIME is effective. Passes "
+    "when none is." NO_STATUS,
+    eval_cap_dangerous);
 
 HOST_CHECK(fa_chk_host_seccomp_off, "HOST-SECCOMP-OFF", FA_SEV_HIGH,
     "Seccomp is disabled in the container",
@@ -511,7 +535,11 @@ HOST_CHECK(fa_chk_host_seccomp_off, "HOST-SECCOMP-OFF", FA_SEV_HIGH,
     "Kubernetes seccompProfile RuntimeDefault) or a stricter one.",
     "Provider shall run Customer containers under a seccomp filter at "
     "least as restrictive as the container runtime's default profile.",
-    refs_seccomp, eval_seccomp);
+    refs_seccomp,
+    FA_HOST_SENDS(STATUS " (Seccomp)" ENV),
+    FA_HOST_IN_CONTAINER "Fails when Seccomp is 0 (disabled). Passes "
+    "in strict or filter mode." NO_STATUS,
+    eval_seccomp);
 
 HOST_CHECK(fa_chk_host_lsm_off, "HOST-LSM-OFF", FA_SEV_HIGH,
     "The container is not confined by an LSM (AppArmor or SELinux)",
@@ -523,7 +551,19 @@ HOST_CHECK(fa_chk_host_lsm_off, "HOST-LSM-OFF", FA_SEV_HIGH,
     "Provider shall confine Customer containers with an enforcing "
     "mandatory access control profile (AppArmor or SELinux) on every "
     "node that runs Customer workloads.",
-    refs_lsm, eval_lsm);
+    refs_lsm,
+    FA_HOST_SENDS("/proc/self/attr/current, "
+    "/proc/self/attr/apparmor/current, "
+    "/sys/module/apparmor/parameters/enabled, /sys/fs/selinux/enforce, "
+    "/sys/kernel/security/lsm" ENV),
+    FA_HOST_IN_CONTAINER "Fails when the process is unconfined "
+    "(AppArmor label unconfined, or an unconfined SELinux domain such as "
+    "unconfined_t or spc_t), when its AppArmor profile only complains, "
+    "when SELinux is permissive, or when no mandatory access control LSM "
+    "is active. Passes under an enforcing AppArmor profile, or a "
+    "confined SELinux domain with SELinux enforcing. Not tested when "
+    "the label was not read or is not one the check knows.",
+    eval_lsm);
 
 HOST_CHECK(fa_chk_host_nnp_off, "HOST-NNP-OFF", FA_SEV_MEDIUM,
     "no_new_privs is not set in the container",
@@ -534,7 +574,11 @@ HOST_CHECK(fa_chk_host_nnp_off, "HOST-NNP-OFF", FA_SEV_MEDIUM,
     "Provider shall start Customer containers with no_new_privs set "
     "(allowPrivilegeEscalation false) unless Customer requests "
     "otherwise in writing.",
-    refs_seccomp, eval_nnp);
+    refs_seccomp,
+    FA_HOST_SENDS(STATUS " (NoNewPrivs)" ENV),
+    FA_HOST_IN_CONTAINER "Fails when NoNewPrivs is 0. Passes when it "
+    "is 1." NO_STATUS,
+    eval_nnp);
 
 HOST_CHECK(fa_chk_host_userns_root, "HOST-USERNS-ROOT", FA_SEV_HIGH,
     "Root in the container is root on the host",
@@ -546,7 +590,13 @@ HOST_CHECK(fa_chk_host_userns_root, "HOST-USERNS-ROOT", FA_SEV_HIGH,
     "false, Docker userns-remap).",
     "Provider shall run Customer containers either as a non-root user or "
     "in a user namespace in which container root is not host root.",
-    refs_ns, eval_userns);
+    refs_ns,
+    FA_HOST_SENDS(STATUS " (Uid), /proc/self/uid_map" ENV),
+    FA_HOST_IN_CONTAINER "Fails when the process is root and uid 0 "
+    "maps to host uid 0 (no user namespace). Passes when the process is "
+    "not root, or its root maps to another host uid. Not tested when it "
+    "is root and its uid_map was not read." NO_STATUS,
+    eval_userns);
 
 HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
     "The container shares host namespaces",
@@ -557,4 +607,14 @@ HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
     "namespaces (no hostPID/hostIPC/hostNetwork).",
     "Provider shall not place Customer containers in the host's PID, "
     "IPC, UTS, cgroup or network namespace.",
-    refs_ns, eval_ns_shared);
+    refs_ns,
+    FA_HOST_SENDS("the namespace links /proc/self/ns/* (by "
+    "readlink, without entering them) and the interface names in "
+    "/sys/class/net" ENV),
+    FA_HOST_IN_CONTAINER "Fails when the pid, ipc, uts or cgroup "
+    "namespace is the host's initial one (the kernel gives those fixed "
+    "inode numbers), or when an interface that exists only in a host's "
+    "network namespace (docker0, cni0, veth*, cali* and the like) is "
+    "visible. Passes otherwise. Not tested when no namespace identity "
+    "could be read.",
+    eval_ns_shared);

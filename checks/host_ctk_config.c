@@ -20,6 +20,7 @@ static const char *const refs[] = {
 	"NVIDIA security bulletin 5616 (CVE-2025-23359)",
 	"NVIDIA Container Toolkit: GPU access via NVIDIA_VISIBLE_DEVICES and "
 	    "accept-nvidia-visible-devices-envvar-when-unprivileged",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -193,5 +194,22 @@ const struct fa_check fa_chk_host_nvidia_ctk_config = {
 	    "vulnerabilities, and so that no container can obtain a GPU not "
 	    "allocated to it.",
 	.refs = refs,
+	.sends = FA_HOST_SENDS("the toolkit's config.toml "
+	    "(/etc/nvidia-container-runtime/config.toml, or the GPU "
+	    "Operator's copy under /usr/local/nvidia/toolkit), and in a "
+	    "container /proc/self/mountinfo, with the tenancy evidence (see "
+	    "HOST-TENANCY)"),
+	.outcomes =
+	    "On a host: fails when config.toml sets legacy mode, accepts "
+	    "NVIDIA_VISIBLE_DEVICES from unprivileged containers (also when "
+	    "that key is absent: true is its default), names an ldconfig "
+	    "without a leading '@', turns on "
+	    "allow-cuda-compat-libs-from-container or "
+	    "allow-ldconfig-from-container, or sets no-cgroups; passes when "
+	    "it sets none of these; not tested when some of its lines were "
+	    "not understood and nothing weak was found; not applicable when "
+	    "there is no config.toml. In a container, where config.toml is "
+	    "not visible: fails when a tmpfs over /proc/driver/nvidia shows "
+	    "legacy-mode injection, and is not tested otherwise.",
 	.eval = eval,
 };

@@ -25,6 +25,7 @@ static const char *const refs_sock[] = {
 	"OWASP Docker Security Cheat Sheet, rule 1: do not expose the Docker "
 	    "daemon socket",
 	"Kubernetes Pod Security Standards, baseline: HostPath volumes",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -32,6 +33,7 @@ static const char *const refs_mount[] = {
 	"NIST SP 800-190, 4.4.3 (container runtime: sensitive host mounts)",
 	"Kubernetes Pod Security Standards, baseline: HostPath volumes, "
 	    "/proc mount type",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -39,6 +41,7 @@ static const char *const refs_escape[] = {
 	"cgroups(7): release_agent and notify_on_release",
 	"CVE-2022-0492 (cgroup v1 release_agent without capability check)",
 	"core(5): core_pattern pipes run as root in the initial namespaces",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
@@ -47,14 +50,23 @@ static const char *const refs_dev[] = {
 	    "datagrams); rdma-core libibumad: umad and issm devices",
 	"NVIDIA MIG user guide: /dev/nvidia-caps access capabilities",
 	"mem(4), kmsg: /dev/mem, /dev/kmem, /dev/port, /dev/kmsg",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 
 static const char *const refs_token[] = {
 	"Kubernetes: Configure Service Accounts for Pods "
 	    "(automountServiceAccountToken)",
+	FA_CMAX_ESCALATION,
 	NULL
 };
+
+#define WRITABLE							\
+	"/proc/self/status and /proc/self/mountinfo (may this process "	\
+	"write the file: its mode and owner, the mount, the process's uid " \
+	"and capabilities)"
+#define ENV	", and the tenancy evidence (see HOST-TENANCY)"
+
 
 /* Is there a host.path observation at all for the roles with prefix? */
 static int
@@ -481,7 +493,17 @@ HOST_CHECK(fa_chk_host_runtime_socket, "HOST-RUNTIME-SOCKET",
     "Provider shall not expose any container runtime or kubelet API "
     "socket to Customer workloads, nor to any other customer's workloads "
     "on hosts that run Customer workloads.",
-    refs_sock, eval_socket);
+    refs_sock,
+    FA_HOST_SENDS("the status (stat) of the Docker, containerd, "
+    "CRI-O, Podman and kubelet socket paths under /run, /var/run and "
+    "/var/lib/kubelet, " WRITABLE ENV),
+    "One result per socket found. In a container (or where that cannot "
+    "be told), fails for a socket this process may connect to or whose "
+    "writability cannot be told, and passes for one it may not; on a "
+    "host, fails for a world-writable socket and passes otherwise. "
+    "Passes when no socket exists at any probed path; not tested when no "
+    "path could be examined.",
+    eval_socket);
 
 HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,
     "Sensitive host paths are mounted into the container",
@@ -492,7 +514,16 @@ HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,
     "and /sys read-only (the runtime defaults).",
     "Provider shall not mount host system directories into Customer "
     "containers and shall keep /proc/sys and /sys read-only in them.",
-    refs_mount, eval_hostpath);
+    refs_mount,
+    FA_HOST_SENDS("/proc/self/mountinfo" ENV),
+    FA_HOST_IN_CONTAINER "Fails when a disk filesystem is mounted from "
+    "a sensitive host directory (/, /etc, /root, /home, /var, /var/lib, "
+    "/var/lib/kubelet, /var/lib/docker, /run, /boot, /usr, /lib/modules, "
+    "/dev, /proc, /sys, /etc/kubernetes, /var/lib/etcd and the like) "
+    "anywhere but the container's own root, or when /proc/sys or /sys is "
+    "mounted read-write. Passes otherwise. Not tested when the mount "
+    "table was not read.",
+    eval_hostpath);
 
 HOST_CHECK(fa_chk_host_cgroup_escape, "HOST-CGROUP-ESCAPE", FA_SEV_CRITICAL,
     "A kernel helper path (cgroup release_agent, core_pattern) is "
@@ -505,7 +536,16 @@ HOST_CHECK(fa_chk_host_cgroup_escape, "HOST-CGROUP-ESCAPE", FA_SEV_CRITICAL,
     "Provider shall ensure that no kernel helper path (cgroup "
     "release_agent, core_pattern, modprobe, uevent_helper) is writable "
     "from Customer containers.",
-    refs_escape, eval_escape);
+    refs_escape,
+    FA_HOST_SENDS("the status (stat) of the release_agent "
+    "file of each cgroup v1 hierarchy under /sys/fs/cgroup, of "
+    "/proc/sys/kernel/core_pattern, /proc/sys/kernel/modprobe, "
+    "/sys/kernel/uevent_helper and /proc/sysrq-trigger, " WRITABLE ENV),
+    FA_HOST_IN_CONTAINER "Fails for each of these files that this "
+    "process may write. Passes when none is writable. Not tested when "
+    "the mount table was not read, or when some of the files could not "
+    "be judged (unread, or their mount or mode unknown).",
+    eval_escape);
 
 HOST_CHECK(fa_chk_host_device_exposed, "HOST-DEVICE-EXPOSED", FA_SEV_HIGH,
     "Raw host devices are exposed in the container",
@@ -520,7 +560,18 @@ HOST_CHECK(fa_chk_host_device_exposed, "HOST-DEVICE-EXPOSED", FA_SEV_HIGH,
     "management device (InfiniBand umad or issm, NVIDIA MIG capability, "
     "NVSwitch or IMEX channel nodes), memory or block device, nor the "
     "host kernel log.",
-    refs_dev, eval_devices);
+    refs_dev,
+    FA_HOST_SENDS("the listings of /dev, /dev/infiniband, "
+    "/dev/nvidia-caps and /dev/nvidia-caps-imex-channels with the type, "
+    "numbers and mode of each node (never opened), /proc/self/status "
+    "(CapEff)" ENV),
+    FA_HOST_IN_CONTAINER "Fails for each block device, InfiniBand "
+    "umad or issm node, uverbs node while CAP_NET_RAW is effective (or "
+    "the capabilities are unknown), NVIDIA MIG capability, IMEX channel "
+    "or NVSwitch node, /dev/mem, /dev/kmem, /dev/port or /dev/kmsg "
+    "present. Passes when there is none. Not tested when /dev could "
+    "not be listed.",
+    eval_devices);
 
 HOST_CHECK(fa_chk_host_k8s_token, "HOST-K8S-TOKEN", FA_SEV_MEDIUM,
     "A Kubernetes service-account token is mounted",
@@ -531,4 +582,13 @@ HOST_CHECK(fa_chk_host_k8s_token, "HOST-K8S-TOKEN", FA_SEV_MEDIUM,
     "Provider shall not mount Kubernetes API credentials into Customer "
     "workloads unless Customer requests it, and shall limit any such "
     "credential to Customer's own namespace.",
-    refs_token, eval_token);
+    refs_token,
+    FA_HOST_SENDS("the status (stat) of the service-account "
+    "token paths /var/run/secrets/kubernetes.io/serviceaccount/token and "
+    "/run/secrets/kubernetes.io/serviceaccount/token; the token itself "
+    "is never read"),
+    "One result per token found. Fails for each token present, on a "
+    "host as in a container. Passes when no token is at the probed "
+    "paths. Not tested when the paths were not probed or some could not "
+    "be examined.",
+    eval_token);

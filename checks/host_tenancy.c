@@ -16,6 +16,7 @@ static const char *const refs[] = {
 	"NIST SP 800-125A Rev. 1, Security Recommendations for Server-based "
 	    "Hypervisor Platforms",
 	"fabaudit.conf(5): dedicated_host",
+	FA_CMAX_NOT_CONTAINERS,
 	NULL
 };
 
@@ -77,5 +78,13 @@ const struct fa_check fa_chk_host_tenancy = {
 	    "virtual machine or container of any other customer on the same "
 	    "host, and shall notify Customer before any change.",
 	.refs = refs,
+	.sends = FA_HOST_SENDS(FA_HOST_ENV_FILES),
+	.outcomes =
+	    "Fails when the policy promises a dedicated host (dedicated_host "
+	    "yes) and the system is a container or a VM, whose physical host "
+	    "may be shared. Passes when it promises one and the system is "
+	    "bare metal. Not applicable without that promise; the result "
+	    "still says what the system was found to be. Not tested when "
+	    "the promise is made and the evidence cannot tell.",
 	.eval = eval,
 };

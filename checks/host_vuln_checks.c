@@ -26,37 +26,78 @@
 #include "../core/util.h"
 #include "host_checks.h"
 
+/* cmax grades these against its minimum-version table. */
+#define CMAX_MIN(label, id)						\
+	FA_REF_CMAX_AUDIT(label " minimum version", id, FA_CMAX_VERSIONS_URL)
+
 static const char *const refs_ctk[] = {
 	"NVIDIA Container Toolkit security bulletins "
 	    "(https://nvidia.custhelp.com/app/answers/detail/a_id/5582, "
 	    "5616, 5659, 5850)",
+	CMAX_MIN("NVIDIA Container Toolkit",
+	    "security-nvidia-container-toolkit"),
+	FA_CMAX_ESCALATION,
 	NULL
 };
 static const char *const refs_drv[] = {
 	"NVIDIA GPU display driver security bulletins "
 	    "(https://www.nvidia.com/en-us/security/)",
+	CMAX_MIN("NVIDIA driver", "security-nvidia-driver"),
 	NULL
 };
 static const char *const refs_runc[] = {
 	"runc security advisories "
 	    "(https://github.com/opencontainers/runc/security/advisories)",
+	CMAX_MIN("runc", "security-runc"),
+	FA_CMAX_ESCALATION,
 	NULL
 };
 static const char *const refs_ctrd[] = {
 	"containerd security advisories "
 	    "(https://github.com/containerd/containerd/security/advisories)",
+	FA_CMAX_ESCALATION,
 	NULL
 };
 static const char *const refs_docker[] = {
 	"moby security advisories "
 	    "(https://github.com/moby/moby/security/advisories)",
+	CMAX_MIN("Docker Engine", "security-docker"),
+	FA_CMAX_ESCALATION,
 	NULL
 };
 static const char *const refs_kernel[] = {
 	"Linux kernel CNA CVE records (https://git.kernel.org/pub/scm/linux/"
 	    "security/vulns.git)",
+	FA_CMAX_ESCALATION,
 	NULL
 };
+
+/* Where each component's version is read from (fabric/host_*.h). */
+#define FROM_DPKG(pkgs)	"/var/lib/dpkg/status (" pkgs ")"
+#define SRC_CTK		FROM_DPKG("packages nvidia-container-toolkit, "	\
+	"nvidia-container-toolkit-base, libnvidia-container1, "	\
+	"libnvidia-container-tools")
+#define SRC_DRV		"/sys/module/nvidia/version, else "		\
+	"/proc/driver/nvidia/version (the loaded kernel module)"
+#define SRC_RUNC	FROM_DPKG("package runc")
+#define SRC_CTRD	FROM_DPKG("packages containerd, containerd.io")
+#define SRC_DOCKER	FROM_DPKG("packages docker.io, docker-ce, "	\
+	"moby-engine")
+#define SRC_KERNEL	"/proc/sys/kernel/osrelease and /proc/version"
+#define VULN_SENDS(src)							\
+	FA_HOST_SENDS("the component's version from " src ", and the CVE " \
+	"catalogue, a local file (--cve-db, or the installed "		\
+	"host-cves.json) that the snapshot embeds")
+#define VULN_OUTCOMES							\
+	"One result per version found. Fails when the version is inside " \
+	"the affected range of a catalogued CVE not ruled out by the "	\
+	"configuration read (a distribution build, which may carry "	\
+	"backported fixes, fails with confidence version-only). Passes " \
+	"when no catalogued CVE affects it. Not tested when no catalogue " \
+	"was loaded, when no version was found (in a container the host's " \
+	"packages are not visible), or, for the driver, when its branch is " \
+	"not in the catalogue. An error when the catalogue is invalid."
+
 
 /* Debian's own builds (backports possible) versus vendor packages. */
 static const char *const distro_packages[] = { "runc", "containerd",
@@ -413,7 +454,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-#define VULN_CHECK(sym, cid, ttl, what, rf)				\
+#define VULN_CHECK(sym, cid, ttl, what, rf, src)			\
 	const struct fa_check sym = {					\
 		.id = cid, .family = FA_FAM_HOST,			\
 		.severity = FA_SEV_HIGH, .title = ttl,			\
@@ -427,22 +468,26 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		.msa_clause = "Provider shall keep the " what " on "	\
 		    "hosts running Customer workloads at or above the "	\
 		    "vendor's fixed release for every published "	\
-		    "vulnerability of CVSS 7.0 or higher within 14 days "	\
+		    "vulnerability of CVSS 7.0 or higher within 14 days " \
 		    "of the advisory (30 days below 7.0), and report "	\
 		    "the versions in use on request.",			\
-		.refs = rf, .eval = eval,				\
+		.refs = rf, .sends = VULN_SENDS(src),			\
+		.outcomes = VULN_OUTCOMES, .eval = eval,		\
 	}
 
 VULN_CHECK(fa_chk_host_nvidia_ctk_vuln, "HOST-NVIDIA-CTK-VULN",
     "Vulnerable NVIDIA Container Toolkit", "NVIDIA Container Toolkit",
-    refs_ctk);
+    refs_ctk, SRC_CTK);
 VULN_CHECK(fa_chk_host_nvidia_driver_vuln, "HOST-NVIDIA-DRIVER-VULN",
-    "Vulnerable NVIDIA GPU driver", "NVIDIA GPU driver", refs_drv);
+    "Vulnerable NVIDIA GPU driver", "NVIDIA GPU driver", refs_drv,
+    SRC_DRV);
 VULN_CHECK(fa_chk_host_runc_vuln, "HOST-RUNC-VULN", "Vulnerable runc",
-    "runc", refs_runc);
+    "runc", refs_runc, SRC_RUNC);
 VULN_CHECK(fa_chk_host_containerd_vuln, "HOST-CONTAINERD-VULN",
-    "Vulnerable containerd", "containerd", refs_ctrd);
+    "Vulnerable containerd", "containerd", refs_ctrd, SRC_CTRD);
 VULN_CHECK(fa_chk_host_docker_vuln, "HOST-DOCKER-VULN",
-    "Vulnerable Docker Engine", "Docker Engine (moby)", refs_docker);
+    "Vulnerable Docker Engine", "Docker Engine (moby)", refs_docker,
+    SRC_DOCKER);
 VULN_CHECK(fa_chk_host_kernel_vuln, "HOST-KERNEL-VULN",
-    "Vulnerable Linux kernel", "Linux kernel", refs_kernel);
+    "Vulnerable Linux kernel", "Linux kernel", refs_kernel,
+    SRC_KERNEL);

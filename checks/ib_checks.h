@@ -32,6 +32,30 @@
 #define FA_KIND_IB_LOCAL	"ib.local_port"
 #define FA_KIND_IB_TOPOLOGY	"ib.topology"
 
+/*
+ * What the IB acquisition sends, for the checks' `sends` texts.  Every MAD
+ * but the --active probes is a Get (fabric/ib.h: the engine refuses Sets
+ * without --active), sent with M_Key 0 and SM_Key 0 unless stated.
+ */
+#define FA_IB_SENDS_DISCOVERY						\
+	"directed-route SubnGet(NodeInfo), SubnGet(NodeDescription), "	\
+	"SubnGet(PortInfo) and SubnGet(SwitchInfo) SMPs with M_Key 0, "	\
+	"sent by libibnetdisc hop by hop from the tenant port to every " \
+	"node that answers, at most two in flight"
+#define FA_IB_SENDS_SMINFO						\
+	"one LID-routed SubnGet(SMInfo), M_Key 0, to the master SM's LID " \
+	"(from the tenant port's PortInfo) and to every port whose "	\
+	"discovered PortInfo advertises IsSM"
+#define FA_IB_SENDS_PATHS						\
+	"one SubnAdmGetTable(PathRecord) to the SA from the tenant port's " \
+	"LID to each other CA port discovered; one LID-routed "		\
+	"SubnGet(P_KeyTable), M_Key 0, per block of every other CA port's " \
+	"P_Key table (SMPs are not partition-checked, so these reach other " \
+	"tenants' adapters); the tenant port's own P_Key table; and, only " \
+	"when the SA returned records to SM_Key 1 but not to SM_Key 0 (see " \
+	"IB-SAKEY-DEFAULT), one SubnAdmGet(PKeyTableRecord) with SM_Key 1 " \
+	"per other CA port. All are Gets: nothing is changed"
+
 extern const struct fa_check fa_chk_ib_smkey_disclosed;
 extern const struct fa_check fa_chk_ib_pkey_default_full;
 extern const struct fa_check fa_chk_ib_mkey_unset;

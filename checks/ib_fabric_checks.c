@@ -205,6 +205,7 @@ static const char *const refs_enf[] = {
 	"InfiniBand Architecture Specification Vol. 1, 10.9.4 and 14.2.5: "
 	    "switch partition enforcement (PortInfo PartitionEnforcement)",
 	"OpenSM osm_pkey_mgr.c: enforcement on CA-facing switch ports",
+	FA_CMAX_PKEYS,
 	NULL
 };
 
@@ -212,6 +213,8 @@ static const char *const refs_smp[] = {
 	"InfiniBand Architecture Specification Vol. 1, 14.2.2: directed-route "
 	    "SMPs; SMPs are not subject to partitioning",
 	"Linux mlx4 SR-IOV: SMPs from VFs without SMI are dropped",
+	FA_CMAX_SRIOV,
+	FA_CMAX_UFM_KEY("MKEY"),
 	NULL
 };
 
@@ -234,6 +237,17 @@ const struct fa_check fa_chk_ib_pkey_enforce_off = {
 	    "Provider shall enable inbound and outbound partition enforcement "
 	    "on every switch port connected to a host channel adapter.",
 	.refs = refs_enf,
+	.sends =
+	    "Nothing beyond discovery, which sends " FA_IB_SENDS_DISCOVERY
+	    ": reads the PortInfo (PartitionEnforcement bits) it returned for "
+	    "every switch port facing a CA or router (read-only).",
+	.outcomes =
+	    "Fails when a switch port facing an end node does not enforce "
+	    "partitions both inbound and outbound. Passes when every such "
+	    "port does. Not applicable when discovery found no switch port "
+	    "facing an end node. Not tested when discovery did not "
+	    "complete, or when every examined port enforces but Active switch "
+	    "ports lead to nodes discovery did not reach.",
 	.eval = eval_enforce,
 };
 
@@ -255,5 +269,18 @@ const struct fa_check fa_chk_ib_smp_unrestricted = {
 	    "management packets to any node other than themselves, or shall "
 	    "protect every port with M_Key protection level 2 or higher.",
 	.refs = refs_smp,
+	.sends =
+	    "Nothing beyond discovery: " FA_IB_SENDS_DISCOVERY ", and the "
+	    "directed-route Gets with hop count 0 to the tenant port's own "
+	    "SMA (read-only). When not even the tenant's own SMA answers, "
+	    "the SA queries of the same scan are the control.",
+	.outcomes =
+	    "Fails when any node other than the tenant's own answered a "
+	    "directed-route SMP from the tenant port. Passes when the "
+	    "tenant's own SMA answered and no other did, or when not even "
+	    "the tenant's own SMA answered while the SA answered GMPs in the "
+	    "same run (SMPs are filtered at the tenant port, as on an SR-IOV "
+	    "virtual function without QP0). Not tested when neither "
+	    "answered, or when discovery did not complete.",
 	.eval = eval_smp,
 };

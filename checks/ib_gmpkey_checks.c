@@ -134,6 +134,8 @@ static const char *const refs_cc[] = {
 	"InfiniBand Architecture Specification Vol. 1, Annex A10: Congestion "
 	    "Control (CC_Key, CongestionKeyInfo)",
 	"NVIDIA UFM SM: cc_key_protect_bit, key_mgr_seed",
+	FA_CMAX_IB_KEYS,
+	FA_CMAX_UFM_KEY("CCKEY"),
 	NULL
 };
 
@@ -141,14 +143,35 @@ static const char *const refs_vs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 13.4.4: vendor-specific "
 	    "management classes",
 	"NVIDIA UFM SM: vs_key_enable; MFT mtcr_ib_ofed.c (VS_Key)",
+	FA_CMAX_IB_KEYS,
+	FA_CMAX_UFM_KEY("VSKEY"),
 	NULL
 };
 
 static const char *const refs_am[] = {
 	"NVIDIA SHARP Aggregation Manager: AM_Key (class 0x0B)",
 	"NVIDIA ibdiagnet: --am_key, guid2am_key",
+	FA_CMAX_AM_KEY,
+	FA_CMAX_UFM_KEY("AM and job keys"),
 	NULL
 };
+
+/* The probe, and the verdicts, are the same for the three classes. */
+#define SENDS(get)							\
+	"One LID-routed " get " with key 0 to every node discovery "	\
+	"found, on switch port 0 or a CA's first port with a LID, except " \
+	"the tenant's own node and nodes whose port advertises IsSM. Each " \
+	"is sent once, never retried: to an agent whose key is set and " \
+	"protected a wrong key is a violation that it counts and may "	\
+	"report. A Get changes nothing."
+#define OUTCOMES(key)							\
+	"Fails when a node answered a request carrying " key " 0: it "	\
+	"has no key, or does not enforce it. Never passes: an agent with a " \
+	"protected key drops a wrong key exactly as a node without the " \
+	"class does, and the scan has no key to send a control with. Not " \
+	"tested otherwise, with the counts of silent and unsupported "	\
+	"nodes, and when discovery did not complete (no node probed)."
+
 
 const struct fa_check fa_chk_ib_cckey_unset = {
 	.id = "IB-CCKEY-UNSET",
@@ -167,6 +190,10 @@ const struct fa_check fa_chk_ib_cckey_unset = {
 	    "switches and adapters with a secret CC_Key with its protect bit "
 	    "set.",
 	.refs = refs_cc,
+	.sends = SENDS("Congestion Control (class 0x21) "
+	    "Get(CongestionKeyInfo)"),
+	.outcomes = OUTCOMES("CC_Key") " A CC agent whose protect bit is "
+	    "clear also fails: it returns even a set CC_Key to anyone.",
 	.eval = eval_cc,
 };
 
@@ -187,6 +214,9 @@ const struct fa_check fa_chk_ib_vskey_unset = {
 	    "all switches and adapters with secret VS_Keys, so that tenant "
 	    "nodes cannot use vendor-specific management.",
 	.refs = refs_vs,
+	.sends = SENDS("Mellanox vendor-specific (class 0x0A) "
+	    "Get(GeneralInfo)"),
+	.outcomes = OUTCOMES("VS_Key"),
 	.eval = eval_vs,
 };
 
@@ -205,5 +235,8 @@ const struct fa_check fa_chk_ib_amkey_unset = {
 	    "Provider shall protect SHARP aggregation nodes with a secret "
 	    "AM_Key.",
 	.refs = refs_am,
+	.sends = SENDS("SHARP Aggregation Management (class 0x0B) "
+	    "Get(ClassPortInfo)"),
+	.outcomes = OUTCOMES("AM_Key"),
 	.eval = eval_am,
 };

@@ -217,8 +217,26 @@ static const char *const refs[] = {
 	"OpenSM opensm.8: m_key, m_key_protection_level, m_key_lease_period",
 	"NVIDIA InfiniBand Security Overview: M_Key per port, protection "
 	    "level 2",
+	FA_CMAX_UFM_KEY("MKEY"),
 	NULL
 };
+
+#define SENDS_PORTINFO							\
+	"Nothing beyond discovery, which sends " FA_IB_SENDS_DISCOVERY	\
+	": reads the PortInfo it returned for every CA port and every "	\
+	"switch's port 0 (read-only)."
+#define SENDS_SET							\
+	" With --active only: to each port that reads M_Key 0 at "	\
+	"protection level 1, is Active and has an M_Key lease period of 0 " \
+	"(so a violation cannot start a lease countdown), one "		\
+	"LID-routed SubnSet(NodeInfo) carrying a wrong M_Key, sent once, " \
+	"then one SubnGet(PortInfo) reading M_KeyViolations. NodeInfo " \
+	"cannot be set, so no port changes; a keyed port drops the Set and " \
+	"counts (and may trap) an M_Key violation."
+#define NOT_EXAMINED							\
+	" Ports at protection level 2 or more drop the key-0 Gets of "	\
+	"discovery, so they are not examined; the evidence counts the ports " \
+	"that were."
 
 const struct fa_check fa_chk_ib_mkey_unset = {
 	.id = "IB-MKEY-UNSET",
@@ -240,6 +258,16 @@ const struct fa_check fa_chk_ib_mkey_unset = {
 	    "at protection level 2 or higher, unknown to Customer and to every "
 	    "other tenant.",
 	.refs = refs,
+	.sends = SENDS_PORTINFO SENDS_SET,
+	.outcomes =
+	    "Fails when a port reads M_Key 0 with protection bits 0, 2 or 3 "
+	    "(a port at level 2 or more that answers a key-0 Get holds key "
+	    "0), or reads M_Key 0 at level 1 and accepted the --active "
+	    "wrong-key Set. Passes when no examined port has an unprotected "
+	    "zero M_Key. Not tested when discovery did not complete or "
+	    "examined no port, or when the only doubtful ports read M_Key 0 "
+	    "at level 1 (hidden or unset) and --active did not resolve them."
+	    NOT_EXAMINED,
 	.eval = eval_unset,
 };
 
@@ -263,6 +291,13 @@ const struct fa_check fa_chk_ib_mkey_readable = {
 	    "and shall rotate any M_Key found to have been disclosed within "
 	    "five business days.",
 	.refs = refs,
+	.sends = SENDS_PORTINFO,
+	.outcomes =
+	    "Fails when a port returned a non-zero M_Key to our key-0 "
+	    "SubnGet(PortInfo) (protection level 0). Passes when none did. "
+	    "Not applicable when none of the examined ports has an M_Key at "
+	    "all (that is IB-MKEY-UNSET's failure). Not tested when "
+	    "discovery did not complete or examined no port." NOT_EXAMINED,
 	.eval = eval_readable,
 };
 
@@ -283,5 +318,11 @@ const struct fa_check fa_chk_ib_mkey_protect_low = {
 	    "Provider shall operate M_Key protection at level 2 or higher on "
 	    "every port of the fabric.",
 	.refs = refs,
+	.sends = SENDS_PORTINFO,
+	.outcomes =
+	    "Fails when a port answered discovery with protection bits below "
+	    "2, or with M_Key 0. Passes when every examined port is at "
+	    "level 2 or more with a non-zero key. Not tested when discovery "
+	    "did not complete or examined no port." NOT_EXAMINED,
 	.eval = eval_protect_low,
 };

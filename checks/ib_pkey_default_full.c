@@ -19,6 +19,7 @@ static const char *const refs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 14.2.5: P_KeyTable "
 	    "attribute",
 	"OpenSM partitions.conf: Default=0x7fff : ALL=limited, SELF=full",
+	FA_CMAX_PKEYS,
 	NULL
 };
 
@@ -141,5 +142,16 @@ const struct fa_check fa_chk_ib_pkey_default_full = {
 	    "dedicated to Customer, in which no other tenant's port is a "
 	    "member.",
 	.refs = refs,
+	.sends =
+	    "Only Gets to the tenant's own adapter: SubnGet(P_KeyTable), "
+	    "M_Key 0, by directed route with hop count 0 (answered by the "
+	    "tenant port's own SMA), one per block of 32 entries as its "
+	    "NodeInfo PartitionCap gives.",
+	.outcomes =
+	    "Fails when the tenant port's table holds 0xFFFF, full "
+	    "membership of the default partition. Passes when the whole "
+	    "table was read and holds no 0xFFFF. Not tested when the table "
+	    "could not be read, or was read only in part without a 0xFFFF "
+	    "among the blocks read.",
 	.eval = eval,
 };

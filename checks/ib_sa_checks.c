@@ -196,13 +196,27 @@ eval_disclosure(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    fa_obs_reason(u));
 }
 
-static const char *const refs[] = {
-	"InfiniBand Architecture Specification Vol. 1, 15.2.1: SA MAD header "
-	    "(SM_Key) and trusted requests",
-	"OpenSM osm_sa_mad_ctrl.c, osm_sa_pkey_record.c: sa_key check, "
-	    "untrusted PKeyTableRecord rejected",
+#define REF_IBA								\
+	"InfiniBand Architecture Specification Vol. 1, 15.2.1: SA MAD "	\
+	"header (SM_Key) and trusted requests"
+#define REF_OSM								\
+	"OpenSM osm_sa_mad_ctrl.c, osm_sa_pkey_record.c: sa_key check, " \
+	"untrusted PKeyTableRecord rejected"
+
+static const char *const refs_key[] = {
+	REF_IBA, REF_OSM, FA_CMAX_IB_KEYS, FA_CMAX_UFM_KEY("SAKEY"), NULL
+};
+
+static const char *const refs_disc[] = {
+	REF_IBA, REF_OSM,
+	FA_CMAX_UFM("enhanced SA trust model applied to all commands"),
 	NULL
 };
+
+#define SENDS_PKTR							\
+	"two SubnAdmGet(PKeyTableRecord) of the tenant port's own P_Key " \
+	"table (block 0) to the SA at the master SM's LID, one with SM_Key " \
+	"0 (untrusted) and one with SM_Key 1, OpenSM's default sa_key"
 
 const struct fa_check fa_chk_ib_sakey_default = {
 	.id = "IB-SAKEY-DEFAULT",
@@ -221,7 +235,24 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "Provider shall configure the subnet administrator with a secret, "
 	    "randomly generated SA_Key, and shall not disclose it to Customer "
 	    "or to any other tenant.",
-	.refs = refs,
+	.refs = refs_key,
+	.sends =
+	    "Only Gets: " SENDS_PKTR "; the untrusted one is the control. "
+	    "When the SA returned records to the SM_Key 1 query and none to "
+	    "the untrusted one, one more SubnAdmGet(PKeyTableRecord) with "
+	    "SM_Key 1 per other CA port discovered, as evidence from the SA's "
+	    "side. An SA whose key is not 1 drops the keyed query and may "
+	    "report it.",
+	.outcomes =
+	    "Fails when the SA treated the query carrying SM_Key 1 as "
+	    "trusted: it returned records, or said \"no records\" or \"too "
+	    "many\". Passes when the SA refused it (REQ_INVALID or DENIED), "
+	    "or dropped it while answering the untrusted control. Not "
+	    "tested when it was not sent (no SM LID known), when the SA also "
+	    "returned records to the untrusted query (it enforces no trust; "
+	    "see IB-SA-DISCLOSURE), when the SA does not support the query, "
+	    "or when no usable answer or only a status that says nothing of "
+	    "the key came back.",
 	.eval = eval_sakey,
 };
 
@@ -242,6 +273,14 @@ const struct fa_check fa_chk_ib_sa_disclosure = {
 	    "Provider shall configure the subnet administrator to refuse "
 	    "P_Key table records, management keys and other restricted "
 	    "records to tenant nodes.",
-	.refs = refs,
+	.refs = refs_disc,
+	.sends =
+	    "Only Gets: of the " SENDS_PKTR " (see IB-SAKEY-DEFAULT), this "
+	    "check reads the untrusted one.",
+	.outcomes =
+	    "Fails when the SA returned P_Key table records to the untrusted "
+	    "query. Passes when it refused them (REQ_INVALID or DENIED). "
+	    "Not tested when the query got no answer, the SA does not "
+	    "support it, or the answer was neither records nor a refusal.",
 	.eval = eval_disclosure,
 };

@@ -258,6 +258,8 @@ static const char *const refs_key[] = {
 	"InfiniBand Architecture Specification Vol. 1, 14.4: SM_Key and "
 	    "SM negotiation",
 	"OpenSM osm_base.h (sm_key default 1), osm_sminfo_rcv.c",
+	FA_CMAX_IB_KEYS,
+	FA_CMAX_UFM_KEY("SMKEY"),
 	NULL
 };
 
@@ -284,6 +286,18 @@ const struct fa_check fa_chk_ib_smkey_default = {
 	    "Provider shall configure every subnet manager with a secret, "
 	    "randomly generated SM_Key other than 0 and 1.",
 	.refs = refs_key,
+	.sends =
+	    "Only Gets: " FA_IB_SENDS_SMINFO "; and the PortInfo that "
+	    "discovery read from the SM's port (see IB-MKEY-UNSET).",
+	.outcomes =
+	    "One result per SM. Fails when the SM_Key read is 1 (OpenSM's "
+	    "default), or 0 while the SM's port has M_Key protection bits 0, "
+	    "so that the 0 was not hidden. Passes when the key read is "
+	    "neither 0 nor 1. Not tested when the key reads 0 but the SM's "
+	    "port is M_Key protected (a hidden key cannot be judged) or its "
+	    "PortInfo is unknown, when SMInfo got no usable answer, when no "
+	    "SM was found, and, as an extra result, when discovery did not "
+	    "complete.",
 	.eval = eval_smkey_default,
 };
 
@@ -306,5 +320,16 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "controlled nodes identified to Customer, and shall prevent "
 	    "tenant nodes from acting as subnet managers.",
 	.refs = refs_sm,
+	.sends =
+	    "Only Gets: " FA_IB_SENDS_SMINFO ", and one "
+	    "SubnAdmGetTable(SMInfoRecord) to the SA: every SM it knows.",
+	.outcomes =
+	    "Fails when more than one SM is in MASTER state, or when the "
+	    "policy lists sm_guid lines and an SM reports from a port GUID "
+	    "they do not list. Passes with one master and no unlisted SM; "
+	    "without sm_guid lines only the number of masters is judged. "
+	    "Not tested when no SM answered SMInfo and the SA listed none; "
+	    "and, instead of passing, when a port advertising an SM did not "
+	    "answer SMInfo or discovery did not complete.",
 	.eval = eval_sm_unexpected,
 };

@@ -25,6 +25,8 @@ static const char *const refs[] = {
 	    "negotiation and handover",
 	"OpenSM osm_sminfo_rcv.c: SMInfo GetResp carries the SM_Key unless "
 	    "the SM port is M_Key protected",
+	FA_CMAX_IB_KEYS,
+	FA_CMAX_UFM_KEY("SMKEY"),
 	NULL
 };
 
@@ -168,5 +170,19 @@ const struct fa_check fa_chk_ib_smkey_disclosed = {
 	    "level 1 or higher such that an SMInfo query from a tenant node "
 	    "never returns the SM_Key.",
 	.refs = refs,
+	.sends =
+	    "Only Gets: " FA_IB_SENDS_SMINFO ". The SA queries of the same "
+	    "scan (see IB-SAKEY-DEFAULT) are the control that tells a dropped "
+	    "Get from a dead SM; the SM's port is found by discovery.",
+	.outcomes =
+	    "One result per SM. Fails when the SM returned a non-zero SM_Key "
+	    "to the unauthenticated SubnGet(SMInfo). Passes when it returned "
+	    "SM_Key 0 (hidden or unset: IB-SMKEY-DEFAULT tells which), or "
+	    "when the SM's port dropped the Get while the SA at the same LID "
+	    "answered in the same run (its SMA refuses unauthenticated Gets). "
+	    "Not tested when SMInfo got no usable answer and no such control "
+	    "exists, when no SM was found, and, as an extra result, when "
+	    "discovery did not complete (SMs other than the master were not "
+	    "looked for).",
 	.eval = eval,
 };

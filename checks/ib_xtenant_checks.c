@@ -563,8 +563,22 @@ static const char *const refs[] = {
 	    "15.2.5.16: PathRecord",
 	"OpenSM osm_sa_path_record.c: paths only between ports sharing a "
 	    "partition",
+	FA_CMAX_PKEYS,
 	NULL
 };
+
+#define FOREIGN								\
+	"A foreign port is a CA port that is neither the tenant's nor the " \
+	"provider's under the policy (tenant_node, tenant_guid, provider_*, " \
+	"sm_guid lines); ports hidden from discovery (e.g. at M_Key "	\
+	"protection level 2) are not covered. "
+#define NOT_PASSED							\
+	"Not applicable when discovery found no foreign CA port. Not "	\
+	"tested when discovery did not complete, when no PathRecord was " \
+	"asked of the SA, when PathRecord queries about foreign ports got " \
+	"no usable answer, or when the SA returned no path to any port at " \
+	"all, not even the SM's: an empty answer then proves nothing."
+
 
 const struct fa_check fa_chk_ib_xtenant_reachable = {
 	.id = "IB-XTENANT-REACHABLE",
@@ -586,6 +600,22 @@ const struct fa_check fa_chk_ib_xtenant_reachable = {
 	    "limited member of a partition whose only full members are "
 	    "Provider service ports.",
 	.refs = refs,
+	.sends =
+	    "Only Gets: " FA_IB_SENDS_PATHS ". With --active only: one "
+	    "PerfMgt Get(ClassPortInfo) to every other CA port for each "
+	    "partition in the tenant port's table, sent once with that "
+	    "partition's P_Key (its full entry if the tenant has one). It "
+	    "changes nothing but reaches other tenants' hosts, and where the "
+	    "P_Keys do not match the receiver drops it and raises a P_Key "
+	    "violation trap (257).",
+	.outcomes =
+	    "One result per foreign port found reachable. " FOREIGN
+	    "Fails for each foreign port that the SA returned a path to, "
+	    "whose P_Key table shares a partition with the tenant port's "
+	    "with a full member on one side, or (with --active) that "
+	    "answered a GMP. Passes when the SA, having returned a path to "
+	    "some port, returned none to any foreign port and no table "
+	    "shares a partition. " NOT_PASSED,
 	.eval = eval_reachable,
 };
 
@@ -607,5 +637,12 @@ const struct fa_check fa_chk_ib_pkey_shared = {
 	    "with another tenant's ports unless Customer ports and the other "
 	    "tenant's ports are all limited members of it.",
 	.refs = refs,
+	.sends = "Only Gets: " FA_IB_SENDS_PATHS ".",
+	.outcomes =
+	    "One result per shared P_Key. " FOREIGN "Fails for each "
+	    "partition that the tenant port shares with foreign ports with a "
+	    "full member on one side: a PathRecord to a foreign port carries "
+	    "it, or both P_Key tables hold it. Passes when no partition is "
+	    "shared with any foreign port discovery found. " NOT_PASSED,
 	.eval = eval_shared,
 };
