@@ -454,15 +454,18 @@ check_sh "sbatch per-node task" "$T/node_task.sh"
 # ---------------------------------------------------------------------------
 # systemd units.
 U=$D/systemd
-# ini_ok FILE: sections and Key=value lines only, known sections.
+# ini_ok FILE: sections and Key=value lines only, known sections; a line
+# ending in a backslash continues on the next.
 ini_ok() {
 	awk '
+	cont { cont = /\\$/; next }
 	/^[[:space:]]*([#;].*)?$/ { next }
 	/^\[(Unit|Service|Timer|Install)\]$/ { sec = 1; next }
 	/^\[/ { print FILENAME ":" NR ": unknown section " $0; bad = 1; next }
 	!sec { print FILENAME ":" NR ": key before any section"; bad = 1; next }
 	!/^[A-Za-z][A-Za-z0-9]*=/ { print FILENAME ":" NR ": not Key=value: " $0
 	    bad = 1 }
+	{ cont = /\\$/ }
 	END { exit bad }' "$1"
 }
 for f in "$U/fabaudit.service" "$U/fabaudit.timer"; do
@@ -516,9 +519,12 @@ expect_grep "service: capabilities bounded to CAP_NET_RAW/NET_ADMIN" \
     '^CapabilityBoundingSet=CAP_NET_RAW( CAP_NET_ADMIN)?$' "$SV"
 expect_grep "service: idle I/O class" '^IOSchedulingClass=idle$' "$SV"
 expect_grep "service: Nice" '^Nice=1[0-9]$' "$SV"
+# The ExecStart line, its continuations joined.
+sed -n '/^ExecStart=/,/[^\\]$/p' "$SV" | sed 's/\\$//' | tr -s '\n ' '  ' \
+    >"$T/execstart"
 expect_grep "service: history, quiet, metrics, syslog, sign" \
-    '^ExecStart=.* --history /var/lib/fabaudit/history .*--quiet .*--metrics .*--syslog .*--sign ' \
-    "$SV"
+    "^ExecStart=.* --history /var/lib/fabaudit/history .*--quiet .*\
+--metrics .*--syslog .*--sign " "$T/execstart"
 expect_grep "timer: Persistent=true" '^Persistent=true$' "$TM"
 expect_grep "timer: RandomizedDelaySec" '^RandomizedDelaySec=' "$TM"
 expect_grep "timer: OnCalendar" '^OnCalendar=' "$TM"
@@ -618,9 +624,10 @@ expect_grep "sbatch: the first node is the IB walker" '^n1 scan --ib ' \
     "$T/all.log"
 expect_eq "sbatch: every node scans --eth --host" \
     "$(grep ' scan ' "$T/all.log" | grep -c -- ' --eth --host ')" 3
+N=$O/nodes
 expect_grep "sbatch: merge of the three reports into cluster/" \
-    "^batch merge .* -o $O/cluster $O/nodes/n1/report.json $O/nodes/n2/report.json $O/nodes/n3/report.json\$" \
-    "$T/all.log"
+    "^batch merge .* -o $O/cluster $N/n1/report.json $N/n2/report.json \
+$N/n3/report.json\$" "$T/all.log"
 
 # 2. One node's scan fails: it is named, and the job is incomplete (3)
 # unless the merge itself failed.
@@ -721,8 +728,8 @@ if [ -n "$ds" ] && [ -f "$ds" ]; then
 	expect_eq "daemonset loop: first sleep lasts until 02:17 UTC" \
 	    "$(sed -n 1p "$T/ds.log")" "sleep $((23 * 3600 + 17 * 60))"
 	expect_grep "daemonset loop: scans --eth --host=/host with history" \
-	    '^fabaudit scan --eth --host=/host .*--history /var/lib/fabaudit/history .*--quiet' \
-	    "$T/ds.log"
+	    '^fabaudit scan --eth --host=/host .*--history '\
+'/var/lib/fabaudit/history .*--quiet' "$T/ds.log"
 	expect_grep "daemonset loop: new failures are logged with the node" \
 	    'gpu-007: new failures' "$T/ds.err"
 	expect_eq "daemonset loop: SIGTERM while asleep ends it with 0" \
