@@ -534,8 +534,9 @@ expect_grep "timer: OnCalendar" '^OnCalendar=' "$TM"
 # once per node of FAKE_NODES (or of --nodelist) with SLURMD_NODENAME set,
 # except FAKE_DEAD nodes, where the task never runs; scontrol lists
 # FAKE_NODES.  The fabaudit stand-in logs every call, turns a scan into
-# `fabaudit check` of the careless-provider snapshot (FAKE_BROKEN nodes'
-# scans fail with status 3) and runs the real merge, or exits with
+# `fabaudit check` of the careless-provider snapshot with the node as
+# scan.host (FAKE_BROKEN nodes' scans fail with status 3) and runs the real
+# merge, or exits with
 # FAKE_MERGE_RC instead when it is set.
 mkdir "$T/bin"
 cat >"$T/bin/srun" <<'EOF'
@@ -575,7 +576,14 @@ scan)
 		[ "\$1" = -o ] && out=\$2
 		shift
 	done
-	exec "$FA" check -q -o "\$out" "$SNAP" ;;
+	"$FA" check -q -o "\$out" "$SNAP"
+	rc=\$?
+	# One host per node, as real scans would have: merge refuses two
+	# reports of the same scan.
+	jq --arg h "\$SLURMD_NODENAME" '.scan.host = \$h' "\$out/report.json" \
+	    >"\$out/report.json.tmp" && mv "\$out/report.json.tmp" \
+	    "\$out/report.json" || exit 99
+	exit "\$rc" ;;
 merge)
 	[ -z "\${FAKE_MERGE_RC:-}" ] || exit "\$FAKE_MERGE_RC"
 	exec "$FA" "\$@" ;;
