@@ -29,7 +29,7 @@ cat >"$T/check.py" <<'EOF'
 import os, re, subprocess, sys
 import yaml
 
-deploy, fa, snap, tmp = sys.argv[1:5]
+deploy, fa, snap, tmp, man = sys.argv[1:6]
 fails = 0
 
 def ok(name):
@@ -318,6 +318,21 @@ def options_listed(sub):
     r = subprocess.run([fa, sub, "-h"], capture_output=True, text=True)
     return set(OPT.findall(r.stdout + "\n" + r.stderr)), r.returncode
 
+# Synonyms that fabaudit(8) documents as "Fl q , Fl -quiet": a usage line
+# may show only one spelling of an option.
+SYNONYM = re.compile(r"Fl ([A-Za-z])(?: Ar \S+)? , Fl -([a-z][a-z0-9-]*)")
+
+def synonyms(man):
+    syn = {}
+    try:
+        text = open(man, encoding="utf-8").read()
+    except OSError:
+        return syn
+    for short, long in SYNONYM.findall(text):
+        syn["-" + short] = "--" + long
+        syn["--" + long] = "-" + short
+    return syn
+
 def check_options(invocations):
     used = {}
     for f in files():
@@ -331,10 +346,14 @@ def check_options(invocations):
     expect({"scan", "merge"} <= set(subs),
            "deploy/ invokes fabaudit scan and merge", repr(subs))
     listed = {s: options_listed(s) for s in subs}
+    syn = synonyms(man)
     for (s, o), fs in sorted(used.items()):
         opts, rc = listed[s]
-        expect(o in opts, "fabaudit %s %s (used in %s) is listed by "
-               "`fabaudit %s -h`" % (s, o, " ".join(sorted(fs)), s),
+        alias = "" if o in opts or syn.get(o) not in opts else \
+            " (as %s, its synonym in fabaudit(8))" % syn[o]
+        expect(o in opts or alias, "fabaudit %s %s (used in %s) is listed "
+               "by `fabaudit %s -h`%s" % (s, o, " ".join(sorted(fs)), s,
+                                          alias),
                "not listed; `fabaudit %s -h` exited %d" % (s, rc))
     print("USED: " + " ".join("%s:%s" % so for so in sorted(used)))
 
@@ -364,6 +383,11 @@ def self_tests():
     expect("--no-such-option" not in opts and "--ib" in opts,
            "`fabaudit scan -h` lists --ib and not an invented option",
            repr(sorted(opts)))
+    syn = synonyms(man)
+    expect(syn.get("--quiet") == "-q" and syn.get("-q") == "--quiet" and
+           "--ib" not in syn,
+           "fabaudit(8) gives -q and --quiet as synonyms, --ib alone",
+           repr(sorted(syn.items())))
 
 self_tests()
 kinds, inv = check_yaml()
@@ -378,7 +402,8 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
 	fa_done
 	exit
 fi
-python3 "$T/check.py" "$D" "$FA" "$SNAP" "$T" >"$T/py.out" 2>&1
+python3 "$T/check.py" "$D" "$FA" "$SNAP" "$T" man/man8/fabaudit.8 \
+    >"$T/py.out" 2>&1
 py_rc=$?
 grep -v '^SCRIPT: \|^USED: ' "$T/py.out"
 FA_FAILS=$((FA_FAILS + $(grep -c '^FAIL: ' "$T/py.out")))
@@ -528,6 +553,78 @@ expect_grep "service: history, quiet, metrics, syslog, sign" \
 expect_grep "timer: Persistent=true" '^Persistent=true$' "$TM"
 expect_grep "timer: RandomizedDelaySec" '^RandomizedDelaySec=' "$TM"
 expect_grep "timer: OnCalendar" '^OnCalendar=' "$TM"
+
+# ---------------------------------------------------------------------------
+# The service's own command, run for real on this machine, with its paths
+# moved into $T: the families become the loopback interface (listened on
+# for 1 s) and the host, and --syslog is left out so that the test writes
+# nothing to this machine's log.  A second run finds nothing new, so
+# --quiet must keep it silent with status 0; a run while another holds the
+# lock must exit 3.
+R=$T/run
+mkdir -p "$R/metrics"
+printf 'tenant_node test-*\n' >"$R/policy.conf"
+openssl genpkey -algorithm ed25519 -out "$R/signing.pem" 2>/dev/null ||
+    fa_fail "openssl could not make a test signing key"
+set -f
+# shellcheck disable=SC2046 # split into words on purpose
+set -- $(sed 's/^ExecStart=//' "$T/execstart")
+set +f
+for a do
+	shift
+	case $a in
+	/usr/local/bin/fabaudit) set -- "$@" "$FA" ;;
+	'$FABAUDIT_FAMILIES') set -- "$@" --eth=lo --listen 1 --host ;;
+	/etc/fabaudit/fabaudit.conf) set -- "$@" "$R/policy.conf" ;;
+	/var/lib/fabaudit/history) set -- "$@" "$R/history" ;;
+	/var/lib/prometheus/node-exporter/fabaudit.prom)
+		set -- "$@" "$R/metrics/fabaudit.prom" ;;
+	/etc/fabaudit/signing.pem) set -- "$@" "$R/signing.pem" ;;
+	--syslog) ;;
+	*) set -- "$@" "$a" ;;
+	esac
+done
+case " $* " in
+*" /etc/"*|*" /var/"*|*" /usr/"*)
+	fa_fail "service command: a path was not moved into the test dir: $*" ;;
+*)
+	"$@" >"$R/out1" 2>"$R/err1"
+	rc1=$?
+	expect_eq "service command: first run works (exit 0 or 1)" \
+	    "$(case $rc1 in 0|1) echo yes ;; *) echo "$rc1: $(head -n 2 \
+	    "$R/err1" | tr '\n' ' ')" ;; esac)" yes
+	"$@" >"$R/out2" 2>"$R/err2"
+	rc2=$?
+	expect_eq "service command: second run, nothing new, exits 0" "$rc2" 0
+	expect_eq "service command: --quiet keeps the second run silent" \
+	    "$(wc -c <"$R/out2" | tr -d ' ')" 0
+	expect_eq "service command: two runs kept in the history" \
+	    "$(ls "$R/history" | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z$')" 2
+	expect_eq "service command: history/latest has report.json" \
+	    "$(test -L "$R/history/latest" &&
+	    test -s "$R/history/latest/report.json" && echo yes)" yes
+	expect_eq "service command: the run is signed (SHA256SUMS)" \
+	    "$(test -s "$R/history/latest/SHA256SUMS" && echo yes)" yes
+	expect_eq "service command: metrics file readable by node_exporter" \
+	    "$(ls -l "$R/metrics/fabaudit.prom" 2>/dev/null | cut -c1-10)" \
+	    -rw-r--r--
+	# Overlap: hold the lock as another run would.
+	flock "$R/history/.lock" sh -c ': >"$1"; sleep 30' sh "$R/held" &
+	holder=$!
+	i=0
+	while [ ! -e "$R/held" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@" >"$R/out3" 2>"$R/err3"
+	expect_eq "service command: a run while the lock is held exits 3" \
+	    "$?" 3
+	expect_grep "service command: ... and says so" 'lock' "$R/err3"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	;;
+esac
+
 
 # ---------------------------------------------------------------------------
 # The Slurm script, end to end, against stand-ins: srun runs its command
