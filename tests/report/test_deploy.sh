@@ -599,7 +599,8 @@ case " $* " in
 	expect_eq "service command: --quiet keeps the second run silent" \
 	    "$(wc -c <"$R/out2" | tr -d ' ')" 0
 	expect_eq "service command: two runs kept in the history" \
-	    "$(ls "$R/history" | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z$')" 2
+	    "$(find "$R/history" -mindepth 1 -maxdepth 1 -type d \
+	    -name '[0-9]*T[0-9]*Z' | grep -c .)" 2
 	expect_eq "service command: history/latest has report.json" \
 	    "$(test -L "$R/history/latest" &&
 	    test -s "$R/history/latest/report.json" && echo yes)" yes
