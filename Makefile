@@ -164,8 +164,8 @@ check: deps
 
 unit-build: $(UNIT_BINS)
 
-lint-man:
-	@sh tests/lint-man.sh
+lint-man: all
+	@sh tests/lint-man.sh $(B)
 
 install: $(BIN)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
@@ -175,13 +175,16 @@ install: $(BIN)
 	$(INSTALL) -m 0644 man/man8/fabaudit.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 man/man5/fabaudit.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
-	$(INSTALL) -m 0644 data/host-cves.json $(DESTDIR)$(DATADIR)/
+	$(INSTALL) -m 0644 data/host-cves.json data/fabaudit-report.xsd \
+		data/junit.xsd $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
 		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5 \
 		$(DESTDIR)$(MANDIR)/man7/fabaudit-checks.7 \
-		$(DESTDIR)$(DATADIR)/host-cves.json
+		$(DESTDIR)$(DATADIR)/host-cves.json \
+		$(DESTDIR)$(DATADIR)/fabaudit-report.xsd \
+		$(DESTDIR)$(DATADIR)/junit.xsd
 
 clean:
 	rm -rf build build-asan build-clang demo-report

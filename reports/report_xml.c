@@ -141,7 +141,8 @@ static const struct field catalogue_f[] = {
 };
 static const struct field scan_f[] = {
 	TYPED("started", F_DATETIME), TYPED("finished", F_DATETIME),
-	TEXT("host"), LIST("families", &family_item), TYPED("active", F_BOOL),
+	TEXT("host"), TEXT("run_by"), LIST("families", &family_item),
+	TYPED("active", F_BOOL),
 	OBJ("catalogue", catalogue_f), END
 };
 static const struct field scope_catalogue_f[] = {
@@ -151,13 +152,14 @@ static const struct field scope_catalogue_f[] = {
 static const struct field guid_item = TEXT("guid");
 static const struct field fabric_f[] = {
 	TEXT("local_port_guid"), TEXT("local_node_desc"),
-	TYPED("local_lid", F_COUNT), TEXT("subnet_prefix"),
+	TYPED("local_lid", F_COUNT), TEXT("subnet_prefix"), TEXT("ca"),
 	LIST("sm_guids", &guid_item), END
 };
 static const struct field scope_f[] = {
 	TEXT("tenant"), TEXT("provider"), TEXT("run_by"), TEXT("host"),
 	TYPED("started", F_DATETIME), TYPED("finished", F_DATETIME),
-	TEXT("tool_version"), OBJ("catalogue", scope_catalogue_f),
+	TEXT("tool_version"), TEXT("scanned_by_version"),
+	OBJ("catalogue", scope_catalogue_f),
 	TYPED("snapshot_sha256", F_SHA256), TEXT("policy"),
 	OBJ("fabric", fabric_f), END
 };

@@ -92,7 +92,8 @@ scan_time(const struct fa_snapshot *snap)
 int
 fa_cmd_check(int argc, char **argv)
 {
-	struct fa_out_opts out = { .json = 1, .txt = 1, .fail_on = FA_SEV_HIGH };
+	struct fa_out_opts out = { .json = 1, .txt = 1, .xml = 1, .html = 1,
+	    .fail_on = FA_SEV_HIGH };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL, *path;

@@ -325,7 +325,8 @@ fa_cmd_scan(int argc, char **argv)
 {
 	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
 	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0, 0 };
-	struct fa_out_opts out = { .json = 1, .txt = 1, .fail_on = FA_SEV_HIGH };
+	struct fa_out_opts out = { .json = 1, .txt = 1, .xml = 1, .html = 1,
+	    .fail_on = FA_SEV_HIGH };
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL;

@@ -18,8 +18,8 @@
 #include "scanner.h"
 
 const char fa_usage_verify[] =
-    "       fabaudit verify [-p pub.pem] outdir\n"
-    "       fabaudit verify --chain [-p pub.pem] historydir\n";
+    "       fabaudit verify [-p | --pubkey pub.pem] outdir\n"
+    "       fabaudit verify --chain [-p | --pubkey pub.pem] historydir\n";
 
 enum { OPT_CHAIN = 256 };
 

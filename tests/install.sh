@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make install` honours PREFIX and DESTDIR and installs the binary and
-# both manuals and the host CVE catalogue; the installed binary runs.
+# the manuals, the host CVE catalogue and the XML schemas; the installed
+# binary runs.
 # usage: tests/install.sh
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -16,6 +17,12 @@ expect_eq "fabaudit.8 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man8/fabaudit.8" && echo yes)" yes
 expect_eq "fabaudit.conf.5 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man5/fabaudit.conf.5" && echo yes)" yes
+expect_eq "fabaudit-checks.7 installed" \
+    "$(test -f "$T/root/opt/fa/share/man/man7/fabaudit-checks.7" && echo yes)" yes
+for x in fabaudit-report.xsd junit.xsd; do
+	expect_eq "$x installed" \
+	    "$(cmp -s "data/$x" "$T/root/opt/fa/share/fabaudit/$x" && echo yes)" yes
+done
 expect_eq "host CVE catalogue installed" \
     "$(cmp -s data/host-cves.json "$T/root/opt/fa/share/fabaudit/host-cves.json" \
     && echo yes)" yes

@@ -62,7 +62,7 @@ for t in "$A"/tests/test_* "$A"/tests/ftest_*; do
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
 done
-run "man lint" sh tests/lint-man.sh
+run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"

@@ -66,7 +66,8 @@ for t in ed25519 rsa ecdsa; do
 
 	O=$T/o-$t
 	expect_eq "check --sign ($t) exits 1 on the careless fixture" \
-	    "$(rc "$BIN" check -q --sign "$K.pem" -o "$O" "$SNAP")" 1
+	    "$(rc "$BIN" check -q -f json,txt --sign "$K.pem" -o "$O" \
+	    "$SNAP")" 1
 	expect_eq "SHA256SUMS lists the files written, sorted ($t)" \
 	    "$(cut -c67- "$O/SHA256SUMS" | tr '\n' ' ')" \
 	    "report.json report.txt "
@@ -226,6 +227,12 @@ openssl genpkey -algorithm ed25519 -out "$T/o.pem" 2>/dev/null
 openssl pkey -in "$T/o.pem" -pubout -out "$T/o.pub.pem"
 expect_eq "check --sign with an openssl key" \
     "$(rc "$BIN" check -q --sign "$T/o.pem" -o "$T/o-ossl" "$SNAP")" 1
+# The default formats: every report file the run wrote is covered.
+expect_eq "check --sign, default formats" \
+    "$(rc "$BIN" check -q --sign "$T/o.pem" -o "$T/o-all" "$SNAP")" 1
+expect_eq "SHA256SUMS covers html, json, txt and xml" \
+    "$(cut -c67- "$T/o-all/SHA256SUMS" | tr '\n' ' ')" \
+    "report.html report.json report.txt report.xml "
 expect_eq "... verify" "$(rc "$BIN" verify -p "$T/o.pub.pem" \
     "$T/o-ossl")" 0
 
