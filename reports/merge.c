@@ -6,6 +6,7 @@
  * escaped on the way out (text); secrets in evidence are redacted again,
  * since a node report may have been written with --reveal.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,41 +276,53 @@ out:
 	return rc;
 }
 
+/* The JSON containers of struct fa_merge, made and freed together. */
+static const struct {
+	size_t	off;
+	int	array;
+} containers[] = {
+	{ offsetof(struct fa_merge, gindex), 0 },
+	{ offsetof(struct fa_merge, cindex), 0 },
+	{ offsetof(struct fa_merge, seen), 0 },
+	{ offsetof(struct fa_merge, shas), 0 },
+	{ offsetof(struct fa_merge, hoststart), 0 },
+	{ offsetof(struct fa_merge, hosts), 0 },
+	{ offsetof(struct fa_merge, nodes), 1 },
+	{ offsetof(struct fa_merge, warnings), 1 },
+	{ offsetof(struct fa_merge, versions), 0 },
+	{ offsetof(struct fa_merge, tools), 0 },
+	{ offsetof(struct fa_merge, catdates), 0 },
+	{ offsetof(struct fa_merge, policies), 0 },
+	{ offsetof(struct fa_merge, expired), 1 },
+};
+
+static json_t **
+container(struct fa_merge *m, size_t i)
+{
+	return (json_t **)(void *)((char *)m + containers[i].off);
+}
+
 struct fa_merge *
 fa_merge_new(enum fa_severity fail_on)
 {
 	struct fa_merge *m;
-	int f, bad;
+	size_t i;
+	int f;
 
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return NULL;
 	m->fail_on = fail_on;
-	m->gindex = json_object();
-	m->cindex = json_object();
-	m->seen = json_object();
-	m->shas = json_object();
-	m->hoststart = json_object();
-	m->hosts = json_object();
-	m->nodes = json_array();
-	m->warnings = json_array();
-	m->versions = json_object();
-	m->tools = json_object();
-	m->catdates = json_object();
-	m->policies = json_object();
-	m->expired = json_array();
-	bad = m->gindex == NULL || m->cindex == NULL || m->seen == NULL ||
-	    m->shas == NULL || m->hoststart == NULL || m->hosts == NULL ||
-	    m->nodes == NULL || m->warnings == NULL || m->versions == NULL ||
-	    m->tools == NULL || m->catdates == NULL || m->policies == NULL ||
-	    m->expired == NULL;
+	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
+		if ((*container(m, i) = containers[i].array ? json_array() :
+		    json_object()) == NULL)
+			goto fail;
 	for (f = 0; f < FA_FAM_MAX; f++)
 		if ((m->missing[f] = json_array()) == NULL)
-			bad = 1;
-	if (bad) {
-		fa_merge_free(m);
-		return NULL;
-	}
+			goto fail;
 	return m;
+fail:
+	fa_merge_free(m);
+	return NULL;
 }
 
 void
@@ -327,20 +340,9 @@ fa_merge_free(struct fa_merge *m)
 	}
 	free(m->groups);
 	free(m->checks);
-	json_decref(m->gindex);
-	json_decref(m->cindex);
-	json_decref(m->seen);
-	json_decref(m->shas);
-	json_decref(m->hoststart);
-	json_decref(m->hosts);
-	json_decref(m->nodes);
-	json_decref(m->warnings);
-	json_decref(m->versions);
-	json_decref(m->tools);
-	json_decref(m->catdates);
-	json_decref(m->policies);
+	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
+		json_decref(*container(m, i));
 	json_decref(m->catalogue);
-	json_decref(m->expired);
 	for (f = 0; f < FA_FAM_MAX; f++)
 		json_decref(m->missing[f]);
 	free(m);
