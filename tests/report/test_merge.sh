@@ -143,7 +143,8 @@ jq '.scan.host = "old" | .scanned_by.version = "0.0.9"' "$R" >"$T/old.json"
 "$FA" merge -o "$T/ow" "$T/n1.json" "$T/old.json" >/dev/null 2>"$T/stderr"
 expect_eq "mixed versions: exit 1" "$?" 1
 expect_grep "mixed versions: warning on stderr" \
-    '^fabaudit: warning: the nodes were scanned by different fabaudit versions: 0\.1\.0 \(1 report\), 0\.0\.9 \(1 report\)$' \
+    '^fabaudit: warning: the nodes were scanned by different fabaudit '\
+'versions: 0\.1\.0 \(1 report\), 0\.0\.9 \(1 report\)$' \
     "$T/stderr"
 expect_eq "mixed versions: merged.warnings" \
     "$(jq '.merged.warnings | length' "$T/ow/report.json")" 1

@@ -437,7 +437,8 @@ test_hostile(void **state)
 		{ "{\"schema\": \"fabaudit-report/1\", \"results\": {}}",
 		  "no results array" },
 		{ "{\"schema\": \"fabaudit-report/1\", \"evaluation\": "
-		  "{\"mode\": \"merge\"}, \"results\": []}", "already a merged" },
+		  "{\"mode\": \"merge\"}, \"results\": []}",
+		  "already a merged" },
 		{ "{\"schema\": \"fabaudit-report/1\", \"merged\": 1, "
 		  "\"results\": []}", "already a merged" },
 		{ "{\"schema\": \"fabaudit-report/1\", \"results\": [7]}",
@@ -472,7 +473,8 @@ test_hostile(void **state)
 		  "\"severity\": \"high\", \"target\": \"t\\u001b[2J\"}, "
 		  "{\"id\": \"HOST-X\", \"family\": \"host\", \"status\": "
 		  "\"pass\", \"severity\": \"high\", \"target\": "
-		  "\"t\\u001b[2J\"}]}", "results[1]: HOST-X on t\\x1b[2J twice" },
+		  "\"t\\u001b[2J\"}]}",
+		  "results[1]: HOST-X on t\\x1b[2J twice" },
 	};
 	struct fa_merge *m = fa_merge_new(FA_SEV_HIGH);
 	json_error_t je;
