@@ -87,6 +87,20 @@ jint(const json_t *o, const char *k)
 	return json_integer_value(json_object_get(o, k));
 }
 
+/* The length of s cut to at most max bytes at a UTF-8 boundary. */
+static size_t
+cutlen(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	/* jansson strings and object keys must be valid UTF-8. */
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+		;
+	return n;
+}
+
 /* A JSON string of at most max bytes of s ("..." when cut); null for NULL. */
 static json_t *
 bstr(const char *s, size_t max)
@@ -97,11 +111,8 @@ bstr(const char *s, size_t max)
 
 	if (s == NULL)
 		return json_null();
-	if ((n = strlen(s)) <= max)
+	if ((n = cutlen(s, max)) == strlen(s))
 		return json_string(s);
-	/* Cut at a UTF-8 character boundary: jansson strings are UTF-8. */
-	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
-		;
 	if ((t = fa_strfmt("%.*s...", (int)n, s)) == NULL)
 		return NULL;
 	j = json_string(t);
@@ -180,7 +191,7 @@ fabric_wide(const char *family, const char *t)
 	if (strcmp(family, "ib") != 0)
 		return 0;
 	if (strcmp(t, "fabric") == 0 || strcmp(t, "sa") == 0 ||
-	    strncmp(t, "pkey-", 5) == 0)
+	    (strncmp(t, "pkey-", 5) == 0 && strlen(t) <= 32))
 		return 1;
 	if (strchr("HSR", t[0]) == NULL || t[0] == '\0' ||
 	    strncmp(t + 1, "-0x", 3) != 0)
@@ -611,14 +622,23 @@ fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
 		g->last_node = ni;
 		g->nodes++;
 	}
-	if (reason != NULL && json_object_get(g->reasons, reason) == NULL &&
-	    json_object_set_new(g->reasons, reason, json_true()) != 0)
-		return FA_ERR_NOMEM;
+	if (reason != NULL) {
+		key = fa_strfmt("%.*s", (int)cutlen(reason, MAX_LINE), reason);
+		if (key == NULL || json_object_set_new(g->reasons, key,
+		    json_true()) != 0) {
+			free(key);
+			return FA_ERR_NOMEM;
+		}
+		free(key);
+		key = NULL;
+	}
 	if (st != FA_ST_NOT_TESTED && st != FA_ST_ERROR &&
 	    fabric_wide(jstr(r, "family"), jstr(r, "target"))) {
 		/* The subnet's length keeps "a\tb"+"c" from "a"+"b\tc". */
-		key = fa_strfmt("%zu\t%zu:%s\t%s", gi, subnet != NULL ?
-		    strlen(subnet) : 0, subnet != NULL ? subnet : "",
+		if (subnet == NULL)
+			subnet = "";
+		key = fa_strfmt("%zu\t%zu:%.*s\t%s", gi, cutlen(subnet,
+		    MAX_NAME), (int)cutlen(subnet, MAX_NAME), subnet,
 		    jstr(r, "target"));
 		if (key == NULL)
 			return FA_ERR_NOMEM;
@@ -794,7 +814,10 @@ host_start_key(const json_t *report)
 
 	if (h == NULL || *h == '\0')
 		return NULL;
-	return fa_strfmt("%s\t%s", h, s != NULL ? s : "");
+	if (s == NULL)
+		s = "";
+	return fa_strfmt("%.*s\t%.*s", (int)cutlen(h, MAX_NAME), h,
+	    (int)cutlen(s, MAX_NAME), s);
 }
 
 /* Refuse a report merged already; 0, FA_ERR_INPUT or FA_ERR_NOMEM. */
@@ -830,7 +853,6 @@ static int
 remember(struct fa_merge *m, const json_t *report, const char *file,
     const char *sha256, const char *node)
 {
-	const char *h = jstr(json_object_get(report, "scan"), "host");
 	const char *prev;
 	char *key, *w;
 	int r = 0;
@@ -844,7 +866,8 @@ remember(struct fa_merge *m, const json_t *report, const char *file,
 	free(key);
 	if (r != 0)
 		return r;
-	if ((prev = jstr(m->hosts, h)) != NULL) {
+	/* The report has a host, so node is its (bounded) name. */
+	if ((prev = jstr(m->hosts, node)) != NULL) {
 		w = fa_strfmt("host %s has two reports (%s and %s, other start "
 		    "times): they count as two nodes", node, prev, file);
 		if (w == NULL || json_array_append_new(m->warnings,
@@ -853,7 +876,7 @@ remember(struct fa_merge *m, const json_t *report, const char *file,
 		free(w);
 		return r;
 	}
-	return json_object_set_new(m->hosts, h, json_string(file)) != 0 ?
+	return json_object_set_new(m->hosts, node, json_string(file)) != 0 ?
 	    FA_ERR_NOMEM : 0;
 }
 
@@ -1421,7 +1444,7 @@ fa_merge_txt(const json_t *mj, size_t max)
 	const json_t *merged = json_object_get(mj, "merged");
 	const json_t *results = json_object_get(mj, "results");
 	char *buf = NULL, *sum;
-	size_t len = 0, i, o, s;
+	size_t len = 0, i, o, s, compact = 0;
 	int bad;
 	FILE *f;
 
@@ -1463,7 +1486,9 @@ fa_merge_txt(const json_t *mj, size_t max)
 			json_array_foreach(results, i, r) {
 				if (!txt_matches(r, o, txt_sev[s]))
 					continue;
-				if (txt_order[o].full)
+				/* A blank line before each full entry and
+				 * before the first one-line entry. */
+				if (txt_order[o].full || !compact++)
 					fputc('\n', f);
 				txt_result(f, r, max, txt_order[o].full);
 			}

@@ -538,10 +538,17 @@ test_bounds(void **state)
 	    json_pack("[s, i, {}, s]", "one", 2, "four")), 0);
 	add_ok(m, report(big, "2026-12-02T09:00:00Z", json_pack("[o]", r)),
 	    "f");
+	/* A reason that differs only past the bound is not another one. */
+	big[4000] = 'b';
+	add_ok(m, report("other", "2026-12-02T09:00:00Z", json_pack("[o]",
+	    res("HOST-K8S-TOKEN", "host", "fail", "medium", "tok", big))),
+	    "g");
 	free(big);
 	mj = finish(m);
 	r = json_array_get(json_object_get(mj, "results"), 0);
 	assert_int_equal(strlen(sget(r, "reason")), 1023 + 3);
+	assert_int_equal(inum(r, "reasons", NULL), 1);
+	assert_int_equal(json_array_size(json_object_get(r, "targets")), 2);
 	assert_string_equal(sget(r, "reason") + 1023, "...");
 	assert_int_equal(strlen(sget(json_array_get(json_object_get(r,
 	    "targets"), 0), "node")), 256 + 3);
