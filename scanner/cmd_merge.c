@@ -1,15 +1,267 @@
-/* fabaudit merge: placeholder until the command lands. */
+/*
+ * fabaudit merge: fold the report.json of many nodes into one cluster
+ * report of the same schema (reports/merge.c) and write it, its text
+ * rendering and any other format asked for.  Every input is read and
+ * checked before the output directory is touched: a bad input writes
+ * nothing.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "../core/errors.h"
+#include "../core/util.h"
+#include "../reports/merge.h"
+#include "../reports/report.h"
 #include "scanner.h"
 
-const char fa_usage_merge[] = "       fabaudit merge ...\n";
+const char fa_usage_merge[] =
+    "       fabaudit merge [-q] [-f formats] [--fail-on severity] -o outdir\n"
+    "                      report.json ...\n";
+
+enum { OPT_FAIL_ON = 256 };
+
+static const struct option longopts[] = {
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Targets listed per finding in report.txt. */
+#define TXT_MAX_TARGETS	20
+
+/* Read, hash, parse and fold one report; 0 or an exit status. */
+static int
+add_file(struct fa_merge *m, const char *path)
+{
+	json_error_t je;
+	json_t *j;
+	char *buf = NULL, *why = NULL, *msg, sha[65];
+	size_t len = 0;
+	int r;
+
+	if ((r = fa_read_file(path, FA_SNAPSHOT_MAX_BYTES, &buf, &len,
+	    &why)) != 0) {
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
+	}
+	if (fa_sha256_hex(buf, len, sha) != 0) {
+		free(buf);
+		fa_diag(path, "cannot hash");
+		return FA_EXIT_NORUN;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (j == NULL) {
+		msg = fa_str_sanitize(je.text, sizeof(je.text));
+		fa_diag(path, "line %d: %s", je.line, msg != NULL ? msg :
+		    "invalid JSON");
+		free(msg);
+		return FA_EXIT_USAGE;
+	}
+	r = fa_merge_add(m, j, path, sha, &why);
+	json_decref(j);
+	if (r != 0) {
+		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Write buf to dir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
+static int
+put_file(const char *dir, const char *name, const char *buf, size_t len)
+{
+	char *why = NULL;
+
+	if (fa_write_atomic(dir, name, buf, len, &why) != 0) {
+		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
+		free(why);
+		return FA_EXIT_NORUN;
+	}
+	return 0;
+}
+
+/* report.json (indented, sorted keys, final newline); 0 or exit status. */
+static int
+put_json(const char *dir, const json_t *j)
+{
+	char *s, *t;
+	size_t n;
+	int r;
+
+	if ((s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)) == NULL ||
+	    (t = realloc(s, (n = strlen(s)) + 2)) == NULL) {
+		free(s);
+		fa_diag("report.json", "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	t[n++] = '\n';
+	t[n] = '\0';
+	r = put_file(dir, "report.json", t, n);
+	free(t);
+	return r;
+}
+
+/* Every format asked for; 0 or FA_EXIT_NORUN (diagnostic printed). */
+static int
+emit(const struct fa_out_opts *o, const json_t *mj)
+{
+	static const struct {
+		const char	*name;
+		size_t		 off;
+		int		(*fn)(const json_t *, char **, size_t *,
+				    char **);
+	} rend[] = {
+		{ "report.xml", offsetof(struct fa_out_opts, xml),
+		  fa_report_xml },
+		{ "report.html", offsetof(struct fa_out_opts, html),
+		  fa_report_html },
+		{ "junit.xml", offsetof(struct fa_out_opts, junit),
+		  fa_report_junit },
+	};
+	char *buf = NULL, *why = NULL;
+	size_t i, len;
+	int r = 0;
+
+	if (o->json && (r = put_json(o->outdir, mj)) != 0)
+		return r;
+	for (i = 0; r == 0 && i < sizeof(rend) / sizeof(rend[0]); i++) {
+		if (!*(const int *)(const void *)((const char *)o +
+		    rend[i].off))
+			continue;
+		if (rend[i].fn(mj, &buf, &len, &why) != 0) {
+			fa_diag(rend[i].name, "%s", why != NULL ? why :
+			    "cannot render");
+			r = FA_EXIT_NORUN;
+		} else
+			r = put_file(o->outdir, rend[i].name, buf, len);
+		free(buf);
+		free(why);
+		buf = why = NULL;
+	}
+	if (r == 0 && o->txt) {
+		if ((buf = fa_merge_txt(mj, TXT_MAX_TARGETS)) == NULL) {
+			fa_diag("report.txt", "out of memory");
+			return FA_EXIT_NORUN;
+		}
+		r = put_file(o->outdir, "report.txt", buf, strlen(buf));
+		free(buf);
+	}
+	return r;
+}
+
+/* merged.warnings on stderr, escaped: they quote the reports. */
+static void
+print_warnings(const json_t *mj)
+{
+	const json_t *w;
+	char *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(mj, "merged"),
+	    "warnings"), i, w) {
+		s = fa_str_sanitize(json_string_value(w),
+		    json_string_length(w));
+		fa_diag(NULL, "warning: %s", s != NULL ? s : "?");
+		free(s);
+	}
+}
 
 int
 fa_cmd_merge(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fa_diag(NULL, "merge is not implemented yet");
-	return FA_EXIT_NORUN;
+	struct fa_out_opts out = { .json = 1, .txt = 1,
+	    .fail_on = FA_SEV_HIGH };
+	struct fa_merge *m = NULL;
+	json_t *mj = NULL;
+	char *why = NULL, *sum;
+	int c, i, rc = FA_EXIT_USAGE;
+
+	optind = 1;
+	opterr = 0;	/* we report bad options ourselves */
+	while ((c = getopt_long(argc, argv, ":qf:o:h", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			out.quiet = 1;
+			break;
+		case 'f':
+			if (fa_parse_formats(optarg, &out) != 0)
+				goto usage;
+			break;
+		case OPT_FAIL_ON:
+			if (fa_parse_fail_on(optarg, &out) != 0)
+				goto usage;
+			break;
+		case 'o':
+			out.outdir = optarg;
+			break;
+		case 'h':
+			fa_print_usage(stdout, fa_usage_merge);
+			return FA_EXIT_OK;
+		default:
+			fa_bad_option("merge", c, argv);
+			goto usage;
+		}
+	}
+	if (out.outdir == NULL) {
+		fa_diag(NULL, "merge needs an output directory (-o)");
+		goto usage;
+	}
+	if (argc - optind < 1) {
+		fa_diag(NULL, "merge takes one or more reports");
+		goto usage;
+	}
+	if (argc - optind > FA_MERGE_MAX_REPORTS) {
+		fa_diag(NULL, "more than %d reports", FA_MERGE_MAX_REPORTS);
+		goto usage;
+	}
+	if ((m = fa_merge_new(out.fail_on)) == NULL)
+		goto nomem;
+	for (i = optind; i < argc; i++)
+		if ((rc = add_file(m, argv[i])) != 0)
+			goto out;
+	if ((rc = fa_merge_finish(m, time(NULL), &mj, &why)) != 0) {
+		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(rc));
+		rc = FA_EXIT_NORUN;
+		goto out;
+	}
+	/* An output directory that cannot be made is unwritable output. */
+	if (fa_prepare_outdir(out.outdir) != 0 ||
+	    (rc = emit(&out, mj)) != 0) {
+		rc = FA_EXIT_NORUN;
+		goto out;
+	}
+	if (!out.quiet) {
+		print_warnings(mj);
+		if ((sum = fa_merge_summary(mj)) == NULL)
+			goto nomem;
+		printf("%s Report: %s\n", sum, out.outdir);
+		free(sum);
+		fflush(stdout);
+	}
+	rc = json_integer_value(json_object_get(json_object_get(mj,
+	    "summary"), "failing_at_or_above")) > 0 ? FA_EXIT_FINDINGS :
+	    FA_EXIT_OK;
+	goto out;
+nomem:
+	fa_diag(NULL, "out of memory");
+	rc = FA_EXIT_NORUN;
+	goto out;
+usage:
+	fa_print_usage(stderr, fa_usage_merge);
+	rc = FA_EXIT_USAGE;
+out:
+	free(why);
+	json_decref(mj);
+	fa_merge_free(m);
+	return rc;
 }

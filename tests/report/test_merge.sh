@@ -1,4 +1,263 @@
 #!/bin/sh
-# Placeholder: the merge tests are not written yet.
-echo "FAIL: merge tests not written yet"
-exit 1
+# fabaudit merge: node reports made by `fabaudit check` from the careless
+# fixture and jq-edited into distinct nodes (one without InfiniBand, one
+# with a different finding), merged 3 and 300 at a time; bad inputs are
+# refused with exit 2, a line naming the file, and nothing written.
+# usage: sh tests/report/test_merge.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+B=${1:?usage: tests/report/test_merge.sh BUILD_DIR}
+FA=$B/fabaudit
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+"$FA" check -q -o "$T/base" fixtures/reports/careless.snapshot.json
+expect_eq "base report made (it has failures)" "$?" 1
+R=$T/base/report.json
+NRES=$(jq '.results | length' "$R")
+
+# n1: as scanned.  n2: no InfiniBand (each IB check not tested, as the
+# family gate writes it).  n3: HOST-PRIVILEGED passes, another kernel reason.
+jq '.scan.host = "n1"' "$R" >"$T/n1.json"
+jq '.scan.host = "n2" | .families.ib.state = "not_requested" |
+    .scan.families = ["host"] |
+    .results |= (map(select(.family != "ib")) +
+	([.[] | select(.family == "ib")] | unique_by(.id) |
+	 map(.status = "not_tested" | .target = "ib" | .target_name = null |
+	     .evidence = [] |
+	     .reason = "ib family not in the scope of this scan")))' \
+    "$R" >"$T/n2.json"
+jq '.scan.host = "n3" |
+    (.results[] | select(.id == "HOST-PRIVILEGED")).status = "pass" |
+    (.results[] | select(.id == "HOST-KERNEL-VULN")).reason = "other"' \
+    "$R" >"$T/n3.json"
+
+O=$T/out3
+"$FA" merge -o "$O" "$T/n1.json" "$T/n2.json" "$T/n3.json" \
+    >"$T/stdout" 2>"$T/stderr"
+expect_eq "merge of 3: exit 1 (failures at or above high)" "$?" 1
+expect_grep "one-line summary on stdout" \
+    "^Merged 3 nodes: [0-9]+ fail .* Report: $O\$" "$T/stdout"
+expect_eq "stdout is one line" "$(wc -l <"$T/stdout")" 1
+expect_eq "nothing on stderr" "$(wc -c <"$T/stderr")" 0
+J=$O/report.json
+expect_eq "report.json schema" "$(jq -r .schema "$J")" "fabaudit-report/1"
+expect_eq "evaluation mode" "$(jq -r .evaluation.mode "$J")" "merge"
+expect_eq "merged.reports" "$(jq .merged.reports "$J")" 3
+expect_eq "nodes named by scan.host" \
+    "$(jq -c '[.merged.nodes[].host]' "$J")" '["n1","n2","n3"]'
+expect_eq "node sha256 is of the input bytes" \
+    "$(jq -r '.merged.nodes[1].sha256' "$J")" \
+    "$(sha256sum "$T/n2.json" | cut -d' ' -f1)"
+expect_eq "n2 scanned host only" \
+    "$(jq -c '.merged.nodes[1].families' "$J")" '["host"]'
+expect_eq "ib not collected on n2 only" \
+    "$(jq -c '[.merged.families.ib.not_collected[] | .node]' "$J")" '["n2"]'
+expect_eq "HOST-PRIVILEGED fail on n1 and n2" \
+    "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED" and
+	.status == "fail") | .targets[].node]' "$J")" '["n1","n2"]'
+expect_eq "HOST-PRIVILEGED pass on n3" \
+    "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED" and
+	.status == "pass") | .targets[].node]' "$J")" '["n3"]'
+expect_eq "HOST-PRIVILEGED decided on 3 nodes" \
+    "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED") |
+	.coverage.decided] | unique' "$J")" '[3]'
+expect_eq "HOST-KERNEL-VULN: 2 distinct reasons" \
+    "$(jq '.results[] | select(.id == "HOST-KERNEL-VULN") | .reasons' \
+	"$J")" 2
+expect_eq "SM_Key port seen from n1 and n3: one target, seen_by 2" \
+    "$(jq -c '.results[] | select(.id == "IB-SMKEY-DISCLOSED" and
+	.status == "fail") | [(.targets | length), .targets[0].seen_by,
+	.target]' "$J")" '[1,2,"H-0x0002c90300f1e000/1"]'
+expect_eq "IB-SMKEY-DISCLOSED coverage: decided 2, not tested 1" \
+    "$(jq -c '.results[] | select(.id == "IB-SMKEY-DISCLOSED" and
+	.status == "fail") | [.coverage.decided, .coverage.not_tested]' "$J")" \
+    '[2,1]'
+expect_eq "IB not_tested of n2 kept (node-local target 'ib')" \
+    "$(jq -c '[.results[] | select(.id == "IB-SMKEY-DISCLOSED" and
+	.status == "not_tested") | .targets[].node]' "$J")" '["n2"]'
+expect_eq "summary counts equal the results by status" \
+    "$(jq -c '[.summary.pass, .summary.fail, .summary.not_tested,
+	.summary.not_applicable, .summary.error]' "$J")" \
+    "$(jq -c '[("pass", "fail", "not_tested", "not_applicable", "error")
+	as $s | [.results[] | select(.status == $s)] | length]' "$J")"
+expect_eq "every input result is a target or a sighting (seen_by)" \
+    "$(jq '[.results[].targets[] | (.seen_by // 1)] | add' "$J")" \
+    "$(cat "$T/n1.json" "$T/n2.json" "$T/n3.json" |
+	jq -s '[.[].results | length] | add')"
+expect_eq "failing_at_or_above as counted" \
+    "$(jq .summary.failing_at_or_above "$J")" \
+    "$(jq '[.results[] | select(.status == "fail" and .waived == null and
+	(.severity == "critical" or .severity == "high"))] | length' "$J")"
+expect_eq "scan.families is the union" \
+    "$(jq -c .scan.families "$J")" '["ib","host"]'
+expect_grep "report.txt: node table row of n2 without IB" \
+    '^  n2 +-    -    yes ' "$O/report.txt"
+expect_grep "report.txt: family coverage line" \
+    '^ib: not collected on 1 of 3 nodes: n2 \(not_requested\)$' \
+    "$O/report.txt"
+expect_grep "report.txt: finding with its node count" \
+    'HOST-PRIVILEGED  2 targets on 2 of 3 nodes' "$O/report.txt"
+expect_grep "report.txt: summary line" '^Merged 3 nodes: ' "$O/report.txt"
+
+# Formats, quiet, exit codes.
+"$FA" merge -q -f json -o "$T/oj" "$T/n1.json" "$T/n2.json" >"$T/stdout"
+expect_eq "-q -f json: exit 1" "$?" 1
+expect_eq "-q: nothing on stdout" "$(wc -c <"$T/stdout")" 0
+if [ -f "$T/oj/report.json" ] && [ ! -e "$T/oj/report.txt" ]; then
+	fa_pass "-f json writes report.json only"
+else fa_fail "-f json writes report.json only"; fi
+"$FA" merge -q -f txt -o "$T/ot" "$T/n1.json"
+if [ -f "$T/ot/report.txt" ] && [ ! -e "$T/ot/report.json" ]; then
+	fa_pass "-f txt writes report.txt only"
+else fa_fail "-f txt writes report.txt only"; fi
+jq '.scan.host = "ok1" | .results |= map(.status = "pass" | del(.waived))' \
+    "$R" >"$T/ok1.json"
+jq '.scan.host = "ok2" | .results |= map(.status = "pass" | del(.waived))' \
+    "$R" >"$T/ok2.json"
+"$FA" merge -q -o "$T/ok" "$T/ok1.json" "$T/ok2.json"
+expect_eq "all passing: exit 0" "$?" 0
+expect_eq "all passing: one result per check" \
+    "$(jq '.results | length' "$T/ok/report.json")" \
+    "$(jq '[.results[].id] | unique | length' "$R")"
+jq '.scan.host = "med" | .results |= map(.status = "pass") |
+    .results[0].status = "fail" | .results[0].severity = "medium"' \
+    "$R" >"$T/med.json"
+"$FA" merge -q -o "$T/med" "$T/med.json"
+expect_eq "a medium failure: exit 0 at --fail-on high" "$?" 0
+"$FA" merge -q --fail-on medium -o "$T/med" "$T/med.json"
+expect_eq "a medium failure: exit 1 at --fail-on medium" "$?" 1
+"$FA" merge -q -f json,html -o "$T/oh" "$T/n1.json" 2>"$T/stderr"
+rc=$?
+if grep -q "not implemented yet" "$T/stderr"; then
+	expect_eq "html writer still a placeholder: exit 3" "$rc" 3
+else
+	expect_eq "-f json,html: exit 1" "$rc" 1
+	if [ -s "$T/oh/report.html" ]; then fa_pass "report.html written"
+	else fa_fail "report.html written"; fi
+fi
+
+# Mixed versions: a warning on stderr and in merged.warnings.
+jq '.scan.host = "old" | .scanned_by.version = "0.0.9"' "$R" >"$T/old.json"
+"$FA" merge -o "$T/ow" "$T/n1.json" "$T/old.json" >/dev/null 2>"$T/stderr"
+expect_eq "mixed versions: exit 1" "$?" 1
+expect_grep "mixed versions: warning on stderr" \
+    '^fabaudit: warning: the nodes were scanned by different fabaudit '\
+'versions: 0\.1\.0 \(1 report\), 0\.0\.9 \(1 report\)$' \
+    "$T/stderr"
+expect_eq "mixed versions: merged.warnings" \
+    "$(jq '.merged.warnings | length' "$T/ow/report.json")" 1
+
+# A hostile host name reaches no terminal or text file raw.
+jq '.scan.host = "evil\u001b[2J\u0007"' "$R" >"$T/evil.json"
+"$FA" merge -o "$T/oe" "$T/evil.json" >"$T/stdout" 2>&1
+expect_eq "hostile host: exit 1" "$?" 1
+esc=$(printf '\033')
+expect_nogrep "hostile host: no raw ESC in report.txt or stdout" "$esc" \
+    "$T/oe/report.txt" "$T/stdout"
+expect_grep "hostile host: escaped in report.txt" 'evil\\x1b\[2J\\x07' \
+    "$T/oe/report.txt"
+
+# 300 nodes, one jq run: the same finding on all is one result.
+mkdir "$T/many"
+jq -c 'range(1; 301) as $i | .scan.host = "node\($i)"' "$R" |
+    split -l 1 -d -a 3 --additional-suffix=.json - "$T/many/r"
+expect_eq "300 node reports made" "$(ls "$T/many" | wc -l)" 300
+"$FA" merge -o "$T/o300" "$T"/many/r*.json >"$T/stdout"
+expect_eq "merge of 300: exit 1" "$?" 1
+J=$T/o300/report.json
+expect_eq "300: merged.reports" "$(jq .merged.reports "$J")" 300
+expect_eq "300: one result per (id, status, severity)" \
+    "$(jq '.results | length' "$J")" \
+    "$(jq '[.results[] | [.id, .status, .severity]] | unique | length' "$R")"
+expect_eq "300: HOST-PRIVILEGED is one result with 300 targets" \
+    "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED") |
+	[(.targets | length), .nodes, .target, .coverage.decided]]' "$J")" \
+    '[[300,300,"300 targets on 300 nodes",300]]'
+expect_eq "300: HOST-CGROUP-ESCAPE: 6 targets on each node" \
+    "$(jq -r '.results[] | select(.id == "HOST-CGROUP-ESCAPE") | .target' \
+	"$J")" "1800 targets on 300 nodes"
+expect_eq "300: SM_Key port one target seen by 300 nodes" \
+    "$(jq -c '[.results[] | select(.id == "IB-SMKEY-DISCLOSED") |
+	.targets[] | [.node, .seen_by]]' "$J")" '[["node1",300]]'
+expect_eq "300: every input result accounted for" \
+    "$(jq '[.results[].targets[] | (.seen_by // 1)] | add' "$J")" \
+    "$((300 * NRES))"
+expect_eq "300: summary.fail as in one node's report (grouped)" \
+    "$(jq .summary.fail "$J")" \
+    "$(jq '[.results[] | select(.status == "fail") | [.id, .severity]] |
+	unique | length' "$R")"
+expect_eq "300: every node failing" "$(jq .summary.nodes_failing "$J")" 300
+expect_grep "300: bounded target listing in report.txt" \
+    '^      \.\.\. and 280 more$' "$T/o300/report.txt"
+expect_grep "300: stdout summary" '^Merged 300 nodes: ' "$T/stdout"
+
+# Bad inputs: exit 2, a line naming the file, no output directory.
+# bad NAME WANT-REGEX FILE...
+bad() {
+	_name=$1 _want=$2
+	shift 2
+	rm -rf "$T/obad"
+	"$FA" merge -o "$T/obad" "$@" >"$T/stdout" 2>"$T/stderr"
+	expect_eq "$_name: exit 2" "$?" 2
+	expect_grep "$_name: diagnostic" "$_want" "$T/stderr"
+	if [ -e "$T/obad" ]; then fa_fail "$_name: nothing written"
+	else fa_pass "$_name: nothing written"; fi
+}
+echo "not json" >"$T/nonjson.json"
+bad "non-JSON" "^fabaudit: $T/nonjson.json: line 1: " "$T/n1.json" \
+    "$T/nonjson.json"
+jq '.schema = "fabaudit-report/9"' "$R" >"$T/schema.json"
+bad "wrong schema" "^fabaudit: $T/schema.json: not a fabaudit-report/1 report" \
+    "$T/schema.json"
+jq '.results[3].status = "broken"' "$R" >"$T/status.json"
+bad "invalid status" "^fabaudit: $T/status.json: results\[3\]: " \
+    "$T/status.json"
+jq '.results[5] |= del(.id)' "$R" >"$T/noid.json"
+bad "missing id" "^fabaudit: $T/noid.json: results\[5\]: " "$T/noid.json"
+jq '.results = {}' "$R" >"$T/nores.json"
+bad "results not an array" "$T/nores.json: no results array" \
+    "$T/nores.json"
+bad "same file twice" \
+    "^fabaudit: $T/n2.json: the same report as $T/n2.json " \
+    "$T/n1.json" "$T/n2.json" "$T/n2.json"
+cp "$T/n1.json" "$T/copy.json"
+bad "same bytes under another name" \
+    "^fabaudit: $T/copy.json: the same report as $T/n1.json " \
+    "$T/n1.json" "$T/copy.json"
+jq '(.results[0].reason) = "edited"' "$T/n1.json" >"$T/n1b.json"
+bad "same host and start time" \
+    "^fabaudit: $T/n1b.json: the same scan as $T/n1.json \(host n1, started " \
+    "$T/n1.json" "$T/n1b.json"
+bad "missing file" "^fabaudit: $T/nope.json: No such file" "$T/n1.json" \
+    "$T/nope.json"
+bad "a directory" "^fabaudit: $T/many: not a regular file" "$T/many"
+bad "a merged report" "$T/out3/report.json: already a merged report" \
+    "$T/out3/report.json"
+bad "no report" "merge takes one or more reports"
+rm -rf "$T/obad"
+"$FA" merge "$T/n1.json" >/dev/null 2>"$T/stderr"
+expect_eq "no -o: exit 2" "$?" 2
+expect_grep "no -o: diagnostic" "needs an output directory" "$T/stderr"
+expect_grep "no -o: usage" "^usage: fabaudit merge " "$T/stderr"
+bad "bad format" "unknown format 'pdf'" -f pdf "$T/n1.json"
+bad "bad --fail-on" "unknown severity 'urgent'" --fail-on urgent "$T/n1.json"
+# An existing report stays as it was when an input is bad.
+cp -r "$T/out3" "$T/keep"
+"$FA" merge -o "$T/keep" "$T/n1.json" "$T/nonjson.json" 2>/dev/null
+expect_eq "bad input: exit 2 with an existing output dir" "$?" 2
+if cmp -s "$T/keep/report.json" "$T/out3/report.json"; then
+	fa_pass "bad input: the existing report.json is untouched"
+else fa_fail "bad input: the existing report.json is untouched"; fi
+
+# Unwritable output: exit 3.
+: >"$T/afile"
+"$FA" merge -o "$T/afile" "$T/n1.json" >/dev/null 2>"$T/stderr"
+expect_eq "output is a file: exit 3" "$?" 3
+expect_grep "output is a file: diagnostic" "$T/afile" "$T/stderr"
+
+"$FA" merge -h >"$T/stdout"
+expect_grep "-h prints the usage" '^usage: fabaudit merge \[-q\]' "$T/stdout"
+
+fa_done

@@ -1,0 +1,1505 @@
+/*
+ * Cluster merge: many nodes' report.json folded into one report of the
+ * same schema, and its text rendering.  See merge.h for the grouping,
+ * fabric-wide de-duplication and coverage rules.  Every input member is
+ * untrusted: types are checked, strings are bounded on the way in and
+ * escaped on the way out (text); secrets in evidence are redacted again,
+ * since a node report may have been written with --reveal.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/snapshot.h"
+#include "../core/util.h"
+#include "merge.h"
+#include "report.h"
+
+/* Bounds on what one input string may put in the merged report. */
+#define MAX_NAME	256		/* node names, versions, dates */
+#define MAX_LINE	1024		/* targets' names and reasons */
+#define MAX_TEXT	16384		/* title, rationale, remediation... */
+#define MAX_REFS	64		/* references per result */
+#define MAX_EV_ITEMS	32		/* evidence items kept per result */
+#define MAX_EV_BYTES	65536		/* their serialised size */
+#define MAX_LISTED	10		/* values named in one warning */
+
+#define NONE		SIZE_MAX
+
+struct group {
+	json_t	*result;	/* id, family, status, ... of the first */
+	json_t	*targets;	/* [{node, target, target_name, reason}] */
+	json_t	*reasons;	/* the distinct reasons, as keys */
+	size_t	 check;		/* index in fa_merge.checks */
+	size_t	 nodes;		/* distinct nodes that reported it */
+	size_t	 last_node;
+	int	 status;
+	int	 severity;
+	int	 waived;
+};
+
+/* Per check ID: on how many nodes it was decided (see merge.h). */
+struct check {
+	size_t	 last_node;
+	unsigned mask;		/* statuses seen on last_node */
+	size_t	 decided, not_applicable, not_tested;
+};
+
+struct fa_merge {
+	enum fa_severity fail_on;
+	struct group	*groups;
+	size_t		 ngroups, gcap;
+	struct check	*checks;
+	size_t		 nchecks, ccap;
+	json_t		*gindex;	/* "ID\tstatus\tseverity\tw" -> n */
+	json_t		*cindex;	/* ID -> n */
+	json_t		*seen;		/* fabric-wide target key -> target */
+	json_t		*shas;		/* sha256 -> file */
+	json_t		*hoststart;	/* "host\tstarted" -> file */
+	json_t		*hosts;		/* host -> file */
+	json_t		*nodes;		/* merged.nodes */
+	json_t		*warnings;
+	json_t		*versions;	/* scanned_by.version -> count */
+	json_t		*tools;		/* tool.version -> count */
+	json_t		*catdates;	/* scan.catalogue.date -> count */
+	json_t		*policies;	/* policy.name -> count */
+	json_t		*catalogue;	/* the oldest scan.catalogue */
+	json_t		*expired;	/* expired_waivers, with their node */
+	json_t		*missing[FA_FAM_MAX];	/* nodes without the family */
+	size_t		 collected[FA_FAM_MAX];
+	char		 started[32], finished[32];
+	int		 active, stale;
+	size_t		 ntargets, nodes_failing;
+};
+
+static const char *
+jstr(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static json_int_t
+jint(const json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+/* The length of s cut to at most max bytes at a UTF-8 boundary. */
+static size_t
+cutlen(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	/* jansson strings and object keys must be valid UTF-8. */
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+		;
+	return n;
+}
+
+/* A JSON string of at most max bytes of s ("..." when cut); null for NULL. */
+static json_t *
+bstr(const char *s, size_t max)
+{
+	size_t n;
+	char *t;
+	json_t *j;
+
+	if (s == NULL)
+		return json_null();
+	if ((n = cutlen(s, max)) == strlen(s))
+		return json_string(s);
+	if ((t = fa_strfmt("%.*s...", (int)n, s)) == NULL)
+		return NULL;
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+/* A bounded copy of the string member k of o, or null. */
+static json_t *
+bmember(const json_t *o, const char *k, size_t max)
+{
+	return bstr(jstr(o, k), max);
+}
+
+/* Set o[k] = v (stolen); 0 or -1 (v NULL means allocation failed). */
+static int
+put_new(json_t *o, const char *k, json_t *v)
+{
+	return v == NULL ? -1 : json_object_set_new(o, k, v);
+}
+
+/* counts[key]++ (key bounded); 0 or -1. */
+static int
+count_value(json_t *counts, const char *key)
+{
+	char *k = NULL;
+	json_t *c;
+	int r;
+
+	if (key == NULL)
+		key = "unknown";
+	if (strlen(key) > MAX_NAME) {
+		json_t *b = bstr(key, MAX_NAME);
+
+		if (b == NULL || (k = fa_strdup(json_string_value(b))) ==
+		    NULL) {
+			json_decref(b);
+			return -1;
+		}
+		json_decref(b);
+		key = k;
+	}
+	c = json_object_get(counts, key);
+	r = json_object_set_new(counts, key,
+	    json_integer(json_integer_value(c) + 1));
+	free(k);
+	return r;
+}
+
+/* "2026-12-02T10:00:00Z", the form fabaudit writes, compares as text. */
+static int
+is_stamp(const char *s)
+{
+	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t i;
+
+	if (s == NULL || strlen(s) != sizeof(pat) - 1)
+		return 0;
+	for (i = 0; pat[i] != '\0'; i++)
+		if (pat[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != pat[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * An InfiniBand target about the shared fabric rather than the node that
+ * looked: "H-0x<16 hex>/<port>" (S- switch, R- router, checks/ib_topo.c),
+ * "fabric", "sa", "pkey-<P_Key>" (checks/ib_checks.h).  "local" and the
+ * family gate's "ib" are the node's own.
+ */
+static int
+fabric_wide(const char *family, const char *t)
+{
+	size_t i;
+
+	if (strcmp(family, "ib") != 0)
+		return 0;
+	if (strcmp(t, "fabric") == 0 || strcmp(t, "sa") == 0 ||
+	    (strncmp(t, "pkey-", 5) == 0 && strlen(t) <= 32))
+		return 1;
+	if (strchr("HSR", t[0]) == NULL || t[0] == '\0' ||
+	    strncmp(t + 1, "-0x", 3) != 0)
+		return 0;
+	for (i = 4; i < 20; i++)
+		if (strchr("0123456789abcdefABCDEF", t[i]) == NULL ||
+		    t[i] == '\0')
+			return 0;
+	if (t[20] != '/' || t[21] == '\0')
+		return 0;
+	for (i = 21; t[i] != '\0'; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return 0;
+	return 1;
+}
+
+int
+fa_merge_check_report(const json_t *report, char **why)
+{
+	const json_t *res, *r, *v;
+	const char *id, *fam, *st, *sev, *target, *mode;
+	enum fa_family f;
+	enum fa_status s;
+	enum fa_severity sv;
+	json_t *keys;
+	char *key, *t;
+	size_t i;
+	int rc = FA_ERR_INPUT;
+
+	if (why != NULL)
+		*why = NULL;
+	if (!json_is_object(report) || jstr(report, "schema") == NULL ||
+	    strcmp(jstr(report, "schema"), FA_REPORT_SCHEMA) != 0)
+		return fa_why(why, "not a %s report (schema)",
+		    FA_REPORT_SCHEMA);
+	mode = jstr(json_object_get(report, "evaluation"), "mode");
+	if ((mode != NULL && strcmp(mode, "merge") == 0) ||
+	    json_object_get(report, "merged") != NULL)
+		return fa_why(why, "already a merged report: merge the "
+		    "nodes' own reports");
+	res = json_object_get(report, "results");
+	if (!json_is_array(res))
+		return fa_why(why, "no results array");
+	if (json_array_size(res) > FA_MERGE_MAX_RESULTS)
+		return fa_why(why, "more than %d results",
+		    FA_MERGE_MAX_RESULTS);
+	if ((keys = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(res, i, r) {
+		id = jstr(r, "id");
+		fam = jstr(r, "family");
+		st = jstr(r, "status");
+		sev = jstr(r, "severity");
+		target = jstr(r, "target");
+		if (id == NULL || !fa_check_id_valid(id) || fam == NULL ||
+		    fa_family_parse(fam, &f) != 0 || st == NULL ||
+		    fa_status_parse(st, &s) != 0 || sev == NULL ||
+		    fa_severity_parse(sev, &sv) != 0 || target == NULL) {
+			fa_why(why, "results[%zu]: id, family, status, "
+			    "severity or target missing or invalid", i);
+			goto out;
+		}
+		if (((v = json_object_get(r, "target_name")) != NULL &&
+		    !json_is_string(v) && !json_is_null(v)) ||
+		    ((v = json_object_get(r, "reason")) != NULL &&
+		    !json_is_string(v) && !json_is_null(v))) {
+			fa_why(why, "results[%zu]: target_name or reason is "
+			    "not a string", i);
+			goto out;
+		}
+		if ((key = fa_strfmt("%s\t%s", id, target)) == NULL) {
+			rc = FA_ERR_NOMEM;
+			goto out;
+		}
+		if (json_object_get(keys, key) != NULL) {
+			t = fa_str_sanitize(target, MAX_NAME);
+			fa_why(why, "results[%zu]: %s on %s twice", i, id,
+			    t != NULL ? t : "?");
+			free(t);
+			free(key);
+			goto out;
+		}
+		if (json_object_set_new(keys, key, json_true()) != 0) {
+			free(key);
+			rc = FA_ERR_NOMEM;
+			goto out;
+		}
+		free(key);
+	}
+	rc = 0;
+out:
+	json_decref(keys);
+	return rc;
+}
+
+/* The JSON containers of struct fa_merge, made and freed together. */
+static const struct {
+	size_t	off;
+	int	array;
+} containers[] = {
+	{ offsetof(struct fa_merge, gindex), 0 },
+	{ offsetof(struct fa_merge, cindex), 0 },
+	{ offsetof(struct fa_merge, seen), 0 },
+	{ offsetof(struct fa_merge, shas), 0 },
+	{ offsetof(struct fa_merge, hoststart), 0 },
+	{ offsetof(struct fa_merge, hosts), 0 },
+	{ offsetof(struct fa_merge, nodes), 1 },
+	{ offsetof(struct fa_merge, warnings), 1 },
+	{ offsetof(struct fa_merge, versions), 0 },
+	{ offsetof(struct fa_merge, tools), 0 },
+	{ offsetof(struct fa_merge, catdates), 0 },
+	{ offsetof(struct fa_merge, policies), 0 },
+	{ offsetof(struct fa_merge, expired), 1 },
+};
+
+static json_t **
+container(struct fa_merge *m, size_t i)
+{
+	return (json_t **)(void *)((char *)m + containers[i].off);
+}
+
+struct fa_merge *
+fa_merge_new(enum fa_severity fail_on)
+{
+	struct fa_merge *m;
+	size_t i;
+	int f;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return NULL;
+	m->fail_on = fail_on;
+	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
+		if ((*container(m, i) = containers[i].array ? json_array() :
+		    json_object()) == NULL)
+			goto fail;
+	for (f = 0; f < FA_FAM_MAX; f++)
+		if ((m->missing[f] = json_array()) == NULL)
+			goto fail;
+	return m;
+fail:
+	fa_merge_free(m);
+	return NULL;
+}
+
+void
+fa_merge_free(struct fa_merge *m)
+{
+	size_t i;
+	int f;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->ngroups; i++) {
+		json_decref(m->groups[i].result);
+		json_decref(m->groups[i].targets);
+		json_decref(m->groups[i].reasons);
+	}
+	free(m->groups);
+	free(m->checks);
+	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
+		json_decref(*container(m, i));
+	json_decref(m->catalogue);
+	for (f = 0; f < FA_FAM_MAX; f++)
+		json_decref(m->missing[f]);
+	free(m);
+}
+
+/* Add the statuses last_node saw to the check's counters. */
+static void
+check_flush(struct check *c)
+{
+	if (c->last_node == NONE)
+		return;
+	if (c->mask & (1u << FA_ST_PASS | 1u << FA_ST_FAIL))
+		c->decided++;
+	else if (c->mask & 1u << FA_ST_NOT_APPLICABLE)
+		c->not_applicable++;
+	else
+		c->not_tested++;
+	c->last_node = NONE;
+	c->mask = 0;
+}
+
+/* The check index of id, created on first sight; NONE on ENOMEM. */
+static size_t
+check_of(struct fa_merge *m, const char *id)
+{
+	const json_t *j = json_object_get(m->cindex, id);
+
+	if (j != NULL)
+		return (size_t)json_integer_value(j);
+	if (fa_grow(&m->checks, &m->ccap, m->nchecks + 1,
+	    sizeof(*m->checks)) != 0 || json_object_set_new(m->cindex, id,
+	    json_integer((json_int_t)m->nchecks)) != 0)
+		return NONE;
+	memset(&m->checks[m->nchecks], 0, sizeof(*m->checks));
+	m->checks[m->nchecks].last_node = NONE;
+	return m->nchecks++;
+}
+
+/*
+ * At most MAX_EV_ITEMS items of an evidence array and MAX_EV_BYTES of
+ * JSON, secrets redacted, the "reproduce" command kept first if it fits,
+ * and a note saying how many were left out.  NULL on ENOMEM.
+ */
+static json_t *
+evidence_bounded(const json_t *ev)
+{
+	json_t *out, *e, *red;
+	size_t i, n, used = 0, kept = 0, omitted = 0;
+	char *keep;
+	int pass;
+
+	if ((out = json_array()) == NULL)
+		return NULL;
+	if (!json_is_array(ev) || json_array_size(ev) == 0)
+		return out;
+	if ((keep = calloc(json_array_size(ev), 1)) == NULL)
+		goto fail;
+	for (pass = 0; pass < 2; pass++)
+		json_array_foreach(ev, i, e) {
+			const char *fld = jstr(e, "field");
+			int repro = fld != NULL &&
+			    strcmp(fld, "reproduce") == 0;
+
+			if (repro != (pass == 0) || kept == MAX_EV_ITEMS)
+				continue;
+			n = json_dumpb(e, NULL, 0, JSON_COMPACT);
+			if (n > 0 && n <= MAX_EV_BYTES - used) {
+				keep[i] = 1;
+				used += n;
+				kept++;
+			}
+		}
+	json_array_foreach(ev, i, e) {
+		if (!keep[i]) {
+			omitted++;
+			continue;
+		}
+		if ((red = fa_json_redact(e)) == NULL ||
+		    json_array_append_new(out, red) != 0)
+			goto fail;
+	}
+	if (omitted > 0 && json_array_append_new(out, json_pack("{s:s, s:s, "
+	    "s:o}", "observation", "merge", "field", "omitted", "value",
+	    fa_json_stringf("%zu more evidence items of this node's report "
+	    "are not kept in the merged report", omitted))) != 0)
+		goto fail;
+	free(keep);
+	return out;
+fail:
+	free(keep);
+	json_decref(out);
+	return NULL;
+}
+
+/* The references array: its strings only, bounded. */
+static json_t *
+refs_bounded(const json_t *refs)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
+	json_array_foreach(refs, i, e) {
+		if (out == NULL || i == MAX_REFS)
+			break;
+		if (json_is_string(e) && json_array_append_new(out,
+		    bstr(json_string_value(e), MAX_LINE)) != 0) {
+			json_decref(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* A waiver object {reason, expires, policy_line}, bounded; or NULL. */
+static json_t *
+waiver_bounded(const json_t *w)
+{
+	json_t *o;
+
+	if (!json_is_object(w) || (o = json_object()) == NULL)
+		return NULL;
+	if (put_new(o, "reason", bmember(w, "reason", MAX_LINE)) != 0 ||
+	    put_new(o, "expires", bmember(w, "expires", MAX_NAME)) != 0 ||
+	    put_new(o, "policy_line", json_integer(jint(w,
+	    "policy_line"))) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The result object of a new group, from its first result r. */
+static json_t *
+group_result(const json_t *r)
+{
+	static const char *const text[] = { "title", "rationale",
+	    "remediation", "msa_clause" };
+	json_t *o;
+	size_t i;
+
+	if ((o = json_object()) == NULL)
+		return NULL;
+	if (put_new(o, "id", json_string(jstr(r, "id"))) != 0 ||
+	    put_new(o, "family", json_string(jstr(r, "family"))) != 0 ||
+	    put_new(o, "status", json_string(jstr(r, "status"))) != 0 ||
+	    put_new(o, "severity", json_string(jstr(r, "severity"))) != 0 ||
+	    put_new(o, "reason", bmember(r, "reason", MAX_LINE)) != 0 ||
+	    put_new(o, "evidence", evidence_bounded(json_object_get(r,
+	    "evidence"))) != 0 ||
+	    put_new(o, "references", refs_bounded(json_object_get(r,
+	    "references"))) != 0)
+		goto fail;
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (put_new(o, text[i], bmember(r, text[i], MAX_TEXT)) != 0)
+			goto fail;
+	if (json_is_object(json_object_get(r, "waived")) && put_new(o,
+	    "waived", waiver_bounded(json_object_get(r, "waived"))) != 0)
+		goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+/* The group of r, created on first sight; NONE on ENOMEM. */
+static size_t
+group_of(struct fa_merge *m, const json_t *r, size_t check)
+{
+	struct group *g;
+	enum fa_status st = FA_ST_ERROR;
+	enum fa_severity sv = FA_SEV_CRITICAL;
+	int waived = json_is_object(json_object_get(r, "waived"));
+	const json_t *j;
+	char *key;
+	size_t n = NONE;
+
+	if ((key = fa_strfmt("%s\t%s\t%s\t%d", jstr(r, "id"), jstr(r,
+	    "status"), jstr(r, "severity"), waived)) == NULL)
+		return NONE;
+	if ((j = json_object_get(m->gindex, key)) != NULL) {
+		n = (size_t)json_integer_value(j);
+		goto out;
+	}
+	if (fa_grow(&m->groups, &m->gcap, m->ngroups + 1,
+	    sizeof(*m->groups)) != 0)
+		goto out;
+	g = &m->groups[m->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->check = check;
+	g->last_node = NONE;
+	g->waived = waived;
+	(void)fa_status_parse(jstr(r, "status"), &st);
+	(void)fa_severity_parse(jstr(r, "severity"), &sv);
+	g->status = (int)st;
+	g->severity = (int)sv;
+	g->result = group_result(r);
+	g->targets = json_array();
+	g->reasons = json_object();
+	if (g->result == NULL || g->targets == NULL || g->reasons == NULL ||
+	    json_object_set_new(m->gindex, key,
+	    json_integer((json_int_t)m->ngroups)) != 0) {
+		json_decref(g->result);
+		json_decref(g->targets);
+		json_decref(g->reasons);
+		goto out;
+	}
+	n = m->ngroups++;
+out:
+	free(key);
+	return n;
+}
+
+/* {node, target, target_name, reason[, waived, waiver_expired, baseline]}. */
+static json_t *
+target_entry(const json_t *r, const char *node)
+{
+	const char *bl = jstr(r, "baseline");
+	json_t *t, *w;
+
+	if ((t = json_object()) == NULL)
+		return NULL;
+	if (put_new(t, "node", json_string(node)) != 0 ||
+	    put_new(t, "target", bmember(r, "target", MAX_LINE)) != 0 ||
+	    put_new(t, "target_name", bmember(r, "target_name",
+	    MAX_LINE)) != 0 ||
+	    put_new(t, "reason", bmember(r, "reason", MAX_LINE)) != 0 ||
+	    (bl != NULL && put_new(t, "baseline", bstr(bl, MAX_NAME)) != 0))
+		goto fail;
+	if ((w = waiver_bounded(json_object_get(r, "waived"))) != NULL &&
+	    json_object_set_new(t, "waived", w) != 0)
+		goto fail;
+	if ((w = waiver_bounded(json_object_get(r, "waiver_expired"))) !=
+	    NULL && json_object_set_new(t, "waiver_expired", w) != 0)
+		goto fail;
+	return t;
+fail:
+	json_decref(t);
+	return NULL;
+}
+
+/* Fold one result of node `node` (index ni) in; 0 or FA_ERR_NOMEM. */
+static int
+fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
+    const char *subnet)
+{
+	struct check *c;
+	struct group *g;
+	enum fa_status st = FA_ST_ERROR;
+	json_t *t, *seen;
+	const char *reason = jstr(r, "reason");
+	char *key = NULL;
+	size_t ci, gi;
+
+	(void)fa_status_parse(jstr(r, "status"), &st);
+	if ((ci = check_of(m, jstr(r, "id"))) == NONE ||
+	    (gi = group_of(m, r, ci)) == NONE)
+		return FA_ERR_NOMEM;
+	c = &m->checks[ci];
+	if (c->last_node != ni) {
+		check_flush(c);
+		c->last_node = ni;
+	}
+	c->mask |= 1u << st;
+	g = &m->groups[gi];
+	if (g->last_node != ni) {
+		g->last_node = ni;
+		g->nodes++;
+	}
+	if (reason != NULL) {
+		key = fa_strfmt("%.*s", (int)cutlen(reason, MAX_LINE), reason);
+		if (key == NULL || json_object_set_new(g->reasons, key,
+		    json_true()) != 0) {
+			free(key);
+			return FA_ERR_NOMEM;
+		}
+		free(key);
+		key = NULL;
+	}
+	if (st != FA_ST_NOT_TESTED && st != FA_ST_ERROR &&
+	    fabric_wide(jstr(r, "family"), jstr(r, "target"))) {
+		/* The subnet's length keeps "a\tb"+"c" from "a"+"b\tc". */
+		if (subnet == NULL)
+			subnet = "";
+		key = fa_strfmt("%zu\t%zu:%.*s\t%s", gi, cutlen(subnet,
+		    MAX_NAME), (int)cutlen(subnet, MAX_NAME), subnet,
+		    jstr(r, "target"));
+		if (key == NULL)
+			return FA_ERR_NOMEM;
+		if ((seen = json_object_get(m->seen, key)) != NULL) {
+			free(key);
+			return json_object_set_new(seen, "seen_by",
+			    json_integer(jint(seen, "seen_by") + 1)) != 0 ?
+			    FA_ERR_NOMEM : 0;
+		}
+	}
+	if ((t = target_entry(r, node)) == NULL ||
+	    (key != NULL && (json_object_set_new(t, "seen_by",
+	    json_integer(1)) != 0 || json_object_set(m->seen, key, t) != 0)) ||
+	    json_array_append_new(g->targets, t) != 0) {
+		free(key);
+		return FA_ERR_NOMEM;
+	}
+	free(key);
+	m->ntargets++;
+	return 0;
+}
+
+/* The families member: the node's families[f].state, or scan.families. */
+static const char *
+node_family_state(const json_t *report, enum fa_family f)
+{
+	const json_t *e;
+	const char *s = jstr(json_object_get(json_object_get(report,
+	    "families"), fa_family_name(f)), "state");
+	enum fa_fam_state fs;
+	size_t i;
+
+	if (s != NULL && fa_fam_state_parse(s, &fs) == 0)
+		return fa_fam_state_name(fs);
+	json_array_foreach(json_object_get(json_object_get(report, "scan"),
+	    "families"), i, e)
+		if (json_is_string(e) &&
+		    strcmp(json_string_value(e), fa_family_name(f)) == 0)
+			return fa_fam_state_name(FA_FAMST_COLLECTED);
+	return fa_fam_state_name(FA_FAMST_NOT_REQUESTED);
+}
+
+/* merged.nodes[i] and the per-family coverage; 0 or FA_ERR_NOMEM. */
+static int
+fold_node(struct fa_merge *m, const json_t *report, const char *file,
+    const char *sha256, const char *node, const size_t *by_status,
+    size_t failing, size_t waived)
+{
+	const json_t *scan = json_object_get(report, "scan");
+	json_t *n, *fams, *sum;
+	const char *st;
+	int f;
+
+	fams = json_array();
+	sum = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I}",
+	    "pass", (json_int_t)by_status[FA_ST_PASS],
+	    "fail", (json_int_t)by_status[FA_ST_FAIL],
+	    "not_tested", (json_int_t)by_status[FA_ST_NOT_TESTED],
+	    "not_applicable", (json_int_t)by_status[FA_ST_NOT_APPLICABLE],
+	    "error", (json_int_t)by_status[FA_ST_ERROR],
+	    "fail_on", fa_severity_name(m->fail_on),
+	    "failing_at_or_above", (json_int_t)failing,
+	    "waived", (json_int_t)waived);
+	if ((n = json_object()) == NULL) {
+		json_decref(fams);
+		json_decref(sum);
+		return FA_ERR_NOMEM;
+	}
+	/* put_new() steals its value even when it fails. */
+	f = put_new(n, "families", fams);
+	if (put_new(n, "summary", sum) != 0 || f != 0)
+		goto fail;
+	for (f = 0; f < FA_FAM_MAX; f++) {
+		st = node_family_state(report, (enum fa_family)f);
+		if (strcmp(st, fa_fam_state_name(FA_FAMST_COLLECTED)) == 0) {
+			m->collected[f]++;
+			if (json_array_append_new(fams, json_string(
+			    fa_family_name((enum fa_family)f))) != 0)
+				goto fail;
+		} else if (json_array_append_new(m->missing[f], json_pack(
+		    "{s:s, s:s, s:o}", "node", node, "state", st, "reason",
+		    bmember(json_object_get(json_object_get(report,
+		    "families"), fa_family_name((enum fa_family)f)),
+		    "reason", MAX_LINE))) != 0)
+			goto fail;
+	}
+	if (put_new(n, "node", json_string(node)) != 0 ||
+	    put_new(n, "host", bmember(scan, "host", MAX_NAME)) != 0 ||
+	    put_new(n, "file", json_string(file)) != 0 ||
+	    put_new(n, "sha256", json_string(sha256)) != 0 ||
+	    put_new(n, "started", bmember(scan, "started", MAX_NAME)) != 0 ||
+	    put_new(n, "finished", bmember(scan, "finished", MAX_NAME)) != 0 ||
+	    put_new(n, "version", bmember(json_object_get(report,
+	    "scanned_by"), "version", MAX_NAME)) != 0)
+		goto fail;
+	return json_array_append_new(m->nodes, n) != 0 ? FA_ERR_NOMEM : 0;
+fail:
+	json_decref(n);
+	return FA_ERR_NOMEM;
+}
+
+/* Versions, catalogue, policy, times, expired waivers; 0 or ENOMEM. */
+static int
+fold_meta(struct fa_merge *m, const json_t *report, const char *node)
+{
+	const json_t *scan = json_object_get(report, "scan"), *cat, *e;
+	const char *s, *date, *old;
+	json_t *x;
+	size_t i;
+
+	if (count_value(m->versions, jstr(json_object_get(report,
+	    "scanned_by"), "version")) != 0 ||
+	    count_value(m->tools, jstr(json_object_get(report, "tool"),
+	    "version")) != 0 ||
+	    count_value(m->policies, jstr(json_object_get(report, "policy"),
+	    "name")) != 0)
+		return FA_ERR_NOMEM;
+	cat = json_object_get(scan, "catalogue");
+	if (json_is_object(cat)) {
+		date = jstr(cat, "date");
+		if (count_value(m->catdates, date) != 0)
+			return FA_ERR_NOMEM;
+		old = jstr(m->catalogue, "date");
+		/* Keep the oldest catalogue: the most conservative. */
+		if (m->catalogue == NULL || (date != NULL && (old == NULL ||
+		    strcmp(date, old) < 0))) {
+			json_decref(m->catalogue);
+			if ((m->catalogue = json_deep_copy(cat)) == NULL)
+				return FA_ERR_NOMEM;
+		}
+		if (json_is_true(json_object_get(cat, "stale")))
+			m->stale = 1;
+	}
+	if (json_is_true(json_object_get(json_object_get(report, "summary"),
+	    "catalogue_stale")))
+		m->stale = 1;
+	if (json_is_true(json_object_get(scan, "active")))
+		m->active = 1;
+	if (is_stamp(s = jstr(scan, "started")) && (m->started[0] == '\0' ||
+	    strcmp(s, m->started) < 0))
+		snprintf(m->started, sizeof(m->started), "%s", s);
+	if (is_stamp(s = jstr(scan, "finished")) && strcmp(s,
+	    m->finished) > 0)
+		snprintf(m->finished, sizeof(m->finished), "%s", s);
+	json_array_foreach(json_object_get(report, "expired_waivers"), i, e) {
+		if (!json_is_object(e))
+			continue;
+		x = json_object();
+		if (put_new(x, "node", json_string(node)) != 0 ||
+		    put_new(x, "check_id", bmember(e, "check_id",
+		    MAX_NAME)) != 0 ||
+		    put_new(x, "target", bmember(e, "target", MAX_LINE)) != 0 ||
+		    put_new(x, "expires", bmember(e, "expires",
+		    MAX_NAME)) != 0 ||
+		    put_new(x, "reason", bmember(e, "reason", MAX_LINE)) != 0 ||
+		    put_new(x, "policy_line", json_integer(jint(e,
+		    "policy_line"))) != 0 ||
+		    json_array_append_new(m->expired, x) != 0) {
+			json_decref(x);
+			return FA_ERR_NOMEM;
+		}
+		m->ntargets++;
+	}
+	return 0;
+}
+
+/* "<host>\t<started>", or NULL when the report names no host. */
+static char *
+host_start_key(const json_t *report)
+{
+	const json_t *scan = json_object_get(report, "scan");
+	const char *h = jstr(scan, "host"), *s = jstr(scan, "started");
+
+	if (h == NULL || *h == '\0')
+		return NULL;
+	if (s == NULL)
+		s = "";
+	return fa_strfmt("%.*s\t%.*s", (int)cutlen(h, MAX_NAME), h,
+	    (int)cutlen(s, MAX_NAME), s);
+}
+
+/* Refuse a report merged already; 0, FA_ERR_INPUT or FA_ERR_NOMEM. */
+static int
+check_duplicate(struct fa_merge *m, const json_t *report,
+    const char *sha256, char **why)
+{
+	const json_t *scan = json_object_get(report, "scan");
+	const char *prev;
+	char *key, *h, *s;
+	int r = 0;
+
+	if ((prev = jstr(m->shas, sha256)) != NULL)
+		return fa_why(why, "the same report as %s (SHA-256 %s)", prev,
+		    sha256);
+	if ((key = host_start_key(report)) == NULL)
+		return 0;
+	if ((prev = jstr(m->hoststart, key)) != NULL) {
+		h = fa_str_sanitize(jstr(scan, "host"), MAX_NAME);
+		s = fa_str_sanitize(jstr(scan, "started") != NULL ?
+		    jstr(scan, "started") : "?", MAX_NAME);
+		r = fa_why(why, "the same scan as %s (host %s, started %s)",
+		    prev, h != NULL ? h : "?", s != NULL ? s : "?");
+		free(h);
+		free(s);
+	}
+	free(key);
+	return r;
+}
+
+/* Record the report's identity for check_duplicate; 0 or ENOMEM. */
+static int
+remember(struct fa_merge *m, const json_t *report, const char *file,
+    const char *sha256, const char *node)
+{
+	const char *prev;
+	char *key, *w;
+	int r = 0;
+
+	if (json_object_set_new(m->shas, sha256, json_string(file)) != 0)
+		return FA_ERR_NOMEM;
+	if ((key = host_start_key(report)) == NULL)
+		return 0;
+	if (json_object_set_new(m->hoststart, key, json_string(file)) != 0)
+		r = FA_ERR_NOMEM;
+	free(key);
+	if (r != 0)
+		return r;
+	/* The report has a host, so node is its (bounded) name. */
+	if ((prev = jstr(m->hosts, node)) != NULL) {
+		w = fa_strfmt("host %s has two reports (%s and %s, other start "
+		    "times): they count as two nodes", node, prev, file);
+		if (w == NULL || json_array_append_new(m->warnings,
+		    json_string(w)) != 0)
+			r = FA_ERR_NOMEM;
+		free(w);
+		return r;
+	}
+	return json_object_set_new(m->hosts, node, json_string(file)) != 0 ?
+	    FA_ERR_NOMEM : 0;
+}
+
+int
+fa_merge_add(struct fa_merge *m, const json_t *report, const char *file,
+    const char *sha256, char **why)
+{
+	const json_t *res, *r, *scan;
+	size_t by_status[FA_ST_MAX] = { 0 }, failing = 0, waived = 0, i, ni;
+	enum fa_status st = FA_ST_ERROR;
+	enum fa_severity sv = FA_SEV_CRITICAL;
+	json_t *nodename = NULL;
+	const char *node, *subnet;
+	char *fname = NULL;
+	int rc;
+
+	if (why != NULL)
+		*why = NULL;
+	if ((rc = fa_merge_check_report(report, why)) != 0)
+		return rc;
+	if (json_array_size(m->nodes) >= FA_MERGE_MAX_REPORTS) {
+		fa_why(why, "more than %d reports", FA_MERGE_MAX_REPORTS);
+		return FA_ERR_TOOBIG;
+	}
+	res = json_object_get(report, "results");
+	if (json_array_size(res) + json_array_size(json_object_get(report,
+	    "expired_waivers")) > FA_MERGE_MAX_TARGETS - m->ntargets) {
+		fa_why(why, "more than %d targets in all reports",
+		    FA_MERGE_MAX_TARGETS);
+		return FA_ERR_TOOBIG;
+	}
+	if ((rc = check_duplicate(m, report, sha256, why)) != 0)
+		return rc;
+	/* A file name is bytes, not necessarily UTF-8 as JSON wants. */
+	if ((fname = fa_str_sanitize(file, strlen(file))) == NULL)
+		return FA_ERR_NOMEM;
+	scan = json_object_get(report, "scan");
+	node = jstr(scan, "host");
+	nodename = bstr(node != NULL && *node != '\0' ? node : fname,
+	    MAX_NAME);
+	rc = FA_ERR_NOMEM;
+	if (nodename == NULL)
+		goto out;
+	node = json_string_value(nodename);
+	subnet = jstr(json_object_get(json_object_get(report, "scope"),
+	    "fabric"), "subnet_prefix");
+	ni = json_array_size(m->nodes);
+	json_array_foreach(res, i, r) {
+		if (fold_result(m, r, ni, node, subnet) != 0)
+			goto out;
+		(void)fa_status_parse(jstr(r, "status"), &st);
+		(void)fa_severity_parse(jstr(r, "severity"), &sv);
+		by_status[st]++;
+		if (json_is_object(json_object_get(r, "waived")))
+			waived++;
+		else if (st == FA_ST_FAIL && sv <= m->fail_on)
+			failing++;
+	}
+	if (failing > 0)
+		m->nodes_failing++;
+	if (fold_node(m, report, fname, sha256, node, by_status, failing,
+	    waived) != 0 || fold_meta(m, report, node) != 0 ||
+	    remember(m, report, fname, sha256, node) != 0)
+		goto out;
+	rc = 0;
+out:
+	free(fname);
+	json_decref(nodename);
+	return rc;
+}
+
+/* "a (3 reports), b (1 report), ... and K more" of a value->count map. */
+static char *
+list_counts(const json_t *counts)
+{
+	const char *k;
+	json_t *v;
+	char *s = fa_strdup(""), *t;
+	size_t n = 0;
+
+	json_object_foreach((json_t *)counts, k, v) {
+		if (s == NULL)
+			return NULL;
+		if (n++ == MAX_LISTED) {
+			t = fa_strfmt("%s, ... and %zu more", s,
+			    json_object_size(counts) - MAX_LISTED);
+			free(s);
+			return t;
+		}
+		t = fa_strfmt("%s%s%s (%lld report%s)", s, n > 1 ? ", " : "",
+		    k, (long long)json_integer_value(v),
+		    json_integer_value(v) == 1 ? "" : "s");
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* A warning when a value->count map holds more than one value. */
+static int
+warn_if_mixed(json_t *warnings, const json_t *counts, const char *what)
+{
+	char *l, *w;
+	int r;
+
+	if (json_object_size(counts) < 2)
+		return 0;
+	if ((l = list_counts(counts)) == NULL)
+		return -1;
+	w = fa_strfmt("%s: %s", what, l);
+	free(l);
+	r = w == NULL ? -1 : json_array_append_new(warnings, json_string(w));
+	free(w);
+	return r;
+}
+
+/* Top-level families{}: collected if any node collected it, and where. */
+static json_t *
+families_json(const struct fa_merge *m, size_t nn)
+{
+	json_t *o = json_object(), *e, *fam;
+	const json_t *miss;
+	char *reason;
+	int f;
+
+	for (f = 0; o != NULL && f < FA_FAM_MAX; f++) {
+		miss = m->missing[f];
+		if (m->collected[f] == nn)
+			reason = fa_strfmt("collected on all %zu nodes", nn);
+		else
+			reason = fa_strfmt("collected on %zu of %zu nodes; "
+			    "merged.families.%s lists the others",
+			    m->collected[f], nn,
+			    fa_family_name((enum fa_family)f));
+		e = json_object_get(json_array_get(miss, 0), "state");
+		fam = json_pack("{s:s, s:s?}", "state", m->collected[f] > 0 ||
+		    e == NULL ? fa_fam_state_name(FA_FAMST_COLLECTED) :
+		    json_string_value(e), "reason", reason);
+		free(reason);
+		if (fam == NULL || json_object_set_new(o,
+		    fa_family_name((enum fa_family)f), fam) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* merged.families: per family, how many collected it and who did not. */
+static json_t *
+family_coverage(const struct fa_merge *m)
+{
+	json_t *o = json_object();
+	int f;
+
+	for (f = 0; o != NULL && f < FA_FAM_MAX; f++)
+		if (json_object_set_new(o, fa_family_name((enum fa_family)f),
+		    json_pack("{s:I, s:O}", "collected",
+		    (json_int_t)m->collected[f], "not_collected",
+		    m->missing[f])) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+struct order {
+	size_t	check, group;
+};
+
+static int
+order_cmp(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->check != y->check)
+		return x->check < y->check ? -1 : 1;
+	return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/* The finished result of group g; NULL on ENOMEM. */
+static json_t *
+finish_group(const struct fa_merge *m, const struct group *g, size_t nn)
+{
+	const struct check *c = &m->checks[g->check];
+	const json_t *t0 = json_array_get(g->targets, 0);
+	size_t nt = json_array_size(g->targets);
+	json_t *r;
+
+	if ((r = json_copy(g->result)) == NULL)
+		return NULL;
+	if (put_new(r, "target", nt == 1 ? json_incref(json_object_get(t0,
+	    "target")) : fa_json_stringf("%zu targets on %zu nodes", nt,
+	    g->nodes)) != 0 ||
+	    put_new(r, "target_name", nt == 1 ? json_incref(json_object_get(
+	    t0, "target_name")) : json_null()) != 0 ||
+	    put_new(r, "nodes", json_integer((json_int_t)g->nodes)) != 0 ||
+	    put_new(r, "reasons", json_integer((json_int_t)json_object_size(
+	    g->reasons))) != 0 ||
+	    put_new(r, "coverage", json_pack("{s:I, s:I, s:I, s:I, s:I}",
+	    "nodes", (json_int_t)nn, "decided", (json_int_t)c->decided,
+	    "not_applicable", (json_int_t)c->not_applicable, "not_tested",
+	    (json_int_t)c->not_tested, "absent", (json_int_t)(nn -
+	    c->decided - c->not_applicable - c->not_tested))) != 0 ||
+	    json_object_set(r, "targets", g->targets) != 0) {
+		json_decref(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* results[] in check order, and the summary counts; 0 or ENOMEM. */
+static int
+finish_results(struct fa_merge *m, size_t nn, json_t *results, json_t *sum)
+{
+	struct order *ord;
+	const struct group *g;
+	size_t by_status[FA_ST_MAX] = { 0 }, failing = 0, waived = 0;
+	size_t fail_targets = 0, i;
+	int r = FA_ERR_NOMEM;
+
+	for (i = 0; i < m->nchecks; i++)
+		check_flush(&m->checks[i]);
+	if ((ord = calloc(m->ngroups + 1, sizeof(*ord))) == NULL)
+		return FA_ERR_NOMEM;
+	for (i = 0; i < m->ngroups; i++) {
+		ord[i].check = m->groups[i].check;
+		ord[i].group = i;
+	}
+	qsort(ord, m->ngroups, sizeof(*ord), order_cmp);
+	for (i = 0; i < m->ngroups; i++) {
+		g = &m->groups[ord[i].group];
+		if (json_array_append_new(results, finish_group(m, g, nn)) != 0)
+			goto out;
+		by_status[g->status]++;
+		if (g->status == FA_ST_FAIL)
+			fail_targets += json_array_size(g->targets);
+		if (g->waived)
+			waived++;
+		else if (g->status == FA_ST_FAIL &&
+		    g->severity <= (int)m->fail_on)
+			failing++;
+	}
+	if (json_object_update_new(sum, json_pack("{s:I, s:I, s:I, s:I, s:I, "
+	    "s:s, s:I, s:I, s:b, s:I, s:I, s:I}",
+	    "pass", (json_int_t)by_status[FA_ST_PASS],
+	    "fail", (json_int_t)by_status[FA_ST_FAIL],
+	    "not_tested", (json_int_t)by_status[FA_ST_NOT_TESTED],
+	    "not_applicable", (json_int_t)by_status[FA_ST_NOT_APPLICABLE],
+	    "error", (json_int_t)by_status[FA_ST_ERROR],
+	    "fail_on", fa_severity_name(m->fail_on),
+	    "failing_at_or_above", (json_int_t)failing,
+	    "waived", (json_int_t)waived,
+	    "catalogue_stale", m->stale,
+	    "nodes", (json_int_t)nn,
+	    "nodes_failing", (json_int_t)m->nodes_failing,
+	    "fail_targets", (json_int_t)fail_targets)) != 0)
+		goto out;
+	r = 0;
+out:
+	free(ord);
+	return r;
+}
+
+/* The single policy name all reports share, or NULL. */
+static const char *
+common_policy(const struct fa_merge *m)
+{
+	void *it = json_object_iter(m->policies);
+
+	if (json_object_size(m->policies) != 1 ||
+	    strcmp(json_object_iter_key(it), "unknown") == 0)
+		return NULL;
+	return json_object_iter_key(it);
+}
+
+int
+fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
+    char **why)
+{
+	json_t *root = NULL, *results, *sum, *fams, *scan;
+	size_t nn = json_array_size(m->nodes);
+	char when[32];
+	int f;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if (nn == 0)
+		return fa_why(why, "no report to merge");
+	fa_time_rfc3339(generated, when, sizeof(when));
+	results = json_array();
+	sum = json_object();
+	fams = json_array();
+	if (results == NULL || sum == NULL || fams == NULL ||
+	    finish_results(m, nn, results, sum) != 0)
+		goto nomem;
+	for (f = 0; f < FA_FAM_MAX; f++)
+		if (m->collected[f] > 0 && json_array_append_new(fams,
+		    json_string(fa_family_name((enum fa_family)f))) != 0)
+			goto nomem;
+	if (warn_if_mixed(m->warnings, m->versions, "the nodes were "
+	    "scanned by different fabaudit versions") != 0 ||
+	    warn_if_mixed(m->warnings, m->tools, "the reports were "
+	    "evaluated by different fabaudit versions") != 0 ||
+	    warn_if_mixed(m->warnings, m->catdates, "the nodes used host "
+	    "CVE catalogues of different dates (scan.catalogue is the "
+	    "oldest)") != 0 ||
+	    warn_if_mixed(m->warnings, m->policies, "the reports were "
+	    "evaluated against different policies") != 0)
+		goto nomem;
+	scan = json_pack("{s:s?, s:s?, s:o, s:I, s:b, s:O?}",
+	    "started", m->started[0] != '\0' ? m->started : NULL,
+	    "finished", m->finished[0] != '\0' ? m->finished : NULL,
+	    "families", fams, "nodes", (json_int_t)nn, "active", m->active,
+	    "catalogue", m->catalogue);
+	fams = NULL;
+	root = json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:o, "
+	    "s:{s:s, s:s}, s:o, s:{s:s?}, s:o, s:o, s:{s:I, s:O, s:o, s:O}}",
+	    "schema", FA_REPORT_SCHEMA,
+	    "tool", "name", "fabaudit", "version", FA_VERSION,
+	    "scanned_by", "name", "fabaudit", "version", FA_VERSION,
+	    "scan", scan,
+	    "evaluation", "mode", "merge", "generated", when,
+	    "families", families_json(m, nn),
+	    "policy", "name", common_policy(m),
+	    "summary", sum, "results", results,
+	    "merged", "reports", (json_int_t)nn, "nodes", m->nodes,
+	    "families", family_coverage(m), "warnings", m->warnings);
+	sum = results = NULL;
+	if (root == NULL || (json_array_size(m->expired) > 0 &&
+	    json_object_set(root, "expired_waivers", m->expired) != 0))
+		goto nomem;
+	*out = root;
+	return 0;
+nomem:
+	json_decref(root);
+	json_decref(results);
+	json_decref(sum);
+	json_decref(fams);
+	return FA_ERR_NOMEM;
+}
+
+/* Text: s with control bytes, DEL and non-ASCII as \xNN; NULL as "-". */
+static size_t
+put(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (s == NULL) {
+		fputc('-', f);
+		return 1;
+	}
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			fputc(*p, f);
+			n++;
+		} else
+			n += (size_t)fprintf(f, "\\x%02x", *p);
+	}
+	return n;
+}
+
+/* put(), then spaces up to width columns and one more. */
+static void
+put_pad(FILE *f, const char *s, size_t width)
+{
+	size_t n = put(f, s);
+
+	do
+		fputc(' ', f);
+	while (++n <= width);
+}
+
+static long long
+num(const json_t *o, const char *k)
+{
+	return (long long)json_integer_value(json_object_get(o, k));
+}
+
+char *
+fa_merge_summary(const json_t *mj)
+{
+	const json_t *s = json_object_get(mj, "summary");
+	enum fa_severity sv;
+	const char *fo = jstr(s, "fail_on");
+
+	/* Only a known severity name reaches the terminal. */
+	if (fo == NULL || fa_severity_parse(fo, &sv) != 0)
+		fo = "?";
+	return fa_strfmt("Merged %lld nodes: %lld fail (%lld at or above %s "
+	    "and not waived, on %lld nodes; %lld waived), %lld pass, %lld not "
+	    "tested, %lld not applicable, %lld error.", num(s, "nodes"),
+	    num(s, "fail"), num(s, "failing_at_or_above"),
+	    fo, num(s, "nodes_failing"),
+	    num(s, "waived"), num(s, "pass"), num(s, "not_tested"),
+	    num(s, "not_applicable"), num(s, "error"));
+}
+
+/* The per-node coverage table. */
+static void
+txt_nodes(FILE *f, const json_t *nodes)
+{
+	const json_t *n, *e, *s;
+	size_t i, j;
+	int fam, has;
+
+	fputs("\nPer-node coverage (families collected; result counts):\n",
+	    f);
+	fprintf(f, "  %-24s %-4s %-4s %-4s %5s %5s %5s %5s %5s  %s\n", "NODE",
+	    "IB", "ETH", "HOST", "PASS", "FAIL", "N/T", "N/A", "ERR", "FILE");
+	json_array_foreach(nodes, i, n) {
+		fputs("  ", f);
+		put_pad(f, jstr(n, "node"), 24);
+		for (fam = 0; fam < FA_FAM_MAX; fam++) {
+			has = 0;
+			json_array_foreach(json_object_get(n, "families"), j,
+			    e)
+				if (json_is_string(e) && strcmp(
+				    json_string_value(e), fa_family_name(
+				    (enum fa_family)fam)) == 0)
+					has = 1;
+			fprintf(f, "%-4s ", has ? "yes" : "-");
+		}
+		s = json_object_get(n, "summary");
+		fprintf(f, "%5lld %5lld %5lld %5lld %5lld  ", num(s, "pass"),
+		    num(s, "fail"), num(s, "not_tested"),
+		    num(s, "not_applicable"), num(s, "error"));
+		put(f, jstr(n, "file"));
+		fputc('\n', f);
+	}
+}
+
+/* "eth: not collected on 2 of 3 nodes: a (not_requested), ..." */
+static void
+txt_families(FILE *f, const json_t *fams, long long nodes, size_t max)
+{
+	const json_t *e, *miss;
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach((json_t *)fams, k, v) {
+		miss = json_object_get(v, "not_collected");
+		if (json_array_size(miss) == 0)
+			continue;
+		put(f, k);
+		fprintf(f, ": not collected on %zu of %lld nodes: ",
+		    json_array_size(miss), nodes);
+		json_array_foreach(miss, i, e) {
+			if (i == max) {
+				fprintf(f, ", ... and %zu more",
+				    json_array_size(miss) - max);
+				break;
+			}
+			if (i > 0)
+				fputs(", ", f);
+			put(f, jstr(e, "node"));
+			fputs(" (", f);
+			put(f, jstr(e, "state"));
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* One merged result; targets listed only when `full`. */
+static void
+txt_result(FILE *f, const json_t *r, size_t max, int full)
+{
+	const json_t *cov = json_object_get(r, "coverage"), *t, *w;
+	const json_t *targets = json_object_get(r, "targets");
+	size_t i, nt = json_array_size(targets);
+
+	put_pad(f, jstr(r, "status"), 14);
+	put_pad(f, jstr(r, "severity"), 8);
+	put(f, jstr(r, "id"));
+	fprintf(f, "  %zu target%s on %lld of %lld nodes\n    ", nt,
+	    nt == 1 ? "" : "s", num(r, "nodes"), num(cov, "nodes"));
+	put(f, jstr(r, "title"));
+	fputc('\n', f);
+	if (!full)
+		return;
+	fputs("    reason: ", f);
+	put(f, jstr(r, "reason"));
+	if (num(r, "reasons") > 1)
+		fprintf(f, " (and %lld other reasons)", num(r, "reasons") - 1);
+	fprintf(f, "\n    coverage: decided on %lld, not applicable on %lld, "
+	    "not tested on %lld, absent on %lld of %lld nodes\n",
+	    num(cov, "decided"), num(cov, "not_applicable"),
+	    num(cov, "not_tested"), num(cov, "absent"), num(cov, "nodes"));
+	if ((w = json_object_get(r, "waived")) != NULL) {
+		fputs("    WAIVED until ", f);
+		put(f, jstr(w, "expires"));
+		fprintf(f, " (policy line %lld): ", num(w, "policy_line"));
+		put(f, jstr(w, "reason"));
+		fputc('\n', f);
+	}
+	json_array_foreach(targets, i, t) {
+		if (i == max) {
+			fprintf(f, "      ... and %zu more\n", nt - max);
+			break;
+		}
+		fputs("      ", f);
+		put_pad(f, jstr(t, "node"), 24);
+		put(f, jstr(t, "target"));
+		if (jstr(t, "target_name") != NULL) {
+			fputs(" (", f);
+			put(f, jstr(t, "target_name"));
+			fputc(')', f);
+		}
+		if (num(t, "seen_by") > 1)
+			fprintf(f, "  [seen by %lld nodes]", num(t, "seen_by"));
+		fputc('\n', f);
+	}
+	if (jstr(r, "status") != NULL && strcmp(jstr(r, "status"),
+	    "fail") == 0) {
+		fputs("    remediation: ", f);
+		put(f, jstr(r, "remediation"));
+		fputs("\n    msa clause: ", f);
+		put(f, jstr(r, "msa_clause"));
+		fputc('\n', f);
+	}
+}
+
+/* The order of the findings: failures not waived first, passes last. */
+static const struct {
+	const char	*status;
+	int		 waived;	/* -1: either */
+	int		 full;
+} txt_order[] = {
+	{ "fail", 0, 1 }, { "fail", 1, 1 }, { "error", -1, 1 },
+	{ "not_tested", -1, 1 }, { "not_applicable", -1, 0 },
+	{ "pass", -1, 0 },
+};
+
+static const char *const txt_sev[] = {
+	"critical", "high", "medium", "low", "info", NULL
+};
+
+static int
+txt_matches(const json_t *r, size_t o, const char *sev)
+{
+	const char *st = jstr(r, "status"), *sv = jstr(r, "severity");
+	int w = json_object_get(r, "waived") != NULL;
+	size_t i;
+
+	if (st == NULL || strcmp(st, txt_order[o].status) != 0 ||
+	    (txt_order[o].waived >= 0 && txt_order[o].waived != w))
+		return 0;
+	if (sev != NULL)
+		return sv != NULL && strcmp(sv, sev) == 0;
+	/* The last round takes any severity not named in txt_sev. */
+	for (i = 0; sv != NULL && txt_sev[i] != NULL; i++)
+		if (strcmp(sv, txt_sev[i]) == 0)
+			return 0;
+	return 1;
+}
+
+char *
+fa_merge_txt(const json_t *mj, size_t max)
+{
+	const json_t *scan = json_object_get(mj, "scan"), *cat, *r, *e;
+	const json_t *merged = json_object_get(mj, "merged");
+	const json_t *results = json_object_get(mj, "results");
+	char *buf = NULL, *sum;
+	size_t len = 0, i, o, s, compact = 0;
+	int bad;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fputs("fabaudit ", f);
+	put(f, jstr(json_object_get(mj, "tool"), "version"));
+	fputs(" merged report (", f);
+	put(f, jstr(json_object_get(mj, "evaluation"), "generated"));
+	fprintf(f, ")\nNodes: %lld reports; scans from ",
+	    num(merged, "reports"));
+	put(f, jstr(scan, "started"));
+	fputs(" to ", f);
+	put(f, jstr(scan, "finished"));
+	fputs("\nPolicy: ", f);
+	put(f, jstr(json_object_get(mj, "policy"), "name"));
+	fputc('\n', f);
+	if ((cat = json_object_get(scan, "catalogue")) != NULL) {
+		fputs("Catalogue: dated ", f);
+		put(f, jstr(cat, "date"));
+		fputs(" (the oldest any node used)", f);
+		if (json_is_true(json_object_get(cat, "stale")))
+			fprintf(f, ", stale: %lld days old at scan time",
+			    num(cat, "age_days"));
+		fputc('\n', f);
+	}
+	json_array_foreach(json_object_get(merged, "warnings"), i, e) {
+		fputs("Warning: ", f);
+		put(f, json_string_value(e));
+		fputc('\n', f);
+	}
+	txt_nodes(f, json_object_get(merged, "nodes"));
+	fputc('\n', f);
+	txt_families(f, json_object_get(merged, "families"),
+	    num(merged, "reports"), max);
+	fprintf(f, "\nFindings (%zu):\n", json_array_size(results));
+	for (o = 0; o < sizeof(txt_order) / sizeof(txt_order[0]); o++)
+		for (s = 0; s == 0 || txt_sev[s - 1] != NULL; s++)
+			json_array_foreach(results, i, r) {
+				if (!txt_matches(r, o, txt_sev[s]))
+					continue;
+				/* A blank line before each full entry and
+				 * before the first one-line entry. */
+				if (txt_order[o].full || !compact++)
+					fputc('\n', f);
+				txt_result(f, r, max, txt_order[o].full);
+			}
+	sum = fa_merge_summary(mj);
+	bad = ferror(f) || sum == NULL;
+	if (sum != NULL)
+		fprintf(f, "\n%s\n", sum);
+	free(sum);
+	if (fclose(f) != 0 || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
