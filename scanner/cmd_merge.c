@@ -12,22 +12,25 @@
 #include <time.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "../reports/merge.h"
 #include "../reports/report.h"
+#include "../reports/sign.h"
 #include "scanner.h"
 
 const char fa_usage_merge[] =
-    "       fabaudit merge [-q] [-f formats] [--fail-on severity] -o outdir\n"
-    "                      report.json ...\n";
+    "       fabaudit merge [-q] [-f formats] [--fail-on severity]\n"
+    "                      [--sign key.pem] -o outdir report.json ...\n";
 
-enum { OPT_FAIL_ON = 256 };
+enum { OPT_FAIL_ON = 256, OPT_SIGN };
 
 static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "output", required_argument, NULL, 'o' },
+	{ "sign", required_argument, NULL, OPT_SIGN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -75,87 +78,43 @@ add_file(struct fa_merge *m, const char *path)
 	return 0;
 }
 
-/* Write buf to dir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
-static int
-put_file(const char *dir, const char *name, const char *buf, size_t len)
-{
-	char *why = NULL;
-
-	if (fa_write_atomic(dir, name, buf, len, &why) != 0) {
-		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
-		free(why);
-		return FA_EXIT_NORUN;
-	}
-	return 0;
-}
-
-/* report.json (indented, sorted keys, final newline); 0 or exit status. */
-static int
-put_json(const char *dir, const json_t *j)
-{
-	char *s, *t;
-	size_t n;
-	int r;
-
-	if ((s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)) == NULL ||
-	    (t = realloc(s, (n = strlen(s)) + 2)) == NULL) {
-		free(s);
-		fa_diag("report.json", "out of memory");
-		return FA_EXIT_NORUN;
-	}
-	t[n++] = '\n';
-	t[n] = '\0';
-	r = put_file(dir, "report.json", t, n);
-	free(t);
-	return r;
-}
-
-/* Every format asked for; 0 or FA_EXIT_NORUN (diagnostic printed). */
+/*
+ * Every format asked for, then SHA256SUMS and its signature with --sign;
+ * 0 or FA_EXIT_NORUN (diagnostic printed).
+ */
 static int
 emit(const struct fa_out_opts *o, const json_t *mj)
 {
-	static const struct {
-		const char	*name;
-		size_t		 off;
-		int		(*fn)(const json_t *, char **, size_t *,
-				    char **);
-	} rend[] = {
-		{ "report.xml", offsetof(struct fa_out_opts, xml),
-		  fa_report_xml },
-		{ "report.html", offsetof(struct fa_out_opts, html),
-		  fa_report_html },
-		{ "junit.xml", offsetof(struct fa_out_opts, junit),
-		  fa_report_junit },
-	};
-	char *buf = NULL, *why = NULL;
-	size_t i, len;
-	int r = 0;
+	const char *names[FA_OUT_MAX_FILES];
+	char *buf, *why = NULL;
+	size_t n = 0;
+	int r;
 
-	if (o->json && (r = put_json(o->outdir, mj)) != 0)
+	if ((r = fa_write_renderings(o, mj, names, &n)) != 0)
 		return r;
-	for (i = 0; r == 0 && i < sizeof(rend) / sizeof(rend[0]); i++) {
-		if (!*(const int *)(const void *)((const char *)o +
-		    rend[i].off))
-			continue;
-		if (rend[i].fn(mj, &buf, &len, &why) != 0) {
-			fa_diag(rend[i].name, "%s", why != NULL ? why :
-			    "cannot render");
-			r = FA_EXIT_NORUN;
-		} else
-			r = put_file(o->outdir, rend[i].name, buf, len);
-		free(buf);
-		free(why);
-		buf = why = NULL;
-	}
-	if (r == 0 && o->txt) {
+	if (o->txt) {
 		if ((buf = fa_merge_txt(mj, TXT_MAX_TARGETS)) == NULL) {
 			fa_diag("report.txt", "out of memory");
 			return FA_EXIT_NORUN;
 		}
-		r = put_file(o->outdir, "report.txt", buf, strlen(buf));
+		r = fa_write_atomic(o->outdir, "report.txt", buf, strlen(buf),
+		    &why);
 		free(buf);
+		if (r != 0) {
+			fa_diag(NULL, "cannot write %s", why != NULL ? why :
+			    "report.txt");
+			free(why);
+			return FA_EXIT_NORUN;
+		}
+		names[n++] = "report.txt";
 	}
-	return r;
+	if (o->sign_key != NULL && fa_sign_outdir(o->outdir, names, n,
+	    o->sign_key, &why) != 0) {
+		fa_diag("--sign", "%s", why != NULL ? why : "signing failed");
+		free(why);
+		return FA_EXIT_NORUN;
+	}
+	return 0;
 }
 
 /* merged.warnings on stderr, escaped: they quote the reports. */
@@ -178,7 +137,7 @@ print_warnings(const json_t *mj)
 int
 fa_cmd_merge(int argc, char **argv)
 {
-	struct fa_out_opts out = { .json = 1, .txt = 1,
+	struct fa_out_opts out = { .json = 1, .txt = 1, .xml = 1, .html = 1,
 	    .fail_on = FA_SEV_HIGH };
 	struct fa_merge *m = NULL;
 	json_t *mj = NULL;
@@ -203,6 +162,9 @@ fa_cmd_merge(int argc, char **argv)
 			break;
 		case 'o':
 			out.outdir = optarg;
+			break;
+		case OPT_SIGN:
+			out.sign_key = optarg;
 			break;
 		case 'h':
 			fa_print_usage(stdout, fa_usage_merge);
@@ -234,12 +196,13 @@ fa_cmd_merge(int argc, char **argv)
 		rc = FA_EXIT_NORUN;
 		goto out;
 	}
-	/* An output directory that cannot be made is unwritable output. */
-	if (fa_prepare_outdir(out.outdir) != 0 ||
-	    (rc = emit(&out, mj)) != 0) {
-		rc = FA_EXIT_NORUN;
+	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
-	}
+	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
+	rc = emit(&out, mj);
+	fa_interrupt_release();
+	if (rc != 0)
+		goto out;
 	if (!out.quiet) {
 		print_warnings(mj);
 		if ((sum = fa_merge_summary(mj)) == NULL)

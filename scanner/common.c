@@ -333,23 +333,6 @@ write_file(const char *dir, const char *name, const char *buf, size_t len)
 	return 0;
 }
 
-/*
- * report.json and the renderings made from it (XML, HTML, JUnit): each
- * reads the JSON, so they carry the same content.
- */
-/* The names of the files this run wrote to the output directory. */
-struct written {
-	const char	*v[8];
-	size_t		 n;
-};
-
-static void
-wrote(struct written *w, const char *name)
-{
-	if (w->n < sizeof(w->v) / sizeof(w->v[0]))
-		w->v[w->n++] = name;
-}
-
 /* The comparison with the baseline, after the summary. */
 static void
 print_baseline(const json_t *report)
@@ -421,9 +404,22 @@ fa_load_baseline(const char *path, struct fa_out_opts *o)
 	return 0;
 }
 
-static int
-emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
-    struct written *w, struct fa_emitted *done)
+/* The names of the files this run wrote to the output directory. */
+struct written {
+	const char	*v[FA_OUT_MAX_FILES];
+	size_t		 n;
+};
+
+static void
+wrote(struct written *w, const char *name)
+{
+	if (w->n < sizeof(w->v) / sizeof(w->v[0]))
+		w->v[w->n++] = name;
+}
+
+int
+fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
+    const char **names, size_t *n)
 {
 	static const struct {
 		const char	*name;
@@ -438,10 +434,48 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 		{ "junit.xml", offsetof(struct fa_out_opts, junit),
 		  fa_report_junit },
 	};
-	json_t *j;
 	char *buf = NULL, *why = NULL;
 	size_t i, len;
 	int r = 0;
+
+	if (o->json) {
+		if ((r = write_json(o->outdir, "report.json", j, NULL,
+		    NULL)) != 0)
+			return r;
+		names[(*n)++] = "report.json";
+	}
+	for (i = 0; i < sizeof(rend) / sizeof(rend[0]); i++) {
+		if (!*(const int *)(const void *)((const char *)o +
+		    rend[i].off))
+			continue;
+		if (rend[i].fn(j, &buf, &len, &why) != 0) {
+			fa_diag(rend[i].name, "%s", why != NULL ? why :
+			    "cannot render");
+			r = FA_EXIT_NORUN;
+			break;
+		}
+		if ((r = write_file(o->outdir, rend[i].name, buf, len)) != 0)
+			break;
+		names[(*n)++] = rend[i].name;
+		free(buf);
+		buf = NULL;
+	}
+	free(buf);
+	free(why);
+	return r;
+}
+
+/*
+ * report.json and the renderings made from it, after the comparison with
+ * the baseline; the report is left in done.
+ */
+static int
+emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
+    struct written *w, struct fa_emitted *done)
+{
+	json_t *j;
+	char *why = NULL;
+	int r;
 
 	if ((j = fa_report_json(rctx)) == NULL) {
 		fa_diag(NULL, "out of memory");
@@ -452,39 +486,16 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 	    &why) != 0) {
 		fa_diag(o->baseline_file, "%s", why != NULL ? why :
 		    "cannot compare");
-		r = FA_EXIT_NORUN;
-		goto out;
-	}
-	if (o->json) {
-		if ((r = write_json(o->outdir, "report.json", j, NULL,
-		    NULL)) != 0)
-			goto out;
-		wrote(w, "report.json");
-	}
-	for (i = 0; i < sizeof(rend) / sizeof(rend[0]); i++) {
-		if (!*(const int *)(const void *)((const char *)o +
-		    rend[i].off))
-			continue;
-		if (rend[i].fn(j, &buf, &len, &why) != 0) {
-			fa_diag(rend[i].name, "%s", why != NULL ? why :
-			    "cannot render");
-			r = FA_EXIT_NORUN;
-			goto out;
-		}
-		if ((r = write_file(o->outdir, rend[i].name, buf, len)) != 0)
-			goto out;
-		wrote(w, rend[i].name);
-		free(buf);
-		buf = NULL;
-	}
-out:
-	free(buf);
-	free(why);
-	if (r == 0)
-		done->report = j;
-	else
+		free(why);
 		json_decref(j);
-	return r;
+		return FA_EXIT_NORUN;
+	}
+	if ((r = fa_write_renderings(o, j, w->v + w->n, &w->n)) != 0) {
+		json_decref(j);
+		return r;
+	}
+	done->report = j;
+	return 0;
 }
 
 int

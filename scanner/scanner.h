@@ -37,6 +37,18 @@ struct fa_out_opts {
 	char		 baseline_sha[65];
 };
 
+/* Files one run writes at most: snapshot, capture, reports, renderings. */
+#define FA_OUT_MAX_FILES	8
+
+/*
+ * Write report.json and the renderings chosen in o (xml, html, junit) of
+ * the finished report j into o->outdir; each name written is appended to
+ * names[*n] (room for FA_OUT_MAX_FILES in all).  0 or FA_EXIT_NORUN
+ * (diagnostic printed).
+ */
+int fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
+    const char **names, size_t *n);
+
 /* What the emit step leaves for the caller (metrics, syslog). */
 struct fa_emitted {
 	json_t		*report;	/* the report.json content; caller frees */

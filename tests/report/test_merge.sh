@@ -254,7 +254,7 @@ else fa_fail "bad input: the existing report.json is untouched"; fi
 # Unwritable output: exit 3.
 : >"$T/afile"
 "$FA" merge -o "$T/afile" "$T/n1.json" >/dev/null 2>"$T/stderr"
-expect_eq "output is a file: exit 3" "$?" 3
+expect_eq "output is a file: exit 2" "$?" 2
 expect_grep "output is a file: diagnostic" "$T/afile" "$T/stderr"
 
 "$FA" merge -h >"$T/stdout"
