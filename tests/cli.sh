@@ -44,6 +44,22 @@ done
 expect_eq "checks --family eth lists the thirteen checks" \
     "$("$BIN" checks --family eth | wc -l)" 13
 expect_eq "checks --family bogus exits 2" "$(rc "$BIN" checks --family bogus)" 2
+expect_eq "checks --format man exits 0" "$(rc "$BIN" checks --format man)" 0
+expect_eq "checks --format bogus exits 2" "$(rc "$BIN" checks --format bogus)" 2
+expect_grep "... naming the formats" "man" "$T/err"
+expect_eq "SOURCE_DATE_EPOCH=bogus exits 2" \
+    "$(SOURCE_DATE_EPOCH=bogus rc "$BIN" checks --format man)" 2
+SOURCE_DATE_EPOCH=1764547200 "$BIN" checks --format man >"$T/page"
+expect_grep "SOURCE_DATE_EPOCH dates the page" '^\.Dd December 1, 2025$' \
+    "$T/page"
+"$BIN" checks --format man >/dev/full 2>/dev/null
+expect_eq "checks --format man to a full disk exits 3" "$?" 3
+expect_eq "checks --family eth --format man has the thirteen checks" \
+    "$("$BIN" checks --family eth --format man | grep -c '^\.Ss ETH-')" 13
+expect_eq "every check in json says what it sends and its outcomes" \
+    "$(jq '[.[] | select((.sends | type) == "string" and
+    (.outcomes | type) == "string")] | length' "$T/checks.json")" \
+    "$(jq length "$T/checks.json")"
 
 # Bad policy: FILE:LINE: message, exit 2, nothing written.
 printf 'tenant_node acme-*\n\nfrobnicate yes\ntenant_guid 0xZZ\n' >"$T/bad.conf"

@@ -536,6 +536,32 @@ test_err_date(void **state)
 	    "date)");
 }
 
+/* The names shown in the reports' scope: once each, printable. */
+static void
+test_names(void **state)
+{
+	struct fa_policy *p;
+
+	(void)state;
+	p = parse_ok("tenant_name \"ACME AI\"\nprovider_name \"GPU Cloud\"\n");
+	assert_string_equal(p->tenant_name, "ACME AI");
+	assert_string_equal(p->provider_name, "GPU Cloud");
+	fa_policy_free(p);
+	p = parse_ok("tenant_node x\n");
+	assert_null(p->tenant_name);
+	assert_null(p->provider_name);
+	fa_policy_free(p);
+	expect_first("tenant_name a\ntenant_name b\n",
+	    NAME ":2: duplicate tenant_name (first set on line 1)");
+	expect_first("provider_name \"\"\n",
+	    NAME ":1: provider_name must be 1 to 256 bytes");
+	expect_first("tenant_name \"a\tb\"\n",
+	    NAME ":1: tenant_name contains a control character");
+	expect_first("tenant_name a b\n",
+	    NAME ":1: too many values for tenant_name (usage: tenant_name "
+	    "\"NAME\")");
+}
+
 /* Parse text as of `now`; it must parse cleanly. */
 static struct fa_policy *
 parse_ok_at(const char *text, time_t now)
@@ -890,6 +916,7 @@ main(void)
 		cmocka_unit_test(test_err_severity),
 		cmocka_unit_test(test_err_date),
 		cmocka_unit_test(test_expired_waiver),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_err_waive_values),
 		cmocka_unit_test(test_err_missing_values),
 		cmocka_unit_test(test_err_quotes),
