@@ -165,8 +165,9 @@ static void
 print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 {
 	const json_t *cat = catalogue(ctx->snap);
-
+	const struct fa_pol_waiver *w;
 	struct fa_tally t;
+	size_t i;
 
 	fa_tally(ctx->res, ctx->fail_on, &t);
 	fprintf(f, "Summary: %zu pass, %zu fail, %zu not tested, "
@@ -189,6 +190,16 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 		    (long long)json_integer_value(json_object_get(cat,
 		    "age_days")), (long long)json_integer_value(
 		    json_object_get(cat, "stale_after_days")));
+	}
+	/* An expired waiver waives nothing; say so where a reader looks. */
+	for (i = 0; ctx->policy != NULL && i < ctx->policy->n_waive; i++) {
+		w = &ctx->policy->waive[i];
+		if (!w->expired)
+			continue;
+		fprintf(f, "Warning: the waiver of %s on line %u expired on %s "
+		    "and waives nothing: ", w->check_id, w->line, w->expires);
+		put(f, w->reason);
+		fputc('\n', f);
 	}
 }
 

@@ -492,9 +492,11 @@ fa_cmd_scan(int argc, char **argv)
 	host.cvedb_path = cvedb_path;
 	host.cvedb_why = cvedb_why;
 	ra.quiet = out.quiet;
-	began = 1;
+	/* A run that could not begin (the lock is another run's) leaves the
+	 * metrics and the log to that run. */
 	if ((rc = fa_reaudit_begin(&ra, &out, started)) != 0)
 		goto out;
+	began = 1;
 	if (out.outdir == NULL) {
 		fa_time_compact(started, stamp, sizeof(stamp));
 		snprintf(defdir, sizeof(defdir), "fabaudit-%s", stamp);

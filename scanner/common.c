@@ -490,7 +490,7 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 		json_decref(j);
 		return FA_EXIT_NORUN;
 	}
-	if ((r = fa_write_renderings(o, j, w->v + w->n, &w->n)) != 0) {
+	if ((r = fa_write_renderings(o, j, w->v, &w->n)) != 0) {
 		json_decref(j);
 		return r;
 	}

@@ -60,4 +60,7 @@ if [ ! -d "$out" ]; then
 fi
 echo "fabaudit demo report: $out"
 (cd "$out" && find . -type f | sed 's|^\./|  |' | sort)
+echo "For procurement and legal: $out/report.html (self-contained; print it"
+echo "or save it as PDF, e.g. chromium --headless --no-sandbox \\"
+echo "    --print-to-pdf=audit.pdf $out/report.html)"
 exit 0

@@ -240,4 +240,16 @@ expect_eq "... verifies" "$(rc "$BIN" verify -p "$T/k.pub.pem" "$T/mg")" 0
 expect_eq "... and covers the html report" \
     "$(grep -c ' report.html$' "$T/mg/SHA256SUMS")" 1
 
+# A signed history: every run signed, the chain checked with the key.
+for i in 1 2; do
+	expect_eq "scan --history --sign, run $i" \
+	    "$(rc "$BIN" scan -q --host="$HARD" --history "$T/hs" \
+	    --sign "$T/k.pem")" 0
+done
+expect_eq "... SHA256SUMS covers the snapshot and every report" \
+    "$(cut -c67- "$T/hs/latest/SHA256SUMS" | tr '\n' ' ')" \
+    "report.html report.json report.txt report.xml snapshot.json "
+expect_eq "verify --chain --pubkey of the signed history" \
+    "$(rc "$BIN" verify --chain -p "$T/k.pub.pem" "$T/hs")" 0
+
 fa_done
