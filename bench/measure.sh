@@ -17,8 +17,9 @@
 #      equal (a)'s
 #   d. SMALLEST only: bench/diags-audit.sh, the infiniband-diags script
 # Results go to OUT_DIR/results.kv (key=value lines), the commands run to
-# OUT_DIR/commands.txt, outputs and logs next to them.  Scans get
-# BENCH_SCAN_TIMEOUT seconds each (default 300).  A measurement that fails
+# OUT_DIR/commands.txt, outputs and logs next to them.  Time limits:
+# BENCH_SCAN_TIMEOUT s for (a) (default 300), BENCH_MAXOUT1_TIMEOUT s for
+# (e) (default 120), BENCH_DIAGS_TIMEOUT s for (d) (default 600).  A measurement that fails
 # is written as KEY_error=why and the exit status is 1; the others still
 # run.  The diags tools and fabaudit get libumad2sim.so in LD_PRELOAD, the
 # shell, jq and awk do not.
@@ -99,18 +100,18 @@ fi
 
 # --- (a) fabaudit scan --------------------------------------------------------
 # results.tsv: id, target, status of every result, sorted (for (e)).
-scan() {	# NAME [OPTION...]
-	n=$1
-	shift
+scan() {	# NAME TIMEOUT [OPTION...]
+	n=$1 stmo=$2
+	shift 2
 	rm -rf "${out:?}/$n"
-	run "$out/$n.log" "$ru" -t "$tmo" -o "$out/$n.ru" -- \
+	run "$out/$n.log" "$ru" -t "$stmo" -o "$out/$n.ru" -- \
 	    env LD_PRELOAD="$pre" "$fab" scan --ib -q -f json \
 	    -c "$scen/policy.conf" -o "$out/$n" "$@"
 	rc=$?
 	case $rc in
 	0|1) ;;	# 1: failing results, as expected of this fabric
-	124) err "$n" "fabaudit scan did not finish in $tmo s"
-	     put "${n}_timeout" "$tmo"	# a lower bound for the table
+	124) err "$n" "fabaudit scan did not finish in $stmo s"
+	     put "${n}_timeout" "$stmo"	# a lower bound for the table
 	     put "${n}_rss_kb" "$(val "$out/$n.ru" maxrss_kb)"
 	     return 1 ;;
 	*) err "$n" "fabaudit scan exited $rc (see $out/$n.log)"
@@ -138,7 +139,7 @@ scan() {	# NAME [OPTION...]
 	put "${n}_engine_lost" "$lostsends"
 	return 0
 }
-scan scan
+scan scan "$tmo"
 
 # --- (c) the simulator's SMP/s ceiling ----------------------------------------
 run "$out/ceiling.out" env LD_PRELOAD="$pre" "$bb/bench/smpceiling" \
@@ -154,7 +155,8 @@ fi
 if [ "$smallest" = 1 ]; then
 	# --- (e) --max-outstanding 1 ------------------------------------------
 	if "$fab" scan -h 2>&1 | grep -q -- '--max-outstanding'; then
-		if scan maxout1 --max-outstanding 1; then
+		if scan maxout1 "${BENCH_MAXOUT1_TIMEOUT:-120}" \
+		    --max-outstanding 1; then
 			if [ -s "$out/scan.results.tsv" ] && cmp -s \
 			    "$out/scan.results.tsv" "$out/maxout1.results.tsv"
 			then

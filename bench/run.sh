@@ -15,7 +15,9 @@
 # --max-outstanding 1 scan; the script's cost per port is extrapolated to
 # the larger sizes (the table says so).
 #
-# Environment: BENCH_SCAN_TIMEOUT (s per scan, default 300),
+# Environment: BENCH_SCAN_TIMEOUT (s for the scan, default 300),
+# BENCH_MAXOUT1_TIMEOUT (s for the --max-outstanding 1 scan, default 120),
+# BENCH_DIAGS_TIMEOUT (s for the diags script, default 600),
 # BENCH_SM_TIMEOUT (s for opensm to bring a fabric up, default 180),
 # BENCH_IBND_RUNS (default 3), BENCH_CEILING_N (default 100000),
 # BENCH_KEEP=1 keeps the scans' output directories (large).
