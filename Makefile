@@ -99,6 +99,29 @@ $(MAN7): $(BIN)
 		{ rm -f $@.tmp; exit 1; }
 # ---- end of fabaudit-checks(7) -------------------------------------------
 
+# ---- make bench: scale and speed of the IB audit (bench/README) ----------
+# Not part of `make check`: per size it brings up ibsim and a real opensm
+# once and measures fabaudit, ibnetdiscover, the simulator's SMP ceiling
+# and the diags script in that one fabric session (several minutes).
+# Prints a table of ratios against issue 7's targets and writes it to
+# $(B)/bench/results.txt; exits non-zero only if a measurement failed.
+BENCH_SIZES	?= 648 2016 10044
+BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage $(B)/bench/smpceiling
+.PHONY: bench bench-build
+bench: $(BIN) $(BENCH_BINS)
+	@sh bench/run.sh $(B) $(BENCH_SIZES)
+bench-build: $(BENCH_BINS)
+$(B)/bench/mkfattree: $(B)/bench/mkfattree.o $(LIBREPORTS) $(LIBCORE)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PURE_LIBS)
+$(B)/bench/rusage: $(B)/bench/rusage.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+$(B)/bench/smpceiling: $(B)/bench/smpceiling.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+# ---- end of make bench ---------------------------------------------------
+
 # Unit tests of fabric/ code (ftest_*) link libfabric ...
 $(B)/tests/ftest_%: $(B)/tests/unit/ftest_%.o $(LIBFABRIC) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")

@@ -40,6 +40,11 @@
 # libumad2sim.so for CMD only. FA_UMAD2SIM overrides the library path.
 # FA_VERBOSE=1 reports progress on stderr. Processes are stopped by their
 # recorded PIDs only (TERM, then KILL after ~3 s).
+# FA_IBSIM_ARGS (optional): extra ibsim arguments, split on white space, for
+# fabrics beyond ibsim's built-in limits of 2048 nodes, 256 switches and
+# 13312 ports, e.g. FA_IBSIM_ARGS="-N 11500 -S 1420 -P 72200" (bench/ writes
+# the flags each of its fabrics needs). A large fabric also needs a larger
+# FA_SM_TIMEOUT (opensm takes ~40 s for 10,000 HCAs).
 
 prog=with-fabric.sh
 umad2sim=${FA_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
@@ -192,7 +197,9 @@ say "scenario $wf_scen, work dir $wf_work, IBSIM_SOCKNAME=$IBSIM_SOCKNAME"
 	cd "$wf_work" || exit 127
 	unset LD_PRELOAD
 	export IBSIM_SOCKNAME
-	exec ibsim -s -n "$wf_scen/net"
+	set -f
+	# shellcheck disable=SC2086  # split into separate arguments
+	exec ibsim -s -n ${FA_IBSIM_ARGS:-} "$wf_scen/net"
 ) >"$wf_work/ibsim.log" 2>&1 </dev/null &
 ibsim_pid=$!
 
