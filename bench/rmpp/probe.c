@@ -54,7 +54,7 @@ main(int argc, char **argv)
 	const uint8_t *m;
 	const char *q = "pr";
 	char line[512];
-	unsigned rmppver = 1, window = 64, quiet = 1500, attr;
+	unsigned rmppver = 1, window = 64, quiet = 1500, attr = 0;
 	uint64_t mask = 0, tid, t0;
 	int c, doack = 0, len, st, rc, acked = 0, n = 0;
 	uint16_t slid;
