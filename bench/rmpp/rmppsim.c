@@ -118,6 +118,9 @@ now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+static void logmsg(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 static void
 logmsg(const char *fmt, ...)
 {
