@@ -16,7 +16,7 @@
 
 umad2sim=${FA_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-shim= ibsim_opts=
+shim='' ibsim_opts=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shim) shim=$here/librmppsim.so; shift ;;
@@ -31,7 +31,7 @@ done
 scen=$(cd "$1" && pwd) || exit 2
 shift 2
 [ -z "$shim" ] || [ -r "$shim" ] || { echo "run.sh: build $shim first" >&2; exit 2; }
-SM_HOST= TENANT_HOST=
+SM_HOST='' TENANT_HOST=''
 . "$scen/scenario"
 work=$(mktemp -d "${TMPDIR:-/tmp}/rmpp-bench.XXXXXX") || exit 3
 IBSIM_SOCKNAME=rmpp-$$
