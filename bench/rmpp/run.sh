@@ -36,7 +36,7 @@ SM_HOST='' TENANT_HOST=''
 work=$(mktemp -d "${TMPDIR:-/tmp}/rmpp-bench.XXXXXX") || exit 3
 IBSIM_SOCKNAME=rmpp-$$
 export IBSIM_SOCKNAME
-ibsim_pid= osm_pid=
+ibsim_pid='' osm_pid=''
 
 stop() {
 	[ -n "$1" ] || return 0
