@@ -179,7 +179,7 @@ demo: deps
 # The clang build keeps both compilers warning-free; its binaries are not run.
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) $(MKSPECIAL) \
-		$(ETHTOOLS) \
+		$(ETHTOOLS) bench-build \
 		$(if $(AGENT_SRCS),$(AGENT))
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
