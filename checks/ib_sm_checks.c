@@ -35,7 +35,7 @@ sm_port_protect(const struct fa_eval_ctx *ctx, const struct fa_obs *o)
 	long long prot = -1;
 
 	if (topo == NULL || fa_json_get_u64(o->data, "port_guid", &guid) != 0 ||
-	    fa_ib_find_port(topo, guid, &p) != 1)
+	    fa_ib_find_port(topo, NULL, guid, &p) != 1)
 		return -1;
 	(void)fa_json_get_int(p.port, "mkey_protect", 0, 3, &prot);
 	return prot;

@@ -94,19 +94,97 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
 	return 0;
 }
 
-int
-fa_ib_find_port(const struct fa_obs *topo, uint64_t guid,
-    struct fa_ib_port_ref *ref)
+/* CA ports, and switch port 0 (where an SM on a switch lives). */
+static int
+findable(const struct fa_ib_port_ref *ref)
 {
-	size_t ni = 0, pi = 0;
+	return strcmp(ref->type, "CA") == 0 || ref->num == 0;
+}
+
+static int
+pix_cmp(const void *a, const void *b)
+{
+	const struct fa_ib_pix *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->ni != y->ni)
+		return x->ni < y->ni ? -1 : 1;
+	return x->pi < y->pi ? -1 : x->pi > y->pi;
+}
+
+int
+fa_ib_index_build(const struct fa_obs *topo, struct fa_ib_port_index *ix)
+{
+	struct fa_ib_port_ref ref;
+	struct fa_ib_pix *v;
+	size_t ni = 0, pi = 0, cap = 0;
 	int r;
 
-	/* CA ports, and switch port 0 (where an SM on a switch lives). */
-	while ((r = fa_ib_next_port(topo, &ni, &pi, ref)) == 1)
-		if (ref->port_guid == guid && (strcmp(ref->type, "CA") == 0 ||
-		    ref->num == 0))
-			return 1;
-	return r;
+	ix->v = NULL;
+	ix->n = 0;
+	/* After a port is returned, (ni, pi - 1) is its position. */
+	while ((r = fa_ib_next_port(topo, &ni, &pi, &ref)) == 1) {
+		if (!findable(&ref))
+			continue;
+		if (ix->n == cap) {
+			cap = cap == 0 ? 256 : cap * 2;
+			if ((v = realloc(ix->v, cap * sizeof(*v))) == NULL) {
+				fa_ib_index_free(ix);
+				return FA_ERR_NOMEM;
+			}
+			ix->v = v;
+		}
+		ix->v[ix->n].guid = ref.port_guid;
+		ix->v[ix->n].ni = ni;
+		ix->v[ix->n].pi = pi - 1;
+		ix->n++;
+	}
+	if (r < 0) {
+		fa_ib_index_free(ix);
+		return FA_ERR_INPUT;
+	}
+	if (ix->n > 0)
+		qsort(ix->v, ix->n, sizeof(ix->v[0]), pix_cmp);
+	return 0;
+}
+
+void
+fa_ib_index_free(struct fa_ib_port_index *ix)
+{
+	free(ix->v);
+	ix->v = NULL;
+	ix->n = 0;
+}
+
+int
+fa_ib_find_port(const struct fa_obs *topo, const struct fa_ib_port_index *ix,
+    uint64_t guid, struct fa_ib_port_ref *ref)
+{
+	size_t ni = 0, pi = 0, lo, hi, mid;
+	int r;
+
+	if (ix == NULL) {
+		while ((r = fa_ib_next_port(topo, &ni, &pi, ref)) == 1)
+			if (ref->port_guid == guid && findable(ref))
+				return 1;
+		return r;
+	}
+	/* The first entry with this GUID: topology order breaks ties. */
+	lo = 0;
+	hi = ix->n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->v[mid].guid < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ix->n || ix->v[lo].guid != guid)
+		return 0;
+	ni = ix->v[lo].ni;
+	pi = ix->v[lo].pi;
+	return fa_ib_next_port(topo, &ni, &pi, ref);
 }
 
 enum fa_ib_owner

@@ -55,8 +55,28 @@ const struct fa_obs *fa_ib_local_obs(const struct fa_snapshot *s);
 int fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
     struct fa_ib_port_ref *ref);
 
-/* Find the CA port, or switch port 0, with this port GUID; 1, 0, -1. */
-int fa_ib_find_port(const struct fa_obs *topo, uint64_t guid,
+/*
+ * An index of the topology's CA ports and switch ports 0 by port GUID, so
+ * that a check looking up every foreign port is not quadratic in the
+ * fabric's size.  Built by the check that needs it, freed by it.
+ */
+struct fa_ib_port_index {
+	struct fa_ib_pix {
+		uint64_t	 guid;
+		size_t		 ni, pi;	/* node and port position */
+	}		*v;
+	size_t		 n;
+};
+/* 0, FA_ERR_INPUT on a malformed member, or FA_ERR_NOMEM. */
+int fa_ib_index_build(const struct fa_obs *topo, struct fa_ib_port_index *ix);
+void fa_ib_index_free(struct fa_ib_port_index *ix);
+
+/*
+ * Find the CA port, or switch port 0, with this port GUID (the first in
+ * topology order); 1, 0, -1.  ix may be NULL (a linear search).
+ */
+int fa_ib_find_port(const struct fa_obs *topo,
+    const struct fa_ib_port_index *ix, uint64_t guid,
     struct fa_ib_port_ref *ref);
 
 enum fa_ib_owner fa_ib_owner(const struct fa_eval_ctx *ctx,

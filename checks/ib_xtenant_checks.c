@@ -35,7 +35,8 @@ struct pr_walk {
 /* Next PathRecord observation about a foreign port; 1, 0 at end, <0 bad. */
 static int
 next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
-    uint64_t self, size_t *it, struct pr_walk *w)
+    const struct fa_ib_port_index *ix, uint64_t self, size_t *it,
+    struct pr_walk *w)
 {
 	uint64_t guid;
 	int r;
@@ -43,7 +44,7 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 	while ((w->o = fa_snapshot_next(ctx->snap, KIND_PR, it)) != NULL) {
 		if (fa_json_get_u64(w->o->data, "port_guid", &guid) != 0)
 			return -1;
-		if ((r = fa_ib_find_port(topo, guid, &w->ref)) < 0)
+		if ((r = fa_ib_find_port(topo, ix, guid, &w->ref)) < 0)
 			return -1;	/* a malformed port hides the rest */
 		if (r == 0)
 			continue;	/* not a port discovery saw */
@@ -154,7 +155,8 @@ shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o)
  */
 static int
 next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
-    uint64_t self, const uint16_t *mine, int nmine, size_t *it,
+    const struct fa_ib_port_index *ix, uint64_t self, const uint16_t *mine,
+    int nmine, size_t *it,
     const struct fa_obs **o, struct fa_ib_port_ref *ref, json_t **shared)
 {
 	const char *role;
@@ -172,7 +174,7 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 		    (*o)->state != FA_OBS_INCOMPLETE))
 			continue;
 		if (fa_json_get_u64((*o)->data, "port_guid", &guid) != 0 ||
-		    (r = fa_ib_find_port(topo, guid, ref)) < 0)
+		    (r = fa_ib_find_port(topo, ix, guid, ref)) < 0)
 			return -1;
 		if (r == 0 || fa_ib_owner(ctx, ref, self) != FA_OWN_FOREIGN)
 			continue;
@@ -193,7 +195,8 @@ any_pr(const struct fa_eval_ctx *ctx)
 
 static int
 prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, const struct fa_obs **topo, uint64_t *self)
+    struct fa_results *out, const struct fa_obs **topo,
+    struct fa_ib_port_index *ix, uint64_t *self)
 {
 	const struct fa_obs *local;
 	int r;
@@ -206,6 +209,13 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    fa_json_get_u64(local->data, "node_guid", self) != 0) {
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "discovery did not complete: foreign ports unknown");
+		return r < 0 ? r : 1;
+	}
+	if ((r = fa_ib_index_build(*topo, ix)) == FA_ERR_NOMEM)
+		return r;
+	if (r != 0) {
+		r = fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "malformed topology observation");
 		return r < 0 ? r : 1;
 	}
 	return 0;
@@ -235,8 +245,8 @@ reported(const struct fa_results *out, const struct fa_check *c,
 }
 
 static int
-eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out)
+eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix)
 {
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
@@ -249,11 +259,11 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	json_t *ev, *shared;
 	int r, nmine;
 
-	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
+	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
 	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
 	    0xffff, &own_lid);
-	while ((r = next_foreign(ctx, topo, self, &it, &w)) == 1) {
+	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
 		foreign++;
 		if (w.o->state != FA_OBS_COMPLETE) {
 			unknown++;
@@ -294,7 +304,7 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "the tenant port's P_Key table observation is malformed");
 	it = 0;
-	while ((r = next_foreign_table(ctx, topo, self, mine, nmine, &it, &to,
+	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, &it, &to,
 	    &ref, &shared)) == 1) {
 		t = fa_ib_ref_target(&ref);
 		if (t == NULL) {
@@ -340,7 +350,7 @@ eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    to->state != FA_OBS_REJECTED)
 			continue;
 		if (fa_json_get_u64(to->data, "port_guid", &guid) != 0 ||
-		    (r = fa_ib_find_port(topo, guid, &ref)) < 0)
+		    (r = fa_ib_find_port(topo, ix, guid, &ref)) < 0)
 			return fa_results_add(out, c, FA_ST_ERROR, "fabric",
 			    NULL, NULL, "malformed GMP reachability observation");
 		if (r == 0 || fa_ib_owner(ctx, &ref, self) != FA_OWN_FOREIGN)
@@ -432,8 +442,8 @@ add_port(json_t *by_pkey, uint16_t pk, const struct fa_ib_port_ref *ref,
 }
 
 static int
-eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out)
+eval_shared_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix)
 {
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
@@ -447,11 +457,11 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	void *iter;
 	int r, nmine;
 
-	if ((r = prelude(c, ctx, out, &topo, &self)) != 0)
+	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
 	if ((by_pkey = json_object()) == NULL)
 		return FA_ERR_NOMEM;
-	while ((r = next_foreign(ctx, topo, self, &it, &w)) == 1) {
+	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
 		foreign++;
 		if (w.o->state != FA_OBS_COMPLETE) {
 			unknown++;
@@ -480,7 +490,7 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "the tenant port's P_Key table observation is malformed");
 	}
 	it = 0;
-	while ((r = next_foreign_table(ctx, topo, self, mine, nmine, &it, &to,
+	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, &it, &to,
 	    &ref, &shared)) == 1) {
 		json_array_foreach(shared, i, v) {
 			uint64_t pv;
@@ -579,6 +589,29 @@ static const char *const refs[] = {
 	"no usable answer, or when the SA returned no path to any port at " \
 	"all, not even the SM's: an empty answer then proves nothing."
 
+
+/* The evaluations with the port index they build, always freed. */
+static int
+eval_reachable(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_ib_port_index ix = { NULL, 0 };
+	int r = eval_reachable_ix(c, ctx, out, &ix);
+
+	fa_ib_index_free(&ix);
+	return r;
+}
+
+static int
+eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out)
+{
+	struct fa_ib_port_index ix = { NULL, 0 };
+	int r = eval_shared_ix(c, ctx, out, &ix);
+
+	fa_ib_index_free(&ix);
+	return r;
+}
 
 const struct fa_check fa_chk_ib_xtenant_reachable = {
 	.id = "IB-XTENANT-REACHABLE",

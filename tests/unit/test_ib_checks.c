@@ -33,6 +33,7 @@
 
 #include "../../checks/check.h"
 #include "../../checks/ib_checks.h"
+#include "../../checks/ib_topo.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
 
@@ -3058,11 +3059,47 @@ every_registered_check_is_tested(void **state)
 	assert_int_equal(NTESTED, nib);
 }
 
+/*
+ * The port index finds what the linear search finds, for every port GUID of
+ * the topology (CA ports, switch ports 0, and switch ports > 0 that neither
+ * may return) and for a GUID that is absent.
+ */
+static void
+port_index_agrees(void **state)
+{
+	struct fab f = fab_careless();
+	struct fa_snapshot *s;
+	const struct fa_obs *t;
+	struct fa_ib_port_index ix;
+	struct fa_ib_port_ref p, a, b;
+	size_t ni = 0, pi = 0, found = 0;
+	int ra, rb;
+
+	(void)state;
+	s = snap("collected", topo(&f), NULL);
+	assert_non_null(t = fa_ib_topology(s));
+	assert_int_equal(fa_ib_index_build(t, &ix), 0);
+	while (fa_ib_next_port(t, &ni, &pi, &p) == 1) {
+		ra = fa_ib_find_port(t, NULL, p.port_guid, &a);
+		rb = fa_ib_find_port(t, &ix, p.port_guid, &b);
+		assert_int_equal(ra, rb);
+		if (ra == 1) {
+			assert_ptr_equal(a.port, b.port);
+			found++;
+		}
+	}
+	assert_true(found >= 5);
+	assert_int_equal(fa_ib_find_port(t, &ix, 0x1234, &b), 0);
+	fa_ib_index_free(&ix);
+	fa_snapshot_free(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(family_gate_every_check),
+		cmocka_unit_test(port_index_agrees),
 		cmocka_unit_test(smp_unrestricted_fail),
 		cmocka_unit_test(smp_unrestricted_pass_only_own_sma),
 		cmocka_unit_test(xtenant_from_pkey_tables),
