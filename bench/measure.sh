@@ -128,7 +128,7 @@ scan() {	# NAME TIMEOUT [OPTION...]
 	put "${n}_rss_kb" "$(val "$out/$n.ru" maxrss_kb)"
 	put "${n}_results" "$(wc -l <"$out/$n.results.tsv" | tr -d ' ')"
 	jq -r '[.observations[] | select(.id == "ib.topology") |
-	    .data.smps_used][0] // "",
+	    .data.smps_used][0] // 0,
 	    ([.observations[] | select(.id == "ib.engine") | .data][0] //
 	    {} | "\(.sent // "") \(.answered // "") \(.lost_sends // "")")' \
 	    "$out/$n/snapshot.json" >"$out/$n.mads" || return 1
