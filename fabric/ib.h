@@ -13,7 +13,7 @@
 
 /* What an IB scan is doing, for a progress line (fa_ib_opts.progress). */
 struct fa_ib_progress {
-	const char	*phase;		/* "discovery", "ports" */
+	const char	*phase;		/* "discovery", "audit" */
 	unsigned long	 nodes;		/* nodes discovered so far */
 	unsigned long	 ports;		/* ports discovered so far */
 	unsigned long	 done;		/* audit items finished ... */

@@ -254,10 +254,8 @@ audit(struct fa_ib *ib)
 	uint64_t t0;
 	int r, e;
 
-	ib->phase = "ports";
+	ib->phase = "audit";
 	t0 = now_ms();
-	if (ib->fabric != NULL)
-		count_ports(ib);
 	if ((r = fa_ib_sminfo(ib)) != 0 ||
 	    (r = fa_ib_pkeys_remote(ib)) != 0 ||
 	    (r = fa_ib_sa(ib)) != 0 ||
@@ -311,6 +309,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	if ((r = fa_ib_discover(&ib)) != 0)
 		goto out;
 	ib.discovery_ms = now_ms() - t0;
+	if (ib.fabric != NULL)
+		count_ports(&ib);
 	if ((r = fa_ib_local(&ib)) != 0 || ib.mad == NULL ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_FAILED ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_UNAVAILABLE)

@@ -644,6 +644,8 @@ fa_mad_run(struct fa_mad *m)
 		/* done() may queue more, even when a send failed in fill();
 		 * with nothing in flight, every queued request is ready. */
 		fill(m);
+		if (m->o.tick != NULL)
+			m->o.tick(m->o.tick_arg);
 		if (m->ninflight == 0) {
 			if (m->rhead != NULL)
 				continue;
@@ -694,8 +696,6 @@ fa_mad_run(struct fa_mad *m)
 		now = now_ms();
 		while (m->ihead != NULL && m->ihead->deadline_ms + 50 <= now)
 			lost(m, m->ihead);
-		if (m->o.tick != NULL)
-			m->o.tick(m->o.tick_arg);
 	}
 fail:
 	fail_all(m);

@@ -82,8 +82,8 @@ struct fa_mad_opts {
 					   that has answered before */
 	int		allow_set;	/* permit Set methods (--active) */
 	int		reveal;		/* keep key fields in the capture */
-	/* Called after every receive or timeout, for a progress display;
-	 * may be NULL.  It must not submit or run the engine. */
+	/* Called each time the window has been filled, for a progress
+	 * display; may be NULL.  It must not submit or run the engine. */
 	void		(*tick)(void *arg);
 	void		*tick_arg;
 };

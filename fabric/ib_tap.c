@@ -39,7 +39,7 @@
 #define DR_HOPCNT	7	/* DR SMP header: hop count (IBA 14.2.1.2) */
 #define DR_DRDLID	34	/* DrSLID 32-33, DrDLID 34-35 */
 #define DR_INITPATH	128	/* InitialPath[0..63] */
-#define ATTR_NODE_INFO	0x0011
+#define ATTR_NODE_DESC	0x0010	/* libibnetdisc: once per new node */
 #define ATTR_PORT_INFO	0x0015
 
 typedef int (*send_fn)(int, int, void *, int, int, int);
@@ -248,14 +248,19 @@ umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	struct held *h;
 	uint64_t dest;
 	size_t sz;
+	int r;
 
 	if (!tap.pacing || length < 24)
 		return do_send(portid, agentid, umad, length, timeout_ms,
 		    retries, 0);
 	dest = dest_of(umad, length);
-	if (load(dest) < tap.per_dest)
-		return do_send(portid, agentid, umad, length, timeout_ms,
+	if (load(dest) < tap.per_dest) {
+		r = do_send(portid, agentid, umad, length, timeout_ms,
 		    retries, dest);
+		if (tap.tick != NULL)
+			tap.tick(tap.arg);
+		return r;
+	}
 	/* Out of memory, it goes now: better unpaced than lost. */
 	sz = umad_size() + (size_t)length;
 	if ((h = malloc(sizeof(*h) + sz)) == NULL)
@@ -330,7 +335,7 @@ landed(void *umad, int len)
 	else {
 		tap.st.answered++;
 		attr = (unsigned)(mad[16] << 8 | mad[17]);
-		if (attr == ATTR_NODE_INFO)
+		if (attr == ATTR_NODE_DESC)
 			tap.st.nodes++;
 		else if (attr == ATTR_PORT_INFO)
 			tap.st.ports++;

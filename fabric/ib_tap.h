@@ -14,7 +14,7 @@ struct fa_ib_tap_stats {
 	unsigned long	answered;	/* responses */
 	unsigned long	lost;		/* sends returned unanswered */
 	unsigned long	held;		/* sends held back for pacing */
-	unsigned long	nodes;		/* NodeInfo answers */
+	unsigned long	nodes;		/* new nodes (NodeDescription answers) */
 	unsigned long	ports;		/* PortInfo answers */
 	unsigned	inflight;	/* now */
 	unsigned	max_inflight;	/* highest, all destinations */
@@ -25,7 +25,7 @@ struct fa_ib_tap_stats {
  * Start watching every MAD the process sends or receives: copy each to
  * pcap (may be NULL), and keep at most per_dest in flight to one
  * destination (a directed route or a LID), holding back the others.
- * tick(arg), if not NULL, is called after every receive.
+ * tick(arg), if not NULL, is called after every send and receive.
  */
 void fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
     unsigned per_dest, void (*tick)(void *), void *arg);

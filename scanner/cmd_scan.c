@@ -4,6 +4,7 @@
  * run: ib when a port is usable, eth on the interfaces that are up, host
  * on "/").
  */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -196,26 +197,37 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 
 /*
  * The progress line of an IB scan on a terminal, rewritten in place
- * (carriage return, then erase to the end of the line: ECMA-48 EL); the
- * last call (phase NULL) erases it.
+ * (carriage return, then erase to the end of the line: ECMA-48 EL) and
+ * cut to the terminal's width, since a line that wraps cannot be
+ * rewritten; the last call (phase NULL) erases it.
  */
 static void
 ib_progress(const struct fa_ib_progress *p, void *arg)
 {
+	struct winsize ws;
+	char line[256];
+	size_t cols = 80;
+
 	(void)arg;
 	if (p->phase == NULL) {
 		fputs("\r\033[K", stderr);
 		return;
 	}
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col;
 	if (p->total > 0)
-		fprintf(stderr, "\r\033[Kfabaudit: ib: %s: %lu nodes, %lu "
-		    "ports; %lu/%lu probed; %lu MADs sent, %u in flight, %lu "
-		    "lost", p->phase, p->nodes, p->ports, p->done, p->total,
-		    p->sent, p->inflight, p->lost);
+		snprintf(line, sizeof(line), "fabaudit: ib: %s: %lu ports, "
+		    "%lu/%lu probes, %lu MADs sent, %u in flight, %lu lost",
+		    p->phase, p->ports, p->done, p->total, p->sent,
+		    p->inflight, p->lost);
 	else
-		fprintf(stderr, "\r\033[Kfabaudit: ib: %s: %lu nodes, %lu "
-		    "ports; %lu MADs sent, %u in flight, %lu lost", p->phase,
-		    p->nodes, p->ports, p->sent, p->inflight, p->lost);
+		snprintf(line, sizeof(line), "fabaudit: ib: %s: %lu nodes, "
+		    "%lu ports, %lu MADs sent, %u in flight, %lu lost",
+		    p->phase, p->nodes, p->ports, p->sent, p->inflight,
+		    p->lost);
+	if (cols - 1 < sizeof(line))
+		line[cols - 1] = '\0';
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 }
 
