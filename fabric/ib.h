@@ -11,21 +11,48 @@
 
 #include "../core/snapshot.h"
 
+/* What an IB scan is doing, for a progress line (fa_ib_opts.progress). */
+struct fa_ib_progress {
+	const char	*phase;		/* "discovery", "audit" */
+	unsigned long	 nodes;		/* nodes discovered so far */
+	unsigned long	 ports;		/* ports discovered so far */
+	unsigned long	 done;		/* audit items finished ... */
+	unsigned long	 total;		/* ... of (0: not known yet) */
+	unsigned long	 sent;		/* MADs sent, discovery included */
+	unsigned	 inflight;	/* MADs in flight now */
+	unsigned long	 lost;		/* sends that timed out */
+};
+
 struct fa_ib_opts {
 	const char	*ca;		/* CA name, NULL for the first */
 	int		 port;		/* port number, 0 for the first active */
 	unsigned	 timeout_ms;	/* per MAD */
 	unsigned	 retries;	/* per MAD, after the first send; >= 1,
 					   since libibnetdisc turns 0 into 3 */
-	unsigned	 max_smps;	/* discovery window (SMPs in flight) */
+	unsigned	 max_outstanding;	/* MADs in flight, in
+					   discovery and after (1..256) */
 	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
 	int		 reveal;	/* keep keys in mads.pcap */
 	int		 active;	/* --active: the probes of ib_active.c */
+	/* Called at most every FA_IB_PROGRESS_MS while the scan runs, and
+	 * once more at its end with phase NULL; may be NULL. */
+	void		(*progress)(const struct fa_ib_progress *p, void *arg);
+	void		*progress_arg;
 };
 
 #define FA_IB_DEF_TIMEOUT_MS	500
 #define FA_IB_DEF_RETRIES	2
-#define FA_IB_DEF_MAX_SMPS	2
+/*
+ * MADs in flight.  On ibsim (2 CPUs, 10,044 HCAs) discovery and the
+ * per-port Gets stop scaling at 16-32 in flight; the default takes the
+ * lower end.  Whatever the window, one destination has at most
+ * FA_IB_PER_DEST in flight (one until it has answered): VL15 has no flow
+ * control, and an SMA may buffer a single SMP (performance.md 2.1).
+ */
+#define FA_IB_DEF_MAX_OUTSTANDING	16
+#define FA_IB_MAX_OUTSTANDING	256	/* the MAD QP's receive ring: 512 */
+#define FA_IB_PER_DEST		2
+#define FA_IB_PROGRESS_MS	200
 
 /*
  * Whether an InfiniBand port can be used, without sending anything.

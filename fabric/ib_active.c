@@ -15,7 +15,8 @@
  * lease period is 0 (never expires) and that are Active are probed; the
  * others are recorded as not probed.  Each probe is sent once and
  * followed by a LID-routed SubnGet(PortInfo), the control: only a drop
- * that raised M_KeyViolations (readable at level 1) shows a key.
+ * that raised M_KeyViolations (readable at level 1) shows a key.  The
+ * Get leaves only once the Set has finished; ports stream as a feed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,92 +38,189 @@ ambiguous(ibnd_port_t *p)
 	    p->base_lid != 0;
 }
 
+struct job {
+	struct fa_mad_req	 set, get;
+	struct fa_ib_feed	*feed;
+	ibnd_node_t		*n;
+	ibnd_port_t		*p;
+	json_t			*d;
+};
+
+/* The next port to look at: switch port 0, or a CA's port. */
+struct cursor {
+	ibnd_node_t	*n;
+	int		 k;
+};
+
 static int
-probe_one(struct fa_ib *ib, ibnd_node_t *n, ibnd_port_t *p)
+next_port(struct cursor *c)
 {
-	struct fa_mad_req set, get;
-	ib_portid_t pid;
-	unsigned lease, state, before;
-	char *target, *desc, *req = NULL, *why = NULL;
-	json_t *d;
+	ibnd_node_t *n;
+
+	for (; (n = c->n) != NULL; c->n = n->next, c->k = -1) {
+		if (n->ports == NULL)
+			continue;
+		/* CA ports, and switch port 0 (whose M_Key guards the
+		 * switch). */
+		while (++c->k <= n->numports) {
+			if (n->type == IB_NODE_SWITCH && c->k != 0)
+				break;
+			if (n->type != IB_NODE_SWITCH && c->k == 0)
+				continue;
+			if (n->ports[c->k] != NULL && ambiguous(n->ports[c->k]))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+record(struct fa_ib *ib, struct job *j)
+{
+	char *target = NULL, *req = NULL;
 	int rc = FA_ERR_NOMEM;
 
-	lease = mad_get_field(p->info, 0, IB_PORT_MKEY_LEASE_F);
-	state = mad_get_field(p->info, 0, IB_PORT_STATE_F);
-	before = mad_get_field(p->info, 0, IB_PORT_MKEY_VIOL_F);
-	target = fa_ib_target(n->type, n->guid, p->portnum);
-	desc = fa_str_sanitize(n->nodedesc, sizeof(n->nodedesc));
-	d = json_pack("{s:i, s:s, s:i, s:i}", "lid", p->base_lid, "node_desc",
-	    desc != NULL ? desc : "", "violations_before", before,
-	    "mkey_lease", lease);
-	if (target == NULL || desc == NULL || d == NULL ||
-	    fa_json_set_u64(d, "port_guid", p->guid) != 0)
-		goto out;
-	if (lease != 0 || state != PORT_ACTIVE) {
-		why = lease != 0 ? fa_strfmt("not probed: its M_Key lease "
-		    "period is %u s, and a violation would start the countdown "
-		    "to unprotection", lease) : fa_strdup("not probed: the "
-		    "port is not Active");
-		if (why == NULL)
-			goto out;
-		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    KIND_ACTIVE_MKEY, target, "none", FA_OBS_NOT_COLLECTED,
-		    why, d, NULL);
-		d = NULL;
-		goto out;
-	}
-	memset(&pid, 0, sizeof(pid));
-	ib_portid_set(&pid, p->base_lid, 0, 0);
-	fa_ib_smp_req(&set, &pid, IB_ATTR_NODE_INFO, 0);
-	set.method = IB_MAD_METHOD_SET;
-	set.key = WRONG_MKEY;
-	set.datalen = IB_SMP_DATA_SIZE;		/* all zero; read-only anyway */
-	set.once = 1;
-	(void)fa_mad_call(ib->mad, &set);
 	/* The control: the port answers Gets at level 1; did it count? */
-	fa_ib_smp_req(&get, &pid, IB_ATTR_PORT_INFO,
-	    n->type == IB_NODE_SWITCH ? 0 : (unsigned)p->portnum);
-	get.once = 1;
-	(void)fa_mad_call(ib->mad, &get);
-	if (get.outcome == FA_MAD_ANSWERED &&
-	    json_object_set_new(d, "violations_after", json_integer(
-	    mad_get_field((void *)fa_mad_data(&get), 0, IB_PORT_MKEY_VIOL_F)))
-	    != 0)
+	if (j->get.outcome == FA_MAD_ANSWERED &&
+	    json_object_set_new(j->d, "violations_after", json_integer(
+	    mad_get_field((void *)fa_mad_data(&j->get), 0,
+	    IB_PORT_MKEY_VIOL_F))) != 0)
 		goto out;
+	target = fa_ib_target(j->n->type, j->n->guid, j->p->portnum);
 	req = fa_strfmt("SubnSet(NodeInfo) LID-routed to LID %u with wrong "
 	    "M_Key 0x%016llx, then SubnGet(PortInfo) for M_KeyViolations",
-	    p->base_lid, WRONG_MKEY);
-	if (req == NULL)
+	    j->p->base_lid, WRONG_MKEY);
+	if (target == NULL || req == NULL)
 		goto out;
-	rc = fa_ib_add_req_obs(ib, KIND_ACTIVE_MKEY, target, req, &set, d,
-	    NULL, 0);
-	d = NULL;
+	rc = fa_ib_add_req_obs(ib, KIND_ACTIVE_MKEY, target, req, &j->set,
+	    j->d, NULL, 0);
+	j->d = NULL;
 out:
-	json_decref(d);
+	json_decref(j->d);
+	j->d = NULL;
 	free(target);
-	free(desc);
 	free(req);
+	return rc;
+}
+
+static void
+get_done(struct fa_mad_req *r, void *arg)
+{
+	struct job *j = arg;
+
+	(void)r;
+	fa_ib_feed_done(j->feed, j, record(j->feed->ib, j));
+}
+
+static void
+set_done(struct fa_mad_req *r, void *arg)
+{
+	struct job *j = arg;
+	ib_portid_t pid;
+
+	(void)r;
+	memset(&pid, 0, sizeof(pid));
+	ib_portid_set(&pid, j->p->base_lid, 0, 0);
+	fa_ib_smp_req(&j->get, &pid, IB_ATTR_PORT_INFO,
+	    j->n->type == IB_NODE_SWITCH ? 0 : (unsigned)j->p->portnum);
+	j->get.once = 1;
+	j->get.done = get_done;
+	j->get.arg = j;
+	if (fa_mad_submit(j->feed->ib->mad, &j->get) != 0)
+		get_done(&j->get, j);
+}
+
+/* Record a port not probed, and why; no MAD is sent. */
+static int
+not_probed(struct fa_ib *ib, struct job *j, unsigned lease)
+{
+	char *target, *why;
+	int rc = FA_ERR_NOMEM;
+
+	target = fa_ib_target(j->n->type, j->n->guid, j->p->portnum);
+	why = lease != 0 ? fa_strfmt("not probed: its M_Key lease period is "
+	    "%u s, and a violation would start the countdown to "
+	    "unprotection", lease) : fa_strdup("not probed: the port is not "
+	    "Active");
+	if (target != NULL && why != NULL) {
+		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+		    KIND_ACTIVE_MKEY, target, "none", FA_OBS_NOT_COLLECTED,
+		    why, j->d, NULL);
+		j->d = NULL;
+	}
+	json_decref(j->d);
+	j->d = NULL;
+	free(target);
 	free(why);
 	return rc;
+}
+
+static int
+take(struct fa_ib_feed *f, void *job)
+{
+	struct job *j = job;
+	struct cursor *c = f->state;
+	ib_portid_t pid;
+	unsigned lease, state, before;
+	char *desc;
+
+	if (!next_port(c))
+		return 0;
+	j->feed = f;
+	j->n = c->n;
+	j->p = c->n->ports[c->k];
+	lease = mad_get_field(j->p->info, 0, IB_PORT_MKEY_LEASE_F);
+	state = mad_get_field(j->p->info, 0, IB_PORT_STATE_F);
+	before = mad_get_field(j->p->info, 0, IB_PORT_MKEY_VIOL_F);
+	if ((desc = fa_str_sanitize(j->n->nodedesc,
+	    sizeof(j->n->nodedesc))) == NULL)
+		return FA_ERR_NOMEM;
+	j->d = json_pack("{s:i, s:s, s:i, s:i}", "lid", j->p->base_lid,
+	    "node_desc", desc, "violations_before", before, "mkey_lease",
+	    lease);
+	free(desc);
+	if (j->d == NULL || fa_json_set_u64(j->d, "port_guid", j->p->guid) !=
+	    0) {
+		json_decref(j->d);
+		return FA_ERR_NOMEM;
+	}
+	if (lease != 0 || state != PORT_ACTIVE) {
+		fa_ib_feed_done(f, j, not_probed(f->ib, j, lease));
+		return 1;
+	}
+	memset(&pid, 0, sizeof(pid));
+	ib_portid_set(&pid, j->p->base_lid, 0, 0);
+	fa_ib_smp_req(&j->set, &pid, IB_ATTR_NODE_INFO, 0);
+	j->set.method = IB_MAD_METHOD_SET;
+	j->set.key = WRONG_MKEY;
+	j->set.datalen = IB_SMP_DATA_SIZE;	/* all zero; read-only anyway */
+	j->set.once = 1;
+	j->set.done = set_done;
+	j->set.arg = j;
+	if (fa_mad_submit(f->ib->mad, &j->set) != 0)
+		set_done(&j->set, j);
+	return 1;
 }
 
 int
 fa_ib_active_mkey(struct fa_ib *ib)
 {
-	ibnd_node_t *n;
-	int k, rc;
+	struct cursor *c, count;
+	unsigned long n = 0;
+	int rc;
 
 	if (!ib->opts->active || ib->fabric == NULL)
 		return 0;
-	/* CA ports, and switch port 0 (whose M_Key guards the switch). */
-	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
-		if (n->ports == NULL)
-			continue;
-		for (k = n->type == IB_NODE_SWITCH ? 0 : 1; k <= n->numports &&
-		    (n->type != IB_NODE_SWITCH || k == 0); k++)
-			if (n->ports[k] != NULL && ambiguous(n->ports[k]) &&
-			    (rc = probe_one(ib, n, n->ports[k])) != 0)
-				return rc;
-	}
-	return 0;
+	count.n = ib->fabric->nodes;
+	count.k = -1;
+	while (next_port(&count))
+		n++;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	c->k = -1;
+	if ((rc = fa_ib_feed_start(ib, sizeof(struct job), n, take, c,
+	    NULL)) != 0)
+		free(c);
+	return rc;
 }

@@ -1,11 +1,15 @@
 /*
- * The IB family's acquisition run: open the local port, discover, query
- * every SM's SMInfo, read our P_Key table.  Each step records what it saw;
- * a step that cannot run leaves its observations absent or marked, and the
- * checks turn that into not_tested.
+ * The IB family's acquisition run: open the local port, discover, read
+ * our own port, then every other phase at once: each phase starts a feed
+ * (ib_feed.c) and one engine run drives them all, so the window stays
+ * full across phases.  Each step records what it saw; a step that cannot
+ * run leaves its observations absent or marked, and the checks turn that
+ * into not_tested.  The phases' observations, recorded in the order their
+ * answers came, are then put in an order that does not depend on timing.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
@@ -60,25 +64,213 @@ fa_ib_available(const struct fa_ib_opts *o, char **why)
 	return r;
 }
 
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void
+progress(struct fa_ib *ib, const char *phase)
+{
+	struct fa_ib_progress p;
+	struct fa_mad_stats st;
+
+	memset(&p, 0, sizeof(p));
+	memset(&st, 0, sizeof(st));
+	if (ib->mad != NULL)
+		fa_mad_get_stats(ib->mad, &st);
+	p.phase = phase;
+	p.nodes = ib->disc.nodes;
+	p.ports = ib->disc.ports;
+	if (ib->fabric != NULL) {
+		p.nodes = ib->nnodes;
+		p.ports = ib->nports;
+	}
+	p.done = ib->finished;
+	p.total = ib->total;
+	p.sent = ib->disc.sent + st.sent;
+	p.inflight = ib->mad != NULL ? st.inflight : ib->disc.inflight;
+	p.lost = ib->disc.lost + st.lost;
+	ib->opts->progress(&p, ib->opts->progress_arg);
+}
+
+void
+fa_ib_tick(void *arg)
+{
+	struct fa_ib *ib = arg;
+	uint64_t now;
+
+	if (ib->opts->progress == NULL)
+		return;
+	now = now_ms();
+	if (now - ib->last_tick_ms < FA_IB_PROGRESS_MS)
+		return;
+	ib->last_tick_ms = now;
+	if (ib->mad == NULL)
+		fa_ib_tap_stats(&ib->disc);
+	progress(ib, ib->phase != NULL ? ib->phase : "starting");
+}
+
 /* What the engine did, so the report can say how many MADs were lost. */
 static int
 engine_stats(struct fa_ib *ib)
 {
 	struct fa_mad_stats st;
+	const struct fa_ib_tap_stats *t = &ib->disc;
 	json_t *d;
 
 	fa_mad_get_stats(ib->mad, &st);
-	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+	/*
+	 * The top-level counters are the engine's (discovery excluded, as
+	 * before); "discovery" holds what the tap saw of libibnetdisc.
+	 */
+	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
+	    "s:I, s:I, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:I}}",
 	    "sent", (json_int_t)st.sent, "answered", (json_int_t)st.answered,
 	    "lost_sends", (json_int_t)st.lost,
 	    "unanswered", (json_int_t)st.unanswered,
 	    "stray", (json_int_t)st.stray, "captured",
-	    (json_int_t)(ib->pcap != NULL ? fa_ib_pcap_count(ib->pcap) : 0));
+	    (json_int_t)(ib->pcap != NULL ? fa_ib_pcap_count(ib->pcap) : 0),
+	    "max_outstanding", (int)st.window,
+	    "per_destination", (int)st.per_dest,
+	    "max_inflight", (int)st.max_inflight,
+	    "max_inflight_per_destination", (int)st.max_per_dest,
+	    "destinations", (json_int_t)st.dests,
+	    "audit_ms", (json_int_t)ib->audit_ms,
+	    "discovery", "sent", (json_int_t)t->sent,
+	    "answered", (json_int_t)t->answered,
+	    "lost_sends", (json_int_t)t->lost, "held", (json_int_t)t->held,
+	    "max_outstanding", (int)ib->opts->max_outstanding,
+	    "per_destination", FA_IB_PER_DEST,
+	    "max_inflight", (int)t->max_inflight,
+	    "max_inflight_per_destination", (int)t->max_per_dest,
+	    "ms", (json_int_t)ib->discovery_ms);
 	if (d == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.engine", "ib.engine",
 	    "local", "MAD engine counters (discovery excluded: libibnetdisc "
-	    "sends its own)", FA_OBS_COMPLETE, NULL, d, NULL);
+	    "sends its own; its counts are under \"discovery\")",
+	    FA_OBS_COMPLETE, NULL, d, NULL);
+}
+
+/*
+ * The phases' kinds in the order their observations are kept; then by
+ * target, request and arrival.  Unknown kinds go last.
+ */
+static const char *const kind_order[] = {
+	"ib.smp.sminfo", "ib.smp.pkey_table", "ib.sa.pkey_table_record",
+	"ib.sa.sminfo_records", "ib.sa.path_record", "ib.gmp.key_probe",
+	"ib.active.mkey_set", "ib.active.gmp_reach",
+};
+#define NKINDS	(sizeof(kind_order) / sizeof(kind_order[0]))
+
+struct obs_ref {
+	struct fa_obs	 o;
+	size_t		 at;	/* where it was recorded */
+	unsigned	 rank;
+};
+
+static int
+obs_cmp(const void *a, const void *b)
+{
+	const struct obs_ref *x = a, *y = b;
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((c = strcmp(x->o.target, y->o.target)) != 0 ||
+	    (c = strcmp(x->o.request, y->o.request)) != 0)
+		return c;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * Put observations [from, nobs) in kind order, then target order, and
+ * renumber the ids made from their position ("kind#N").  Returns 0 or
+ * FA_ERR_NOMEM (then the order is left as it was).
+ */
+static int
+sort_obs(struct fa_snapshot *snap, size_t from)
+{
+	struct obs_ref *v;
+	size_t n, i, k;
+	char *id, *old;
+
+	if (snap->nobs <= from + 1)
+		return 0;
+	n = snap->nobs - from;
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		return FA_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		v[i].o = snap->obs[from + i];
+		v[i].at = from + i;
+		for (k = 0; k < NKINDS; k++)
+			if (strcmp(v[i].o.kind, kind_order[k]) == 0)
+				break;
+		v[i].rank = (unsigned)k;
+	}
+	qsort(v, n, sizeof(*v), obs_cmp);
+	for (i = 0; i < n; i++) {
+		snap->obs[from + i] = v[i].o;
+		/* fa_snapshot_add() names an observation without an id by
+		 * its kind and position. */
+		old = fa_strfmt("%s#%zu", v[i].o.kind, v[i].at + 1);
+		if (old != NULL && strcmp(old, v[i].o.id) == 0 &&
+		    (id = fa_strfmt("%s#%zu", v[i].o.kind, from + i + 1)) !=
+		    NULL) {
+			free(snap->obs[from + i].id);
+			snap->obs[from + i].id = id;
+		}
+		free(old);
+	}
+	free(v);
+	return 0;
+}
+
+/* Nodes and ports in the discovered fabric, for the progress line. */
+static void
+count_ports(struct fa_ib *ib)
+{
+	const ibnd_node_t *n;
+
+	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
+		ib->nnodes++;
+		ib->nports += n->type == IB_NODE_SWITCH ?
+		    (unsigned long)n->numports + 1 : (unsigned long)n->numports;
+	}
+}
+
+/*
+ * Every phase after our own port's: each starts its feed, then one engine
+ * run drives them all.  0, or the first failure.
+ */
+static int
+audit(struct fa_ib *ib)
+{
+	uint64_t t0;
+	int r, e;
+
+	ib->phase = "audit";
+	t0 = now_ms();
+	if ((r = fa_ib_sminfo(ib)) != 0 ||
+	    (r = fa_ib_pkeys_remote(ib)) != 0 ||
+	    (r = fa_ib_sa(ib)) != 0 ||
+	    (r = fa_ib_gmp_keys(ib)) != 0 ||
+	    (r = fa_ib_active_mkey(ib)) != 0 ||
+	    (r = fa_ib_active_gmp(ib)) != 0) {
+		/* Finish what was started, then free it. */
+		(void)fa_mad_run(ib->mad);
+		(void)fa_ib_feeds_end(ib);
+		return r;
+	}
+	r = fa_mad_run(ib->mad);
+	e = fa_ib_feeds_end(ib);
+	ib->audit_ms = now_ms() - t0;
+	return r != 0 ? r : e;
 }
 
 int
@@ -86,6 +278,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 {
 	struct fa_ib ib;
 	char *why = NULL;
+	size_t first;
+	uint64_t t0;
 	int r;
 
 	memset(&ib, 0, sizeof(ib));
@@ -111,19 +305,20 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 		goto out;
 	}
 	/* Discovery first: see fa_ib_port_attrs() on why. */
+	t0 = now_ms();
 	if ((r = fa_ib_discover(&ib)) != 0)
 		goto out;
+	ib.discovery_ms = now_ms() - t0;
+	if (ib.fabric != NULL)
+		count_ports(&ib);
 	if ((r = fa_ib_local(&ib)) != 0 || ib.mad == NULL ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_FAILED ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_UNAVAILABLE)
 		goto out;
-	if ((r = fa_ib_sminfo(&ib)) != 0 ||
-	    (r = fa_ib_pkeys_local(&ib)) != 0 ||
-	    (r = fa_ib_pkeys_remote(&ib)) != 0 ||
-	    (r = fa_ib_sa(&ib)) != 0 ||
-	    (r = fa_ib_gmp_keys(&ib)) != 0 ||
-	    (r = fa_ib_active_mkey(&ib)) != 0 ||
-	    (r = fa_ib_active_gmp(&ib)) != 0)
+	if ((r = fa_ib_pkeys_local(&ib)) != 0)
+		goto out;
+	first = snap->nobs;
+	if ((r = audit(&ib)) != 0 || (r = sort_obs(snap, first)) != 0)
 		goto out;
 	if ((r = engine_stats(&ib)) != 0)
 		goto out;
@@ -139,6 +334,12 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	}
 	r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_COLLECTED, NULL);
 out:
+	if (o->progress != NULL) {
+		struct fa_ib_progress end;
+
+		memset(&end, 0, sizeof(end));	/* phase NULL: the end */
+		o->progress(&end, o->progress_arg);
+	}
 	/*
 	 * The local MAD stack failing is a fact about this scan, recorded so
 	 * that the report still gets written (every check then says why).

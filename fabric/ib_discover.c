@@ -114,17 +114,21 @@ fa_ib_discover(struct fa_ib *ib)
 	int r;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.max_smps = ib->opts->max_smps;
+	cfg.max_smps = ib->opts->max_outstanding;
 	cfg.timeout_ms = ib->opts->timeout_ms;
 	cfg.retries = ib->opts->retries;	/* kernel retries; 0 = its default */
 	cfg.mkey = 0;
 	req = fa_strfmt("libibnetdisc discovery from %s port %d (directed "
-	    "route Gets; window %u, timeout %u ms, retries %u)", ib->ca,
-	    ib->portnum, cfg.max_smps, cfg.timeout_ms, cfg.retries);
+	    "route Gets; window %u, at most %u per destination, timeout %u "
+	    "ms, retries %u)", ib->ca, ib->portnum, cfg.max_smps,
+	    FA_IB_PER_DEST, cfg.timeout_ms, cfg.retries);
 	if (req == NULL)
 		return FA_ERR_NOMEM;
-	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal);
+	ib->phase = "discovery";
+	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal, FA_IB_PER_DEST,
+	    fa_ib_tick, ib);
 	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, &cfg);
+	fa_ib_tap_stats(&ib->disc);
 	captured = fa_ib_tap_close();
 	if (ib->fabric == NULL) {
 		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",

@@ -8,7 +8,7 @@
  * each sent once.  An answer shows that partition really carries traffic
  * between us, whatever the SA or the P_Key tables say.  A Get of
  * ClassPortInfo changes nothing; it is intrusive because it reaches other
- * tenants' hosts.
+ * tenants' hosts.  The probes stream as a feed (ib_feed.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,34 +23,46 @@
 
 struct job {
 	struct fa_mad_req	 r;
-	struct fa_ib		*ib;
-	char			*target;
-	char			*desc;
-	uint64_t		 guid;
+	struct fa_ib_feed	*feed;
+	ibnd_node_t		*n;
+	int			 p;
 	uint16_t		 pkey;
-	int			 err;
+};
+
+/* The next CA port and index of our P_Key table to probe it with. */
+struct cursor {
+	ibnd_node_t	*n;
+	int		 p;
+	unsigned	 k;	/* FA_IB_PKEYS_KEPT: move to the next port */
 };
 
 static void
 job_done(struct fa_mad_req *r, void *arg)
 {
 	struct job *j = arg;
-	char *req, pk[8];
-	json_t *d;
+	char *req = NULL, *target = NULL, *desc = NULL, pk[8];
+	json_t *d = NULL;
+	int rc = FA_ERR_NOMEM;
 
 	snprintf(pk, sizeof(pk), "0x%04x", j->pkey);
+	if (fa_ib_port_names(j->n, j->p, &target, &desc) != 0)
+		goto out;
 	d = json_pack("{s:i, s:s, s:i, s:s}", "lid", r->dest.lid,
-	    "node_desc", j->desc, "pkey_index", r->dest.pkey_idx, "pkey", pk);
+	    "node_desc", desc, "pkey_index", r->dest.pkey_idx, "pkey", pk);
 	req = fa_strfmt("PerfMgt Get(ClassPortInfo) LID-routed to LID %d with "
 	    "P_Key %s (index %u)", r->dest.lid, pk, r->dest.pkey_idx);
 	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    j->guid) != 0) {
-		json_decref(d);
-		j->err = FA_ERR_NOMEM;
-	} else if (fa_ib_add_req_obs(j->ib, KIND_GMP_REACH, j->target, req, r, d,
-	    NULL, 0) != 0)
-		j->err = FA_ERR_NOMEM;
+	    j->n->ports[j->p]->guid) != 0)
+		goto out;
+	rc = fa_ib_add_req_obs(j->feed->ib, KIND_GMP_REACH, target, req, r, d,
+	    NULL, 0);
+	d = NULL;
+out:
+	json_decref(d);
 	free(req);
+	free(target);
+	free(desc);
+	fa_ib_feed_done(j->feed, j, rc);
 }
 
 /*
@@ -74,14 +86,64 @@ best_index(const struct fa_ib *ib, unsigned k)
 	return k == (full != FA_IB_PKEYS_KEPT ? full : first);
 }
 
+/* Move c to the next (port, index) to probe; 0 when none is left. */
+static int
+next_probe(const struct fa_ib *ib, struct cursor *c)
+{
+	ibnd_node_t *n;
+
+	for (; (n = c->n) != NULL; c->n = n->next, c->p = 0) {
+		if (n->type != IB_NODE_CA || n->guid == ib->node_guid ||
+		    n->ports == NULL)
+			continue;
+		for (; c->p <= n->numports; c->p++, c->k = 0) {
+			if (c->p == 0 || n->ports[c->p] == NULL ||
+			    n->ports[c->p]->base_lid == 0)
+				continue;
+			for (; c->k < FA_IB_PKEYS_KEPT; c->k++)
+				if ((ib->pkey_at[c->k] & 0x7fff) != 0 &&
+				    best_index(ib, c->k))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+take(struct fa_ib_feed *f, void *job)
+{
+	struct job *j = job;
+	struct cursor *c = f->state;
+	struct fa_ib *ib = f->ib;
+	struct fa_mad_req *r = &j->r;
+
+	if (!next_probe(ib, c))
+		return 0;
+	j->feed = f;
+	j->n = c->n;
+	j->p = c->p;
+	j->pkey = ib->pkey_at[c->k];
+	ib_portid_set(&r->dest, c->n->ports[c->p]->base_lid, 1, QP1_QKEY);
+	r->dest.pkey_idx = c->k;
+	c->k++;		/* past this one */
+	r->mgmt_class = IB_PERFORMANCE_CLASS;
+	r->method = IB_MAD_METHOD_GET;
+	r->attr = 0x0001;	/* ClassPortInfo */
+	r->once = 1;
+	r->done = job_done;
+	r->arg = j;
+	if (fa_mad_submit(ib->mad, r) != 0)
+		job_done(r, j);
+	return 1;
+}
+
 int
 fa_ib_active_gmp(struct fa_ib *ib)
 {
-	struct job *jobs = NULL;
-	ibnd_node_t *n;
-	size_t cap = 0, nj = 0, i;
+	struct cursor *c, count;
+	unsigned long n = 0;
 	unsigned k;
-	int p, rc = 0;
+	int rc;
 
 	if (!ib->opts->active || ib->fabric == NULL)
 		return 0;
@@ -93,62 +155,17 @@ fa_ib_active_gmp(struct fa_ib *ib)
 		    "ib.active.gmp_reach", "local", "none",
 		    FA_OBS_NOT_COLLECTED, "our own P_Key table was not read: "
 		    "no P_Key to send GMPs with", NULL, NULL);
-	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
-		if (n->type != IB_NODE_CA || n->guid == ib->node_guid ||
-		    n->ports == NULL)
-			continue;
-		for (p = 1; p <= n->numports; p++) {
-			if (n->ports[p] == NULL || n->ports[p]->base_lid == 0)
-				continue;
-			for (k = 0; k < FA_IB_PKEYS_KEPT; k++) {
-				if ((ib->pkey_at[k] & 0x7fff) == 0 ||
-				    !best_index(ib, k))
-					continue;
-				/* The engine holds pointers into jobs: grow before
-				 * anything is submitted. */
-				if (fa_grow(&jobs, &cap, nj + 1,
-				    sizeof(*jobs)) != 0) {
-					rc = FA_ERR_NOMEM;
-					goto out;
-				}
-				memset(&jobs[nj], 0, sizeof(jobs[nj]));
-				jobs[nj].ib = ib;
-				jobs[nj].guid = n->ports[p]->guid;
-				jobs[nj].pkey = ib->pkey_at[k];
-				if ((rc = fa_ib_port_names(n, p,
-				    &jobs[nj].target, &jobs[nj].desc)) != 0)
-					goto out;
-				ib_portid_set(&jobs[nj].r.dest,
-				    n->ports[p]->base_lid, 1, QP1_QKEY);
-				jobs[nj].r.dest.pkey_idx = k;
-				nj++;
-			}
-		}
+	memset(&count, 0, sizeof(count));
+	count.n = ib->fabric->nodes;
+	while (next_probe(ib, &count)) {
+		n++;
+		count.k++;
 	}
-	for (i = 0; i < nj; i++) {
-		struct fa_mad_req *r = &jobs[i].r;
-		ib_portid_t dest = r->dest;
-
-		memset(r, 0, sizeof(*r));
-		r->dest = dest;
-		r->mgmt_class = IB_PERFORMANCE_CLASS;
-		r->method = IB_MAD_METHOD_GET;
-		r->attr = 0x0001;	/* ClassPortInfo */
-		r->once = 1;
-		r->done = job_done;
-		r->arg = &jobs[i];
-		if (fa_mad_submit(ib->mad, r) != 0)
-			job_done(r, &jobs[i]);
-	}
-	rc = fa_mad_run(ib->mad);
-	for (i = 0; rc == 0 && i < nj; i++)
-		if (jobs[i].err != 0)
-			rc = jobs[i].err;
-out:
-	for (i = 0; i < nj; i++) {
-		free(jobs[i].target);
-		free(jobs[i].desc);
-	}
-	free(jobs);
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	if ((rc = fa_ib_feed_start(ib, sizeof(struct job), n, take, c,
+	    NULL)) != 0)
+		free(c);
 	return rc;
 }

@@ -16,6 +16,8 @@
  * the SM's own congestion-control manager, not an agent it manages, and
  * OpenSM 3.3.23 was seen to crash on receiving an unsolicited CC Get
  * (under the simulator).  Do no harm comes first.
+ *
+ * The probes stream as a feed (ib_feed.c), node by node.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,30 +44,46 @@ static const struct {
 
 struct job {
 	struct fa_mad_req	 r;
-	struct fa_ib		*ib;
+	struct fa_ib_feed	*feed;
+	ibnd_node_t		*n;
+	int			 port;	/* the port whose LID it is */
 	size_t			 probe;
-	char			*target;
-	char			*desc;
-	const char		*type;
 	uint16_t		 lid;
-	int			 err;
 };
+
+/* The next node and probe to send. */
+struct cursor {
+	ibnd_node_t	*n;
+	size_t		 probe;	/* NPROBES: move to the next node */
+	uint16_t	 lid;
+	int		 port;
+};
+
+static const char *
+type_name(const ibnd_node_t *n)
+{
+	return n->type == IB_NODE_SWITCH ? "Switch" :
+	    n->type == IB_NODE_ROUTER ? "Router" : "CA";
+}
 
 static void
 job_done(struct fa_mad_req *r, void *arg)
 {
 	struct job *j = arg;
 	const uint8_t *d = fa_mad_data(r);
-	char *req;
-	json_t *o;
+	char *req = NULL, *target = NULL, *desc = NULL;
+	json_t *o = NULL;
+	int rc = FA_ERR_NOMEM;
 
+	if (fa_ib_port_names(j->n, j->port, &target, &desc) != 0)
+		goto out;
 	o = json_pack("{s:s, s:s, s:i, s:s, s:s}", "class",
 	    probes[j->probe].name, "attribute", probes[j->probe].attr_name,
-	    "lid", j->lid, "node_desc", j->desc, "node_type", j->type);
+	    "lid", j->lid, "node_desc", desc, "node_type", type_name(j->n));
 	req = fa_strfmt("Get(%s) class 0x%02x LID-routed to LID %u, key 0",
 	    probes[j->probe].attr_name, probes[j->probe].mgmt_class, j->lid);
 	if (o == NULL || req == NULL)
-		goto nomem;
+		goto out;
 	/* CongestionKeyInfo (Annex A10.4.3): the key and its protection. */
 	if (r->outcome == FA_MAD_ANSWERED &&
 	    probes[j->probe].mgmt_class == IB_CC_CLASS &&
@@ -78,16 +96,16 @@ job_done(struct fa_mad_req *r, void *arg)
 	    != 0 || json_object_set_new(o, "violations", json_integer(
 	    mad_get_field((void *)d, 0,
 	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F))) != 0))
-		goto nomem;
-	if (fa_ib_add_req_obs(j->ib, KIND_KEYPROBE, j->target, req, r, o,
-	    NULL, 0) != 0)
-		j->err = FA_ERR_NOMEM;
-	free(req);
-	return;
-nomem:
+		goto out;
+	rc = fa_ib_add_req_obs(j->feed->ib, KIND_KEYPROBE, target, req, r, o,
+	    NULL, 0);
+	o = NULL;
+out:
 	json_decref(o);
 	free(req);
-	j->err = FA_ERR_NOMEM;
+	free(target);
+	free(desc);
+	fa_ib_feed_done(j->feed, j, rc);
 }
 
 /* Whether any port of n advertises IsSM (PortInfo CapabilityMask bit 1). */
@@ -117,65 +135,76 @@ node_lid(ibnd_node_t *n, int *port)
 	return 0;
 }
 
+/* Move c from its node on to the first node to probe (probe 0). */
+static void
+seek(const struct fa_ib *ib, struct cursor *c)
+{
+	for (; c->n != NULL; c->n = c->n->next)
+		if (c->n->guid != ib->node_guid && c->n->ports != NULL &&
+		    !hosts_sm(c->n) && (c->lid = node_lid(c->n, &c->port)) != 0)
+			break;
+	c->probe = 0;
+}
+
+/* The probe c is at, and move c past it; 0 when none is left. */
+static int
+next_probe(const struct fa_ib *ib, struct cursor *c, struct cursor *at)
+{
+	if (c->n == NULL)
+		return 0;
+	*at = *c;
+	if (++c->probe == NPROBES) {
+		c->n = c->n->next;
+		seek(ib, c);
+	}
+	return 1;
+}
+
+static int
+take(struct fa_ib_feed *f, void *job)
+{
+	struct job *j = job;
+	struct cursor at;
+	struct fa_mad_req *r = &j->r;
+
+	if (!next_probe(f->ib, f->state, &at))
+		return 0;
+	j->feed = f;
+	j->n = at.n;
+	j->port = at.port;
+	j->probe = at.probe;
+	j->lid = at.lid;
+	ib_portid_set(&r->dest, j->lid, 1, QP1_QKEY);
+	r->mgmt_class = probes[j->probe].mgmt_class;
+	r->method = IB_MAD_METHOD_GET;
+	r->attr = probes[j->probe].attr;
+	r->key = 0;
+	r->once = 1;
+	r->done = job_done;
+	r->arg = j;
+	if (fa_mad_submit(f->ib->mad, r) != 0)
+		job_done(r, j);		/* recorded as not collected */
+	return 1;
+}
+
 int
 fa_ib_gmp_keys(struct fa_ib *ib)
 {
-	struct job *jobs = NULL;
-	ibnd_node_t *n;
-	size_t cap = 0, nj = 0, i, k;
-	uint16_t lid;
-	int port = 0, rc = 0;
+	struct cursor *c, count, at;
+	unsigned long n = 0;
+	int rc;
 
 	if (ib->fabric == NULL)
 		return 0;	/* no nodes to probe; the checks say why */
-	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
-		if (n->guid == ib->node_guid || n->ports == NULL ||
-		    hosts_sm(n) || (lid = node_lid(n, &port)) == 0)
-			continue;
-		for (k = 0; k < NPROBES; k++) {
-			/* The engine holds pointers into jobs: grow before
-			 * anything is submitted. */
-			if (fa_grow(&jobs, &cap, nj + 1,
-			    sizeof(*jobs)) != 0) {
-				rc = FA_ERR_NOMEM;
-				goto out;
-			}
-			memset(&jobs[nj], 0, sizeof(jobs[nj]));
-			jobs[nj].ib = ib;
-			jobs[nj].probe = k;
-			jobs[nj].lid = lid;
-			jobs[nj].type = n->type == IB_NODE_SWITCH ? "Switch" :
-			    n->type == IB_NODE_ROUTER ? "Router" : "CA";
-			if ((rc = fa_ib_port_names(n, port, &jobs[nj].target,
-			    &jobs[nj].desc)) != 0)
-				goto out;
-			nj++;
-		}
-	}
-	for (i = 0; i < nj; i++) {
-		struct fa_mad_req *r = &jobs[i].r;
-
-		memset(r, 0, sizeof(*r));
-		ib_portid_set(&r->dest, jobs[i].lid, 1, QP1_QKEY);
-		r->mgmt_class = probes[jobs[i].probe].mgmt_class;
-		r->method = IB_MAD_METHOD_GET;
-		r->attr = probes[jobs[i].probe].attr;
-		r->key = 0;
-		r->once = 1;
-		r->done = job_done;
-		r->arg = &jobs[i];
-		if (fa_mad_submit(ib->mad, r) != 0)
-			job_done(r, &jobs[i]);	/* recorded as not collected */
-	}
-	rc = fa_mad_run(ib->mad);
-	for (i = 0; rc == 0 && i < nj; i++)
-		if (jobs[i].err != 0)
-			rc = jobs[i].err;
-out:
-	for (i = 0; i < nj; i++) {
-		free(jobs[i].target);
-		free(jobs[i].desc);
-	}
-	free(jobs);
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	seek(ib, c);
+	count = *c;
+	while (next_probe(ib, &count, &at))
+		n++;
+	if ((rc = fa_ib_feed_start(ib, sizeof(struct job), n, take, c,
+	    NULL)) != 0)
+		free(c);
 	return rc;
 }

@@ -12,8 +12,11 @@
 #include "ib.h"
 #include "ib_mad.h"
 #include "ib_pcap.h"
+#include "ib_tap.h"
 
 #define FA_IB_PKEYS_KEPT	128	/* our P_Keys kept by index (4 blocks) */
+
+struct fa_ib_feed;
 
 struct fa_ib {
 	const struct fa_ib_opts	*opts;
@@ -34,7 +37,55 @@ struct fa_ib {
 	int			 node_info_ok;	/* our own SMA answered NodeInfo */
 	char			*node_desc;	/* sanitised */
 	ibnd_fabric_t		*fabric;	/* NULL if discovery failed */
+	struct fa_ib_feed	*feeds;		/* the phases streaming now */
+	unsigned long		 total;		/* their items, all feeds */
+	unsigned long		 finished;	/* ... finished */
+	const char		*phase;		/* for the progress line */
+	uint64_t		 last_tick_ms;
+	struct fa_ib_tap_stats	 disc;		/* what discovery sent */
+	unsigned long		 nnodes, nports;	/* discovered */
+	uint64_t		 discovery_ms, audit_ms;	/* wall time */
 };
+
+/* Report progress (fa_ib_opts.progress) if FA_IB_PROGRESS_MS passed. */
+void fa_ib_tick(void *ib);
+
+/*
+ * A feed streams a phase's items through the engine (ib_feed.c).  take()
+ * puts the phase's next item into `job` (zeroed) and submits its first
+ * request(s): it returns 1 when it took an item, 0 when none is left, or
+ * a negative FA_ERR_*.  When the job's requests have finished and its
+ * observation is recorded, the phase calls fa_ib_feed_done(), which hands
+ * the job to the next item.  A job must hold everything its requests
+ * point to (they live in the job).
+ */
+struct fa_ib_feed {
+	struct fa_ib		*ib;
+	size_t			 jobsz;
+	unsigned		 njobs, nfree;
+	char			*jobs;
+	void			**free;
+	int			(*take)(struct fa_ib_feed *f, void *job);
+	void			*state;		/* the phase's cursor; freed */
+	unsigned long		 total;		/* items expected */
+	unsigned long		 taken, finished;
+	int			 err;		/* first failure; stops it */
+	int			 filling, exhausted;
+	struct fa_ib_feed	*next;
+};
+
+/*
+ * Start a feed of `total` items (for the progress line) with jobs of
+ * `jobsz` bytes, owning `state` (freed at the end, may be NULL), and fill
+ * its jobs.  0, or FA_ERR_NOMEM (state is then not owned).
+ */
+int fa_ib_feed_start(struct fa_ib *ib, size_t jobsz, unsigned long total,
+    int (*take)(struct fa_ib_feed *, void *), void *state,
+    struct fa_ib_feed **out);
+/* A job has finished; err (0 or FA_ERR_*) is kept as the feed's. */
+void fa_ib_feed_done(struct fa_ib_feed *f, void *job, int err);
+/* Free every feed after the engine ran; the first error, or 0. */
+int fa_ib_feeds_end(struct fa_ib *ib);
 
 /* How one SMP Get ended. */
 enum fa_smp_outcome {

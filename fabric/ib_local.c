@@ -1,7 +1,8 @@
 /*
  * The local (tenant) port: which CA and port the scan runs from, its LID,
- * GUIDs, master SM LID, and its node's NodeInfo and NodeDescription, read
- * with directed-route SMPs to ourselves (hop count 0).
+ * GUIDs, master SM LID, and its node's NodeInfo and NodeDescription: as
+ * discovery read them (its first node is ours), or, when discovery found
+ * nothing, read with directed-route SMPs to ourselves (hop count 0).
  */
 #include <endian.h>
 #include <stdlib.h>
@@ -59,47 +60,74 @@ fa_ib_local(struct fa_ib *ib)
 	ib_portid_t self;
 	enum fa_smp_outcome oc;
 	unsigned status;
+	ibnd_node_t *me;
+	const char *how;
 	json_t *d;
 	char *why = NULL, *target = NULL;
 	struct fa_mad_opts mo;
 	int r;
 
+	memset(&mo, 0, sizeof(mo));
 	mo.timeout_ms = ib->opts->timeout_ms;
 	mo.retries = ib->opts->retries;
-	mo.window = ib->opts->max_smps;
-	mo.per_dest = 1;
+	mo.window = ib->opts->max_outstanding;
+	mo.per_dest = FA_IB_PER_DEST;
 	mo.allow_set = ib->opts->active;	/* only ib_active.c sends Sets */
 	mo.reveal = ib->opts->reveal;
+	mo.tick = fa_ib_tick;
+	mo.tick_arg = ib;
 	if (fa_mad_open(ib->ca, ib->portnum, ib->lid, &mo, ib->pcap,
 	    &ib->mad) != 0)
 		return fa_snapshot_set_family(ib->snap, FA_FAM_IB,
 		    FA_FAMST_UNAVAILABLE, "cannot open the SMI of the "
 		    "InfiniBand port (umad device permission?)");
 
-	/* NodeInfo and NodeDescription of our own node, DR with no hops. */
-	memset(&self, 0, sizeof(self));
-	/*
-	 * Unanswered, this is not a failure of the scan: an SR-IOV virtual
-	 * function without SMI drops every SMP, its own included, while
-	 * GMPs (the SA) still work.  The observation records it and the rest
-	 * of the scan goes on with what umad told us.
-	 */
-	oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data, &status, 0);
-	if (oc == FA_SMP_ANSWERED) {
+	/* Our node is discovery's first: no SMP asks again. */
+	me = ib->fabric != NULL ? ib->fabric->from_node : NULL;
+	how = "umad port attributes; SubnGet(NodeInfo), "
+	    "SubnGet(NodeDescription) by directed route to self";
+	status = 0;
+	if (me != NULL) {
+		how = "umad port attributes; NodeInfo and NodeDescription as "
+		    "discovery read them (directed route to self)";
 		ib->node_info_ok = 1;
-		ib->node_guid = mad_get_field64(data, 0, IB_NODE_GUID_F);
-		ib->node_type = (int)mad_get_field(data, 0, IB_NODE_TYPE_F);
-		ib->partition_cap = (uint16_t)mad_get_field(data, 0,
+		ib->node_guid = me->guid;
+		ib->node_type = me->type;
+		ib->partition_cap = (uint16_t)mad_get_field(me->info, 0,
 		    IB_NODE_PARTITION_CAP_F);
-		oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0, data,
-		    &status, 0);
+		memset(data, 0, sizeof(data));
+		memcpy(data, me->nodedesc, sizeof(data) <
+		    sizeof(me->nodedesc) ? sizeof(data) : sizeof(me->nodedesc));
+		oc = FA_SMP_ANSWERED;
 	} else {
-		/* The port GUID of a CA's port N is not its node GUID; we
-		 * name the node by the port GUID, and say so. */
-		ib->node_guid = ib->port_guid;
-		ib->node_type = IB_NODE_CA;
-		if ((why = fa_ib_smp_reason(oc, status)) == NULL)
-			return FA_ERR_NOMEM;
+		/* NodeInfo and NodeDescription, DR with no hops.
+		 * Unanswered, this is not a failure of the scan: an SR-IOV
+		 * virtual function without SMI drops every SMP, its own
+		 * included, while GMPs (the SA) still work.  The observation
+		 * records it and the rest of the scan goes on with what umad
+		 * told us. */
+		memset(&self, 0, sizeof(self));
+		oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_INFO, 0, data,
+		    &status, 0);
+		if (oc == FA_SMP_ANSWERED) {
+			ib->node_info_ok = 1;
+			ib->node_guid = mad_get_field64(data, 0,
+			    IB_NODE_GUID_F);
+			ib->node_type = (int)mad_get_field(data, 0,
+			    IB_NODE_TYPE_F);
+			ib->partition_cap = (uint16_t)mad_get_field(data, 0,
+			    IB_NODE_PARTITION_CAP_F);
+			oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0,
+			    data, &status, 0);
+		} else {
+			/* The port GUID of a CA's port N is not its node
+			 * GUID; we name the node by the port GUID, and say
+			 * so. */
+			ib->node_guid = ib->port_guid;
+			ib->node_type = IB_NODE_CA;
+			if ((why = fa_ib_smp_reason(oc, status)) == NULL)
+				return FA_ERR_NOMEM;
+		}
 	}
 	ib->node_desc = oc == FA_SMP_ANSWERED ?
 	    fa_str_sanitize(data, IB_SMP_DATA_SIZE) : fa_strdup("");
@@ -129,9 +157,7 @@ fa_ib_local(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", KIND_LOCAL,
-	    target, "umad port attributes; SubnGet(NodeInfo), "
-	    "SubnGet(NodeDescription) by directed route to self",
-	    ib->node_info_ok ? FA_OBS_COMPLETE : FA_OBS_INCOMPLETE, why, d,
+	    target, how, ib->node_info_ok ? FA_OBS_COMPLETE : FA_OBS_INCOMPLETE, why, d,
 	    NULL);
 	free(target);
 	free(why);

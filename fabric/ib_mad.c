@@ -1,7 +1,13 @@
 /*
- * The MAD engine (see ib_mad.h).  One FIFO of queued requests, a bounded
- * set in flight, one receive loop.  TIDs are matched on their low 32 bits:
- * the kernel (and umad2sim) use the high bits for the agent ID.
+ * The MAD engine (see ib_mad.h).  Requests wait in the queue of their
+ * destination; a destination with requests queued and room under its cap
+ * waits in the ready list, served in turn, one request each, so that
+ * consecutive sends go to different agents.  In flight, a request holds a
+ * window slot, whose number is the low 8 bits of its TID (the rest a
+ * counter): a response finds its request in O(1).  The requests in flight
+ * are listed in send order, which is deadline order (one timeout for all),
+ * so the next timeout is the list's head.  TIDs are matched on their low
+ * 32 bits: the kernel (and umad2sim) use the high bits for the agent ID.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,9 +22,27 @@
 #include "ib_mad.h"
 #include "ib_pcap.h"
 
-#define MAX_WINDOW	256	/* above this the MAD QP's receive ring overruns */
+#define MAX_WINDOW	FA_MAD_MAX_WINDOW
+#define SLOT_BITS	8	/* MAX_WINDOW slots */
 #define RECV_MAX	(16u * 1024 * 1024)	/* largest RMPP answer kept */
 #define QP1_QKEY	0x80010000u	/* IBA vol. 1 13.5.1: the GSI Q_Key */
+#define NLIDS		65536
+
+/*
+ * One destination: a LID with its agent kind (the SMA behind QP0, or the
+ * GSI agents behind QP1: SMPs travel on VL15 with no flow control, GMPs on
+ * a data VL), or a directed route (only our own port after discovery).
+ */
+struct fa_mad_dest {
+	struct fa_mad_dest	*rnext;		/* ready list */
+	struct fa_mad_dest	*drnext;	/* directed-route list */
+	struct fa_mad_req	*head, *tail;	/* queued */
+	ib_dr_path_t		*path;		/* directed route, else NULL */
+	unsigned		 inflight;
+	uint8_t			 ready;		/* on the ready list */
+	uint8_t			 answered;	/* answered once: per_dest */
+	uint8_t			 silent;	/* an SMP to it went unheard */
+};
 
 struct fa_mad {
 	struct ibmad_port	*port;
@@ -26,11 +50,15 @@ struct fa_mad {
 	uint16_t		 lid;
 	struct fa_mad_opts	 o;
 	struct fa_ib_pcap	*pcap;
-	struct fa_mad_req	*head, *tail;	/* queued, not yet sent */
-	struct fa_mad_req	*inflight[MAX_WINDOW];
+	struct fa_mad_dest	**by_lid;	/* [lid * 2 + is_smp] */
+	struct fa_mad_dest	*dr;		/* directed routes */
+	struct fa_mad_dest	*rhead, *rtail;	/* ready destinations */
+	struct fa_mad_req	*ihead, *itail;	/* in flight, send order */
+	struct fa_mad_req	*slot[MAX_WINDOW];
+	unsigned		 freeslot[MAX_WINDOW];
+	unsigned		 nfree;
 	unsigned		 ninflight;
-	uint8_t			 silent[65536 / 8];	/* LIDs whose SMA
-						   stayed silent, a bitmap */
+	uint32_t		 gen;		/* TID counter above the slot */
 	void			*sbuf, *rbuf;
 	size_t			 rbuf_len;
 	struct fa_mad_stats	 st;
@@ -43,12 +71,6 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static int
-is_smp(int mgmt_class)
-{
-	return mgmt_class == IB_SMI_CLASS || mgmt_class == IB_SMI_DIRECT_CLASS;
 }
 
 /*
@@ -93,10 +115,16 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 		m->o.timeout_ms = 500;
 	m->lid = lid;
 	m->pcap = pcap;
+	for (i = 0; i < MAX_WINDOW; i++)
+		m->freeslot[i] = (unsigned)(MAX_WINDOW - 1 - i);
+	m->nfree = MAX_WINDOW;
+	/* Any start will do: answers reach only the agent that asked. */
+	m->gen = (uint32_t)mad_trid() & 0xffffff;
 	m->rbuf_len = umad_size() + IB_MAD_SIZE * 16;
 	m->sbuf = calloc(1, umad_size() + IB_MAD_SIZE);
 	m->rbuf = calloc(1, m->rbuf_len);
-	if (m->sbuf == NULL || m->rbuf == NULL) {
+	m->by_lid = calloc(NLIDS * 2, sizeof(*m->by_lid));
+	if (m->sbuf == NULL || m->rbuf == NULL || m->by_lid == NULL) {
 		fa_mad_close(m);
 		return FA_ERR_NOMEM;
 	}
@@ -118,27 +146,135 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 	return 0;
 }
 
+static void
+dest_free(struct fa_mad_dest *d)
+{
+	if (d == NULL)
+		return;
+	free(d->path);
+	free(d);
+}
+
 void
 fa_mad_close(struct fa_mad *m)
 {
+	struct fa_mad_dest *d;
+	size_t i;
+
 	if (m == NULL)
 		return;
 	if (m->port != NULL)
 		mad_rpc_close_port(m->port);
+	for (i = 0; m->by_lid != NULL && i < NLIDS * 2; i++)
+		dest_free(m->by_lid[i]);
+	free(m->by_lid);
+	while ((d = m->dr) != NULL) {
+		m->dr = d->drnext;
+		dest_free(d);
+	}
 	/* Answers held keys (SM_Key, M_Key, CC_Key): wipe before freeing. */
 	fa_freezero(m->sbuf, umad_size() + IB_MAD_SIZE);
 	fa_freezero(m->rbuf, m->rbuf_len);
 	free(m);
 }
 
+static int
+is_smp(int mgmt_class)
+{
+	return mgmt_class == IB_SMI_CLASS || mgmt_class == IB_SMI_DIRECT_CLASS;
+}
+
+/* Requests a destination may have in flight now. */
+static unsigned
+dest_cap(const struct fa_mad *m, const struct fa_mad_dest *d)
+{
+	/*
+	 * One until it has answered: an agent that drops our Gets (an SMA at
+	 * M_Key protection level 2 counts each as a violation and may trap)
+	 * never sees two at once, and one that went silent stays at one.
+	 */
+	return d->answered && !d->silent ? m->o.per_dest : 1;
+}
+
+static void
+push_ready(struct fa_mad *m, struct fa_mad_dest *d)
+{
+	if (d->ready || d->head == NULL || d->inflight >= dest_cap(m, d))
+		return;
+	d->ready = 1;
+	d->rnext = NULL;
+	if (m->rtail != NULL)
+		m->rtail->rnext = d;
+	else
+		m->rhead = d;
+	m->rtail = d;
+}
+
+static struct fa_mad_dest *
+pop_ready(struct fa_mad *m)
+{
+	struct fa_mad_dest *d = m->rhead;
+
+	if (d == NULL)
+		return NULL;
+	m->rhead = d->rnext;
+	if (m->rhead == NULL)
+		m->rtail = NULL;
+	d->rnext = NULL;
+	d->ready = 0;
+	return d;
+}
+
+static int
+same_path(const ib_dr_path_t *a, const ib_dr_path_t *b)
+{
+	return a->cnt == b->cnt && a->drslid == b->drslid &&
+	    a->drdlid == b->drdlid && a->cnt >= 0 &&
+	    a->cnt < IB_SUBNET_PATH_HOPS_MAX &&
+	    memcmp(a->p, b->p, (size_t)a->cnt + 1) == 0;
+}
+
+/* The destination of r, made on first use; NULL when out of memory. */
+static struct fa_mad_dest *
+dest_of(struct fa_mad *m, const struct fa_mad_req *r)
+{
+	struct fa_mad_dest *d, **slot;
+
+	if (r->dest.lid > 0) {
+		slot = &m->by_lid[(size_t)r->dest.lid * 2 +
+		    (is_smp(r->mgmt_class) ? 1 : 0)];
+		if (*slot == NULL && (*slot = calloc(1, sizeof(**slot))) !=
+		    NULL)
+			m->st.dests++;
+		return *slot;
+	}
+	/* Directed routes are few (our own port): a list is enough. */
+	for (d = m->dr; d != NULL; d = d->drnext)
+		if (same_path(d->path, &r->dest.drpath))
+			return d;
+	if ((d = calloc(1, sizeof(*d))) == NULL ||
+	    (d->path = malloc(sizeof(*d->path))) == NULL) {
+		free(d);
+		return NULL;
+	}
+	*d->path = r->dest.drpath;
+	d->drnext = m->dr;
+	m->dr = d;
+	m->st.dests++;
+	return d;
+}
+
 int
 fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 {
+	struct fa_mad_dest *d;
+
 	r->outcome = FA_MAD_PENDING;
 	r->status = 0;
 	r->sends = 0;
 	r->inflight = 0;
-	r->next = NULL;
+	r->next = r->prev = NULL;
+	r->dst = NULL;
 	/* Read-only unless asked: Get (0x01) and GetTable (0x12) only. */
 	if (!m->o.allow_set && r->method != IB_MAD_METHOD_GET &&
 	    r->method != IB_MAD_METHOD_GET_TABLE) {
@@ -146,15 +282,25 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 		return FA_ERR_INPUT;
 	}
 	if (r->mgmt_class <= 0 || r->mgmt_class > 0xff ||
-	    mad_rpc_class_agent(m->port, r->mgmt_class) < 0) {
+	    mad_rpc_class_agent(m->port, r->mgmt_class) < 0 ||
+	    r->dest.lid >= NLIDS || (r->dest.lid <= 0 &&
+	    (r->dest.drpath.cnt < 0 ||
+	    r->dest.drpath.cnt >= IB_SUBNET_PATH_HOPS_MAX))) {
 		r->outcome = FA_MAD_SEND_ERROR;
 		return FA_ERR_INPUT;
 	}
-	if (m->tail != NULL)
-		m->tail->next = r;
+	if ((d = dest_of(m, r)) == NULL) {
+		r->outcome = FA_MAD_SEND_ERROR;
+		return FA_ERR_NOMEM;
+	}
+	r->dst = d;
+	if (d->tail != NULL)
+		d->tail->next = r;
 	else
-		m->head = r;
-	m->tail = r;
+		d->head = r;
+	d->tail = r;
+	m->st.queued++;
+	push_ready(m, d);
 	return 0;
 }
 
@@ -236,27 +382,6 @@ capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
 	    mad, len);
 }
 
-static int
-same_dest(const struct fa_mad_req *a, const struct fa_mad_req *b)
-{
-	if (a->dest.lid > 0 || b->dest.lid > 0)
-		return a->dest.lid == b->dest.lid;
-	return a->dest.drpath.cnt == b->dest.drpath.cnt &&
-	    memcmp(a->dest.drpath.p, b->dest.drpath.p,
-	    (size_t)a->dest.drpath.cnt + 1) == 0;
-}
-
-static unsigned
-dest_load(const struct fa_mad *m, const struct fa_mad_req *r)
-{
-	unsigned i, n = 0;
-
-	for (i = 0; i < m->ninflight; i++)
-		if (same_dest(m->inflight[i], r))
-			n++;
-	return n;
-}
-
 /* Encode and send r once; 0, or -1 when the stack refused it. */
 static int
 send_one(struct fa_mad *m, struct fa_mad_req *r)
@@ -312,34 +437,81 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	return 0;
 }
 
-/*
- * An SMA that let every send of a request go unanswered may be dropping
- * wrong-key Gets (M_Key level 2), each an M_Key violation and a trap: any
- * later SMP to it is sent once, never retried.
- */
-static int
-is_silent(const struct fa_mad *m, const struct fa_mad_req *r)
+/* A fresh TID for a send from `slot`: counter above, slot below. */
+static uint32_t
+next_tid(struct fa_mad *m, unsigned slot)
 {
-	uint16_t lid = (uint16_t)r->dest.lid;
+	uint32_t tid;
 
-	if (r->mgmt_class != IB_SMI_CLASS || r->dest.lid <= 0)
-		return 0;
-	return (m->silent[lid / 8] >> (lid % 8)) & 1;
+	do {
+		m->gen = (m->gen + 1) & 0xffffff;
+		tid = m->gen << SLOT_BITS | slot;
+	} while (tid == 0);	/* mad_build_pkt() draws its own for 0 */
+	return tid;
 }
 
 static void
-finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
+unlink_inflight(struct fa_mad *m, struct fa_mad_req *r)
 {
-	struct fa_mad_req *r = m->inflight[idx];
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else
+		m->ihead = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	else
+		m->itail = r->prev;
+	r->next = r->prev = NULL;
+}
 
+static void
+append_inflight(struct fa_mad *m, struct fa_mad_req *r)
+{
+	r->next = NULL;
+	r->prev = m->itail;
+	if (m->itail != NULL)
+		m->itail->next = r;
+	else
+		m->ihead = r;
+	m->itail = r;
+}
+
+/*
+ * (Re)send r, in flight in its slot, with a fresh TID (a late notice about
+ * an earlier send must not be taken for the fate of this one), at the end
+ * of the deadline list.  0, or -1 when the stack refused it.
+ */
+static int
+resend(struct fa_mad *m, struct fa_mad_req *r)
+{
+	unlink_inflight(m, r);
+	append_inflight(m, r);
+	r->tid = next_tid(m, r->slot);
+	return send_one(m, r);
+}
+
+static void
+finish(struct fa_mad *m, struct fa_mad_req *r, enum fa_mad_outcome oc)
+{
+	struct fa_mad_dest *d = r->dst;
+
+	/*
+	 * An SMA that let every send of a request go unanswered may be
+	 * dropping wrong-key Gets (M_Key level 2), each an M_Key violation
+	 * and a trap: any later SMP to it is sent once, never retried, and
+	 * alone.
+	 */
 	if (oc == FA_MAD_NO_RESPONSE && r->mgmt_class == IB_SMI_CLASS &&
-	    r->dest.lid > 0) {
-		uint16_t lid = (uint16_t)r->dest.lid;
-
-		m->silent[lid / 8] |= (uint8_t)(1u << (lid % 8));
-	}
-
-	m->inflight[idx] = m->inflight[--m->ninflight];
+	    r->dest.lid > 0)
+		d->silent = 1;
+	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS)
+		d->answered = 1;
+	unlink_inflight(m, r);
+	m->slot[r->slot] = NULL;
+	m->freeslot[m->nfree++] = r->slot;
+	m->ninflight--;
+	d->inflight--;
+	push_ready(m, d);
 	r->inflight = 0;
 	r->outcome = oc;
 	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS)
@@ -350,59 +522,49 @@ finish(struct fa_mad *m, unsigned idx, enum fa_mad_outcome oc)
 		r->done(r, r->arg);
 }
 
-/*
- * Fill the window from the queue, respecting the per-destination cap.
- * Returns how many requests it took from the queue.
- */
-static unsigned
+/* Fill the window from the ready destinations, one request each in turn. */
+static void
 fill(struct fa_mad *m)
 {
-	struct fa_mad_req *r, *prev = NULL, *next;
-	unsigned taken = 0;
+	struct fa_mad_dest *d;
+	struct fa_mad_req *r;
 
-	for (r = m->head; r != NULL && m->ninflight < m->o.window; r = next) {
-		next = r->next;
-		if (dest_load(m, r) >= m->o.per_dest) {
-			prev = r;
-			continue;
-		}
-		if (prev != NULL)
-			prev->next = next;
-		else
-			m->head = next;
-		if (m->tail == r)
-			m->tail = prev;
-		r->next = NULL;
-		taken++;
-		if (is_silent(m, r))
+	while (m->ninflight < m->o.window && (d = pop_ready(m)) != NULL) {
+		r = d->head;
+		d->head = r->next;
+		if (d->head == NULL)
+			d->tail = NULL;
+		m->st.queued--;
+		if (d->silent && r->mgmt_class == IB_SMI_CLASS)
 			r->once = 1;
-		r->tid = (uint32_t)mad_trid();
-		if (r->tid == 0)
-			r->tid = (uint32_t)mad_trid();
-		m->inflight[m->ninflight++] = r;
+		r->slot = m->freeslot[--m->nfree];
+		m->slot[r->slot] = r;
 		r->inflight = 1;
-		if (send_one(m, r) != 0)
-			finish(m, m->ninflight - 1, FA_MAD_SEND_ERROR);
+		r->next = r->prev = NULL;
+		append_inflight(m, r);
+		m->ninflight++;
+		d->inflight++;
+		if (m->ninflight > m->st.max_inflight)
+			m->st.max_inflight = m->ninflight;
+		if (d->inflight > m->st.max_per_dest)
+			m->st.max_per_dest = d->inflight;
+		push_ready(m, d);	/* to the back of the turn */
+		if (resend(m, r) != 0)
+			finish(m, r, FA_MAD_SEND_ERROR);
 	}
-	return taken;
 }
 
 /* A send timed out (kernel or our timer): send again or give up. */
 static void
-lost(struct fa_mad *m, unsigned idx)
+lost(struct fa_mad *m, struct fa_mad_req *r)
 {
-	struct fa_mad_req *r = m->inflight[idx];
-
 	m->st.lost++;
 	if (!r->once && r->sends <= m->o.retries) {
-		/* A fresh TID: a late notice about the first send must not
-		 * be taken for the fate of this one. */
-		r->tid = (uint32_t)mad_trid();
-		if (send_one(m, r) != 0)
-			finish(m, idx, FA_MAD_SEND_ERROR);
+		if (resend(m, r) != 0)
+			finish(m, r, FA_MAD_SEND_ERROR);
 		return;
 	}
-	finish(m, idx, FA_MAD_NO_RESPONSE);
+	finish(m, r, FA_MAD_NO_RESPONSE);
 }
 
 static void
@@ -411,22 +573,18 @@ received(struct fa_mad *m, int len)
 	const uint8_t *mad = umad_get_mad(m->rbuf);
 	struct fa_mad_req *r;
 	uint32_t tid;
-	unsigned i;
 
 	if (len < 24)
 		return;
 	tid = (uint32_t)mad_get_field64((void *)mad, 0, IB_MAD_TRID_F);
-	for (i = 0; i < m->ninflight; i++)
-		if (m->inflight[i]->tid == tid)
-			break;
-	if (i == m->ninflight) {
+	r = m->slot[tid & (MAX_WINDOW - 1)];
+	if (r == NULL || r->tid != tid) {
 		m->st.stray++;
 		return;
 	}
-	r = m->inflight[i];
 	if (umad_status(m->rbuf) != 0) {
 		/* The send came back unanswered (kernel timeout, ibsim 110). */
-		lost(m, i);
+		lost(m, r);
 		return;
 	}
 	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
@@ -439,60 +597,70 @@ received(struct fa_mad *m, int len)
 		r->status = mad_get_field(r->resp, 0, IB_DRSMP_STATUS_F);
 	else
 		r->status = mad_get_field(r->resp, 0, IB_MAD_STATUS_F);
-	finish(m, i, r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS);
+	finish(m, r, r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS);
 }
 
 /*
  * Finish everything queued or in flight as failed, calling done() for
- * each, so that no request is left linked when the engine gives up.
+ * each (which may queue more, failed in turn), so that no request is left
+ * linked when the engine gives up.
  */
 static void
 fail_all(struct fa_mad *m)
 {
+	struct fa_mad_dest *d;
 	struct fa_mad_req *r;
 
-	while (m->ninflight > 0)
-		finish(m, m->ninflight - 1, FA_MAD_SEND_ERROR);
-	while ((r = m->head) != NULL) {
-		m->head = r->next;
-		if (m->head == NULL)
-			m->tail = NULL;
-		r->next = NULL;
-		r->outcome = FA_MAD_SEND_ERROR;
-		m->st.unanswered++;
-		if (r->done != NULL)
-			r->done(r, r->arg);
+	for (;;) {
+		if (m->ihead != NULL) {
+			finish(m, m->ihead, FA_MAD_SEND_ERROR);
+			continue;
+		}
+		/* Nothing in flight: every destination with a queue is
+		 * ready. */
+		if ((d = pop_ready(m)) == NULL)
+			break;
+		while ((r = d->head) != NULL) {
+			d->head = r->next;
+			if (d->head == NULL)
+				d->tail = NULL;
+			m->st.queued--;
+			r->next = NULL;
+			r->outcome = FA_MAD_SEND_ERROR;
+			m->st.unanswered++;
+			if (r->done != NULL)
+				r->done(r, r->arg);
+		}
 	}
 }
 
 int
 fa_mad_run(struct fa_mad *m)
 {
-	uint64_t now, next;
-	unsigned i, taken;
+	uint64_t now;
 	int len, n, wait, rc;
 
 	for (;;) {
-		/* done() may queue more, even when a send failed in fill(). */
-		do
-			taken = fill(m);
-		while (taken > 0 && m->ninflight == 0 && m->head != NULL);
+		/* done() may queue more, even when a send failed in fill();
+		 * with nothing in flight, every queued request is ready. */
+		fill(m);
+		if (m->o.tick != NULL)
+			m->o.tick(m->o.tick_arg);
 		if (m->ninflight == 0) {
-			if (m->head == NULL)
+			if (m->rhead != NULL)
+				continue;
+			if (m->st.queued == 0)
 				return 0;
-			fail_all(m);
-			return FA_ERR_INTERNAL;
+			rc = FA_ERR_INTERNAL;
+			goto fail;
 		}
 		now = now_ms();
-		next = UINT64_MAX;
-		for (i = 0; i < m->ninflight; i++)
-			if (m->inflight[i]->deadline_ms < next)
-				next = m->inflight[i]->deadline_ms;
 		/*
 		 * Our own timer, with slack for the kernel's to fire first.
 		 * Never 0: libibumad then skips poll() and blocks in read().
 		 */
-		wait = next + 50 > now ? (int)(next + 50 - now) : 1;
+		wait = m->ihead->deadline_ms + 50 > now ?
+		    (int)(m->ihead->deadline_ms + 50 - now) : 1;
 		len = (int)(m->rbuf_len - umad_size());
 		n = umad_recv(m->portid, m->rbuf, &len, wait);
 		if (n >= 0)
@@ -523,13 +691,11 @@ fa_mad_run(struct fa_mad *m)
 			goto fail;
 		}
 		/* Deadlines are checked after every receive, so a stream of
-		 * stray answers cannot keep a lost request waiting. */
+		 * stray answers cannot keep a lost request waiting; a resent
+		 * request goes to the list's end, so this ends. */
 		now = now_ms();
-		for (i = 0; i < m->ninflight; )
-			if (m->inflight[i]->deadline_ms + 50 <= now)
-				lost(m, i);	/* may swap another into i */
-			else
-				i++;
+		while (m->ihead != NULL && m->ihead->deadline_ms + 50 <= now)
+			lost(m, m->ihead);
 	}
 fail:
 	fail_all(m);
@@ -550,6 +716,9 @@ void
 fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
 {
 	*s = m->st;
+	s->window = m->o.window;
+	s->per_dest = m->o.per_dest;
+	s->inflight = m->ninflight;
 }
 
 const uint8_t *

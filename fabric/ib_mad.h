@@ -3,10 +3,14 @@
  * vendor-specific, SHARP AM, baseboard management, PerfMgt) leaves through
  * here.  Built on libibumad, with libibmad's mad_build_pkt() and field
  * tables doing the encoding: a bounded window of requests in flight with
- * distinct TIDs, at most `per_dest` in flight to one destination, our own
- * per-request timeout (the simulator never times a send out) and a bounded
- * number of sends per request, and every MAD sent and received written to
- * mads.pcap when a capture is attached.
+ * distinct TIDs, at most `per_dest` in flight to one destination (and one
+ * until it has answered once), destinations served in turn so that the
+ * window stays full, our own per-request timeout (the simulator never
+ * times a send out) and a bounded number of sends per request, and every
+ * MAD sent and received written to mads.pcap when a capture is attached.
+ * Every operation is O(1) per MAD: requests wait in per-destination
+ * queues, destinations with room wait in one ready list, and a response
+ * finds its request through the window slot encoded in its TID.
  *
  * It waits with umad_recv(), never by polling the file descriptor itself,
  * so that a library interposed on libibumad (the test agent) sees every
@@ -24,6 +28,7 @@
 
 struct fa_ib_pcap;
 struct fa_mad;
+struct fa_mad_dest;	/* a LID and agent kind, or a directed route */
 
 enum fa_mad_outcome {
 	FA_MAD_PENDING = 0,	/* not finished yet */
@@ -57,18 +62,30 @@ struct fa_mad_req {
 	uint8_t		 resp[IB_MAD_SIZE];	/* the response's first MAD */
 	unsigned	 resp_len;	/* its real length (RMPP: more) */
 	/* Engine-private. */
-	struct fa_mad_req *next;
+	struct fa_mad_req *next;	/* destination queue; in flight: the
+					   list in deadline order */
+	struct fa_mad_req *prev;	/* in flight only */
+	struct fa_mad_dest *dst;
 	uint64_t	 deadline_ms;
+	unsigned	 slot;		/* window slot while in flight */
 	int		 inflight;
 };
+
+#define FA_MAD_MAX_WINDOW	256	/* the MAD QP's receive ring is 512 */
 
 struct fa_mad_opts {
 	unsigned	timeout_ms;	/* per send */
 	unsigned	retries;	/* extra sends after the first */
-	unsigned	window;		/* requests in flight, all destinations */
-	unsigned	per_dest;	/* requests in flight to one destination */
+	unsigned	window;		/* requests in flight, all destinations,
+					   1..FA_MAD_MAX_WINDOW */
+	unsigned	per_dest;	/* requests in flight to one destination
+					   that has answered before */
 	int		allow_set;	/* permit Set methods (--active) */
 	int		reveal;		/* keep key fields in the capture */
+	/* Called each time the window has been filled, for a progress
+	 * display; may be NULL.  It must not submit or run the engine. */
+	void		(*tick)(void *arg);
+	void		*tick_arg;
 };
 
 struct fa_mad_stats {
@@ -77,6 +94,13 @@ struct fa_mad_stats {
 	unsigned long	lost;		/* sends that timed out */
 	unsigned long	unanswered;	/* requests never answered */
 	unsigned long	stray;		/* responses matching no request */
+	unsigned	window;		/* the bound in force */
+	unsigned	per_dest;
+	unsigned	inflight;	/* now */
+	unsigned	max_inflight;	/* highest ever, <= window */
+	unsigned	max_per_dest;	/* highest to one destination */
+	unsigned long	queued;		/* submitted, not yet sent, now */
+	unsigned long	dests;		/* destinations seen */
 };
 
 /*
@@ -91,8 +115,8 @@ void fa_mad_close(struct fa_mad *m);	/* NULL is fine */
 
 /*
  * Queue a request; `r` must stay valid until its done callback has run.
- * Returns 0, or FA_ERR_INPUT for a request the engine will not send (then
- * r->outcome says why and done is not called).
+ * Returns 0, or FA_ERR_INPUT for a request the engine will not send, or
+ * FA_ERR_NOMEM (then r->outcome says why and done is not called).
  */
 int fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r);
 

@@ -95,12 +95,36 @@ static const uint16_t crc16_nib[16] = {
 	0xd008, 0xca09, 0xe40a, 0xfe0b, 0xb80c, 0xa20d, 0x8c0e, 0x960f,
 };
 
+/*
+ * Byte-at-a-time tables, made from the nibble ones on first use: every
+ * MAD of a scan (half a million at 10,000 HCAs) goes through both CRCs.
+ */
+static uint32_t crc32_byte[256];
+static uint16_t crc16_byte[256];
+
+static void
+crc_tables(void)
+{
+	uint32_t c;
+	uint16_t v;
+	unsigned b;
+
+	if (crc32_byte[0x80] != 0)
+		return;
+	for (b = 0; b < 256; b++) {
+		c = b;
+		c = (c >> 4) ^ crc32_nib[c & 0xf];
+		crc32_byte[b] = (c >> 4) ^ crc32_nib[c & 0xf];
+		v = (uint16_t)b;
+		v = (uint16_t)((v >> 4) ^ crc16_nib[v & 0xf]);
+		crc16_byte[b] = (uint16_t)((v >> 4) ^ crc16_nib[v & 0xf]);
+	}
+}
+
 static uint32_t
 crc32_step(uint32_t c, uint8_t b)
 {
-	c ^= b;
-	c = (c >> 4) ^ crc32_nib[c & 0xf];
-	return (c >> 4) ^ crc32_nib[c & 0xf];
+	return (c >> 8) ^ crc32_byte[(c ^ b) & 0xff];
 }
 
 /* ICRC (7.8.1) over pkt[0..len): LRH.VL and BTH.Resv8a count as ones. */
@@ -110,6 +134,7 @@ ib_icrc(const uint8_t *pkt, size_t len)
 	uint32_t c = 0xffffffffu;
 	size_t i;
 
+	crc_tables();
 	for (i = 0; i < len; i++) {
 		if (i == 0)
 			c = crc32_step(c, pkt[i] | 0xf0);
@@ -128,11 +153,9 @@ ib_vcrc(const uint8_t *pkt, size_t len)
 	uint16_t c = 0xffff;
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		c ^= pkt[i];
-		c = (uint16_t)((c >> 4) ^ crc16_nib[c & 0xf]);
-		c = (uint16_t)((c >> 4) ^ crc16_nib[c & 0xf]);
-	}
+	crc_tables();
+	for (i = 0; i < len; i++)
+		c = (uint16_t)((c >> 8) ^ crc16_byte[(c ^ pkt[i]) & 0xff]);
 	return (uint16_t)~c;
 }
 

@@ -1,7 +1,9 @@
 /*
  * The P_Key tables of every other CA port discovered, LID-routed SubnGet
  * (P_KeyTable) block by block (IBA vol. 1 14.2.5; blocks from the node's
- * NodeInfo.PartitionCap), all pipelined through the engine.  SMPs are
+ * NodeInfo.PartitionCap), streamed through the engine port by port (a
+ * feed, ib_feed.c): only the ports in its job pool exist as requests at
+ * any time, whatever the size of the fabric.  SMPs are
  * never partition-checked, so these Gets reach other tenants' ports; they
  * are Gets with M_Key 0 like every other, and a port at protection level 2
  * has already stayed out of discovery.  Written as "ib.smp.pkey_table"
@@ -20,11 +22,19 @@
 #define MAX_BLOCKS	64	/* 2048 entries per port is plenty to judge */
 
 struct port_job {
+	struct fa_ib_feed	*feed;
 	ibnd_node_t		*node;
 	ibnd_port_t		*port;
 	struct fa_mad_req	*blocks;	/* one request per block */
 	unsigned		 nblocks;
 	unsigned		 needed;	/* blocks PartitionCap asks for */
+	unsigned		 pending;	/* blocks not finished yet */
+};
+
+/* Where the feed is: the next CA node and port to look at. */
+struct cursor {
+	ibnd_node_t	*n;
+	int		 p;
 };
 
 static int
@@ -102,68 +112,96 @@ out:
 	return r;
 }
 
+/*
+ * Move c to the next port to read: a port with a LID on a CA other than
+ * ours.  0 when there is none left.
+ */
+static int
+next_port(const struct fa_ib *ib, struct cursor *c)
+{
+	for (; c->n != NULL; c->n = c->n->next, c->p = 0) {
+		if (c->n->type != IB_NODE_CA || c->n->guid == ib->node_guid ||
+		    c->n->ports == NULL)
+			continue;
+		while (++c->p <= c->n->numports)
+			if (c->n->ports[c->p] != NULL &&
+			    c->n->ports[c->p]->base_lid != 0)
+				return 1;
+	}
+	return 0;
+}
+
+static void
+block_done(struct fa_mad_req *r, void *arg)
+{
+	struct port_job *j = arg;
+	int rc;
+
+	(void)r;
+	if (--j->pending > 0)
+		return;
+	rc = record(j->feed->ib, j);
+	free(j->blocks);
+	j->blocks = NULL;
+	fa_ib_feed_done(j->feed, j, rc);
+}
+
+static int
+take(struct fa_ib_feed *f, void *job)
+{
+	struct port_job *j = job;
+	struct cursor *c = f->state;
+	ib_portid_t pid;
+	unsigned b, cap_entries;
+
+	if (!next_port(f->ib, c))
+		return 0;
+	j->feed = f;
+	j->node = c->n;
+	j->port = c->n->ports[c->p];
+	cap_entries = mad_get_field(c->n->info, 0, IB_NODE_PARTITION_CAP_F);
+	j->nblocks = (cap_entries + PKEYS_PER_BLOCK - 1) / PKEYS_PER_BLOCK;
+	j->needed = j->nblocks;
+	if (j->nblocks == 0)
+		j->nblocks = 1;
+	if (j->nblocks > MAX_BLOCKS)
+		j->nblocks = MAX_BLOCKS;
+	if ((j->blocks = calloc(j->nblocks, sizeof(*j->blocks))) == NULL)
+		return FA_ERR_NOMEM;
+	/* Every block is counted before any is submitted: one may finish
+	 * (and be counted down) at once. */
+	j->pending = j->nblocks + 1;
+	memset(&pid, 0, sizeof(pid));
+	ib_portid_set(&pid, j->port->base_lid, 0, 0);
+	for (b = 0; b < j->nblocks; b++) {
+		fa_ib_smp_req(&j->blocks[b], &pid, IB_ATTR_PKEY_TBL, b);
+		j->blocks[b].done = block_done;
+		j->blocks[b].arg = j;
+		if (fa_mad_submit(f->ib->mad, &j->blocks[b]) != 0)
+			block_done(&j->blocks[b], j);	/* SEND_ERROR */
+	}
+	block_done(NULL, j);	/* the count's extra one */
+	return 1;
+}
+
 int
 fa_ib_pkeys_remote(struct fa_ib *ib)
 {
-	struct port_job *jobs = NULL;
-	ibnd_node_t *n;
-	size_t nj = 0, cap = 0, i;
-	unsigned b, cap_entries;
-	int p, r = 0;
+	struct cursor *c, count;
+	unsigned long n = 0;
+	int r;
 
 	if (ib->fabric == NULL)
 		return 0;
-	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
-		if (n->type != IB_NODE_CA || n->guid == ib->node_guid ||
-		    n->ports == NULL)
-			continue;
-		cap_entries = mad_get_field(n->info, 0, IB_NODE_PARTITION_CAP_F);
-		for (p = 1; p <= n->numports; p++) {
-			if (n->ports[p] == NULL || n->ports[p]->base_lid == 0)
-				continue;
-			/* The engine holds pointers into jobs: grow before
-			 * anything is submitted. */
-			if (fa_grow(&jobs, &cap, nj + 1,
-			    sizeof(*jobs)) != 0) {
-				r = FA_ERR_NOMEM;
-				goto out;
-			}
-			jobs[nj].node = n;
-			jobs[nj].port = n->ports[p];
-			jobs[nj].nblocks = (cap_entries + PKEYS_PER_BLOCK - 1) /
-			    PKEYS_PER_BLOCK;
-			jobs[nj].needed = jobs[nj].nblocks;
-			if (jobs[nj].nblocks == 0)
-				jobs[nj].nblocks = 1;
-			if (jobs[nj].nblocks > MAX_BLOCKS)
-				jobs[nj].nblocks = MAX_BLOCKS;
-			jobs[nj].blocks = calloc(jobs[nj].nblocks,
-			    sizeof(struct fa_mad_req));
-			nj++;
-			if (jobs[nj - 1].blocks == NULL) {
-				r = FA_ERR_NOMEM;
-				goto out;
-			}
-		}
-	}
-	for (i = 0; i < nj; i++)
-		for (b = 0; b < jobs[i].nblocks; b++) {
-			ib_portid_t pid;
-
-			memset(&pid, 0, sizeof(pid));
-			ib_portid_set(&pid, jobs[i].port->base_lid, 0, 0);
-			fa_ib_smp_req(&jobs[i].blocks[b], &pid,
-			    IB_ATTR_PKEY_TBL, b);
-			if (fa_mad_submit(ib->mad, &jobs[i].blocks[b]) != 0)
-				jobs[i].blocks[b].outcome = FA_MAD_SEND_ERROR;
-		}
-	if ((r = fa_mad_run(ib->mad)) != 0)
-		goto out;
-	for (i = 0; i < nj && r == 0; i++)
-		r = record(ib, &jobs[i]);
-out:
-	for (i = 0; i < nj; i++)
-		free(jobs[i].blocks);
-	free(jobs);
+	count.n = ib->fabric->nodes;
+	count.p = 0;
+	while (next_port(ib, &count))
+		n++;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	if ((r = fa_ib_feed_start(ib, sizeof(struct port_job), n, take, c,
+	    NULL)) != 0)
+		free(c);
 	return r;
 }

@@ -12,6 +12,10 @@
  *  - SMInfoRecord GetTable: every SM the SA knows.
  *  - PathRecord GetTable from our LID to every other CA port discovered:
  *    the SA returns paths only between ports that share a partition.
+ *
+ * The three first queries go out together; the per-port ones stream as
+ * feeds (ib_feed.c) alongside the other phases.  All go to one SA, which
+ * the engine serves like any destination: at most FA_IB_PER_DEST at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,18 +72,29 @@ sa_records(const struct fa_mad_req *r, unsigned *recsz, int *cut)
 	return (len - IB_SA_DATA_OFFS) / off;
 }
 
+/* SubnAdmGet(PKeyTableRecord) of `lid`, block 0, with SM_Key `key`. */
+static void
+pkey_record_req(struct fa_ib *ib, struct fa_mad_req *r, uint16_t lid,
+    uint64_t key)
+{
+	sa_req(ib, r, IB_MAD_METHOD_GET, UMAD_SA_ATTR_PKEY_TABLE_REC, key);
+	/* LID (bytes 0-1) and block 0 (bytes 2-3): one record for a CA. */
+	r->comp_mask = PKTR_COMP_LID | PKTR_COMP_BLOCK;
+	mad_set_field(r->data, 0, IB_SA_NR_LID_F, lid);
+	r->datalen = IB_SA_DATA_SIZE;
+}
+
 /*
- * PKeyTableRecord of `lid`, block 0, with SM_Key `key`.  For another
- * port (`target` not NULL) the record's P_Keys are kept, as a table
- * observation of role "remote" read through the SA.  *answered (if not
- * NULL) says whether records came back.
+ * Record the answer to pkey_record_req().  For another port (`target`
+ * not NULL) the record's P_Keys are kept, as a table observation of role
+ * "remote" read through the SA.  *answered (if not NULL) says whether
+ * records came back.
  */
 static int
-pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
+pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
     const char *key_name, const char *target, const char *desc,
     uint64_t guid, int *answered)
 {
-	struct fa_mad_req r;
 	const uint8_t *rec;
 	const char *bad = NULL;
 	unsigned recsz, n, i;
@@ -87,19 +102,13 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 	char *req, hex[8];
 	int rc, cut;
 
-	sa_req(ib, &r, IB_MAD_METHOD_GET, UMAD_SA_ATTR_PKEY_TABLE_REC, key);
-	/* LID (bytes 0-1) and block 0 (bytes 2-3): one record for a CA. */
-	r.comp_mask = PKTR_COMP_LID | PKTR_COMP_BLOCK;
-	mad_set_field(r.data, 0, IB_SA_NR_LID_F, lid);
-	r.datalen = IB_SA_DATA_SIZE;
-	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
-	n = sa_records(&r, &recsz, &cut);
+	n = sa_records(r, &recsz, &cut);
 	if (answered != NULL)
-		*answered = r.outcome == FA_MAD_ANSWERED && n > 0;
+		*answered = r->outcome == FA_MAD_ANSWERED && n > 0;
 	req = fa_strfmt("SubnAdmGet(PKeyTableRecord) LID %u to the SA at LID "
 	    "%u, SM_Key %s", lid, ib->sm_lid, key_name);
 	d = json_pack("{s:s, s:b, s:i}", "sm_key_sent", key_name,
-	    "trusted_query", key != 0, "records", n);
+	    "trusted_query", r->key != 0, "records", n);
 	if (req == NULL || d == NULL)
 		goto nomem;
 	if (target != NULL) {
@@ -111,15 +120,15 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 		    fa_json_set_u64(d, "port_guid", guid) != 0 ||
 		    json_object_set_new(d, "blocks_total", json_integer(1)) != 0 ||
 		    json_object_set_new(d, "blocks_read",
-		    json_integer(r.outcome == FA_MAD_ANSWERED && n > 0)) != 0)
+		    json_integer(r->outcome == FA_MAD_ANSWERED && n > 0)) != 0)
 			goto nomem;
-		rec = fa_mad_data(&r);
-		if (r.outcome == FA_MAD_ANSWERED && n > 0 && (recsz < 72 ||
+		rec = fa_mad_data(r);
+		if (r->outcome == FA_MAD_ANSWERED && n > 0 && (recsz < 72 ||
 		    (unsigned)(rec[0] << 8 | rec[1]) != lid || rec[2] != 0 ||
 		    rec[3] != 0))
 			bad = "a PKeyTableRecord shorter than 72 bytes, or of "
 			    "another LID or block than asked";
-		for (i = 0; bad == NULL && r.outcome == FA_MAD_ANSWERED &&
+		for (i = 0; bad == NULL && r->outcome == FA_MAD_ANSWERED &&
 		    n > 0 && i < 32; i++) {
 			uint16_t v = (uint16_t)(rec[8 + 2 * i] << 8 |
 			    rec[9 + 2 * i]);
@@ -137,8 +146,8 @@ pkey_record_of(struct fa_ib *ib, uint16_t lid, uint64_t key,
 		pk = NULL;
 	}
 	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ?
-	    target : key != 0 ? "sa/trusted-default-key" : "sa/untrusted", req,
-	    &r, d, bad, cut);
+	    target : r->key != 0 ? "sa/trusted-default-key" : "sa/untrusted",
+	    req, r, d, bad, cut);
 	free(req);
 	return rc;
 nomem:
@@ -149,17 +158,8 @@ nomem:
 }
 
 static int
-pkey_record(struct fa_ib *ib, uint64_t key, const char *key_name,
-    int *answered)
+sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 {
-	return pkey_record_of(ib, ib->lid, key, key_name, NULL, NULL, 0,
-	    answered);
-}
-
-static int
-sminfo_records(struct fa_ib *ib)
-{
-	struct fa_mad_req r;
 	const uint8_t *rec;
 	const char *bad = NULL;
 	unsigned recsz, n, i;
@@ -167,9 +167,7 @@ sminfo_records(struct fa_ib *ib)
 	char *req;
 	int rc, cut;
 
-	sa_req(ib, &r, IB_MAD_METHOD_GET_TABLE, UMAD_SA_ATTR_SM_INFO_REC, 0);
-	(void)fa_mad_call(ib->mad, &r);	/* failures end as SEND_ERROR */
-	n = sa_records(&r, &recsz, &cut);
+	n = sa_records(r, &recsz, &cut);
 	if (n > 0 && recsz < 28) {
 		bad = "SMInfoRecord shorter than 28 bytes";
 		n = 0;
@@ -178,7 +176,7 @@ sminfo_records(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	/* SMInfoRecord: LID (2), reserved (2), SMInfo (IBA vol. 1 15.2.5.5). */
 	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
-		rec = fa_mad_data(&r) + (size_t)i * recsz;
+		rec = fa_mad_data(r) + (size_t)i * recsz;
 		if (rec[0] == 0 && rec[1] == 0)
 			break;	/* padding after the last record */
 		o = json_pack("{s:i, s:i, s:i}", "lid", rec[0] << 8 | rec[1],
@@ -201,80 +199,253 @@ sminfo_records(struct fa_ib *ib)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	rc = fa_ib_add_req_obs(ib, "ib.sa.sminfo_records", "sa", req, &r, d, bad, cut);
+	rc = fa_ib_add_req_obs(ib, "ib.sa.sminfo_records", "sa", req, r, d,
+	    bad, cut);
 	free(req);
 	return rc;
 }
 
-/* One PathRecord query per CA port; results go to the snapshot as they end. */
-struct pr_job {
+/* The SA phase: where its feeds are. */
+struct sa_state {
+	int		 keys_pending;	/* of the two first key queries */
+	int		 trusted, untrusted;	/* their answers */
+	unsigned long	 nports;	/* the feeds' items */
+	int		 err;
+};
+
+/* The next CA port (other than ours, with a LID) of a per-port feed. */
+struct pr_cursor {
+	ibnd_node_t	*n;
+	int		 p;
+};
+
+static int
+next_port(const struct fa_ib *ib, struct pr_cursor *c)
+{
+	ibnd_port_t *pt;
+
+	for (; c->n != NULL; c->n = c->n->next, c->p = 0) {
+		if (c->n->type != IB_NODE_CA || c->n->ports == NULL)
+			continue;
+		while (++c->p <= c->n->numports) {
+			pt = c->n->ports[c->p];
+			if (pt != NULL && pt->base_lid != 0 &&
+			    pt->base_lid != ib->lid)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* A query about one port; PathRecord or (trusted) PKeyTableRecord. */
+struct port_job {
 	struct fa_mad_req	 r;
-	struct fa_ib		*ib;
-	char			*target;	/* also the record's DLID below */
-	char			*desc;
-	uint64_t		 guid;
-	uint16_t		 lid;
-	int			 err;
+	struct fa_ib_feed	*feed;
+	ibnd_node_t		*n;
+	int			 p;
 };
 
 static void
 pr_done(struct fa_mad_req *r, void *arg)
 {
-	struct pr_job *j = arg;
+	struct port_job *j = arg;
+	struct fa_ib *ib = j->feed->ib;
+	ibnd_port_t *pt = j->n->ports[j->p];
 	unsigned recsz, n, i;
-	json_t *d, *pk;
-	char *req, hex[8];
+	json_t *d = NULL, *pk;
+	char *req = NULL, *target = NULL, *desc = NULL, hex[8];
 	const uint8_t *rec;
 	const char *bad = NULL;
-	int cut;
+	int cut, rc = FA_ERR_NOMEM;
 
 	n = sa_records(r, &recsz, &cut);
 	if (n > 0 && recsz < IB_SA_PR_RECSZ) {
 		bad = "PathRecord shorter than 64 bytes";
 		n = 0;
 	}
+	if (fa_ib_port_names(j->n, j->p, &target, &desc) != 0)
+		goto out;
 	pk = json_array();
-	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", j->lid, "node_desc",
-	    j->desc, "records", 0, "pkeys", pk);
+	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", pt->base_lid,
+	    "node_desc", desc, "records", 0, "pkeys", pk);
 	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
-	    "at LID %u, SM_Key 0", j->ib->lid, j->lid, j->ib->sm_lid);
+	    "at LID %u, SM_Key 0", ib->lid, pt->base_lid, ib->sm_lid);
 	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    j->guid) != 0)
-		goto nomem;
+	    pt->guid) != 0)
+		goto out;
 	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
 		rec = fa_mad_data(r) + (size_t)i * recsz;
 		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) == 0)
 			break;	/* padding */
-		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) != j->lid) {
+		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) !=
+		    pt->base_lid) {
 			bad = "a PathRecord for another DLID than asked";
 			break;
 		}
 		snprintf(hex, sizeof(hex), "0x%04x", rec[PR_PKEY_OFFS] << 8 |
 		    rec[PR_PKEY_OFFS + 1]);
 		if (json_array_append_new(pk, json_string(hex)) != 0)
-			goto nomem;
+			goto out;
 	}
 	if (json_object_set_new(d, "records", json_integer(
 	    (json_int_t)json_array_size(pk))) != 0)
-		goto nomem;
-	if (fa_ib_add_req_obs(j->ib, "ib.sa.path_record", j->target, req, r, d, bad,
-	    cut) != 0)
-		j->err = FA_ERR_NOMEM;
-	free(req);
-	return;
-nomem:
+		goto out;
+	rc = fa_ib_add_req_obs(ib, "ib.sa.path_record", target, req, r, d,
+	    bad, cut);
+	d = NULL;
+out:
 	json_decref(d);
 	free(req);
-	j->err = FA_ERR_NOMEM;
+	free(target);
+	free(desc);
+	fa_ib_feed_done(j->feed, j, rc);
+}
+
+static int
+pr_take(struct fa_ib_feed *f, void *job)
+{
+	struct port_job *j = job;
+	struct pr_cursor *c = f->state;
+	struct fa_ib *ib = f->ib;
+	uint16_t lid;
+
+	if (!next_port(ib, c))
+		return 0;
+	j->feed = f;
+	j->n = c->n;
+	j->p = c->p;
+	lid = (uint16_t)c->n->ports[c->p]->base_lid;
+	sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE, UMAD_SA_ATTR_PATH_REC, 0);
+	j->r.comp_mask = PR_COMP_SLID | PR_COMP_DLID;
+	mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
+	mad_set_field(j->r.data, 0, IB_SA_PR_DLID_F, lid);
+	j->r.datalen = IB_SA_DATA_SIZE;
+	j->r.done = pr_done;
+	j->r.arg = j;
+	if (fa_mad_submit(ib->mad, &j->r) != 0)
+		pr_done(&j->r, j);	/* recorded as not sent */
+	return 1;
+}
+
+static void
+pkey_done(struct fa_mad_req *r, void *arg)
+{
+	struct port_job *j = arg;
+	ibnd_port_t *pt = j->n->ports[j->p];
+	char *target = NULL, *desc = NULL;
+	int rc;
+
+	if ((rc = fa_ib_port_names(j->n, j->p, &target, &desc)) == 0)
+		rc = pkey_record_of(j->feed->ib, r, (uint16_t)pt->base_lid,
+		    "1 (OpenSM default)", target, desc, pt->guid, NULL);
+	free(target);
+	free(desc);
+	fa_ib_feed_done(j->feed, j, rc);
+}
+
+static int
+pkey_take(struct fa_ib_feed *f, void *job)
+{
+	struct port_job *j = job;
+	struct pr_cursor *c = f->state;
+
+	if (!next_port(f->ib, c))
+		return 0;
+	j->feed = f;
+	j->n = c->n;
+	j->p = c->p;
+	pkey_record_req(f->ib, &j->r, (uint16_t)c->n->ports[c->p]->base_lid,
+	    1);
+	j->r.done = pkey_done;
+	j->r.arg = j;
+	if (fa_mad_submit(f->ib->mad, &j->r) != 0)
+		pkey_done(&j->r, j);
+	return 1;
+}
+
+/* A per-port feed over the CA ports; 0 or FA_ERR_NOMEM. */
+static int
+port_feed(struct fa_ib *ib, unsigned long n,
+    int (*take)(struct fa_ib_feed *, void *))
+{
+	struct pr_cursor *c;
+	int r;
+
+	if (ib->fabric == NULL || n == 0)
+		return 0;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	if ((r = fa_ib_feed_start(ib, sizeof(struct port_job), n, take, c,
+	    NULL)) != 0)
+		free(c);
+	return r;
+}
+
+/* The first three queries: untrusted and trusted key, SMInfoRecords. */
+struct head_job {
+	struct fa_mad_req	 r;
+	struct fa_ib_feed	*feed;
+	struct sa_state		*sa;
+	int			 what;	/* 0 untrusted, 1 trusted, 2 SMs */
+};
+
+static void
+head_done(struct fa_mad_req *r, void *arg)
+{
+	struct head_job *j = arg;
+	struct fa_ib *ib = j->feed->ib;
+	struct sa_state *sa = j->sa;
+	int rc;
+
+	if (j->what == 2)
+		rc = sminfo_records(ib, r);
+	else
+		rc = pkey_record_of(ib, r, ib->lid, j->what ?
+		    "1 (OpenSM default)" : "0", NULL, NULL, 0, j->what ?
+		    &sa->trusted : &sa->untrusted);
+	/*
+	 * The SA accepted OpenSM's default SA_Key (and refused the untrusted
+	 * query, so the key is what did it): read every other port's P_Key
+	 * table through it too, a Get with a well-known key that changes
+	 * nothing, as issue evidence from the SA's side.
+	 */
+	if (j->what != 2 && --sa->keys_pending == 0 && rc == 0 &&
+	    sa->trusted && !sa->untrusted)
+		rc = port_feed(ib, sa->nports, pkey_take);
+	fa_ib_feed_done(j->feed, j, rc);
+}
+
+static int
+head_take(struct fa_ib_feed *f, void *job)
+{
+	struct sa_state *sa = f->state;
+	struct head_job *j = job;
+	struct fa_ib *ib = f->ib;
+
+	if (f->taken >= 3)
+		return 0;
+	j->feed = f;
+	j->sa = sa;
+	j->what = (int)f->taken;
+	if (j->what == 2)
+		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
+		    UMAD_SA_ATTR_SM_INFO_REC, 0);
+	else
+		pkey_record_req(ib, &j->r, ib->lid, (uint64_t)j->what);
+	j->r.done = head_done;
+	j->r.arg = j;
+	if (fa_mad_submit(ib->mad, &j->r) != 0)
+		head_done(&j->r, j);
+	return 1;
 }
 
 int
 fa_ib_sa(struct fa_ib *ib)
 {
-	struct pr_job *jobs = NULL;
-	ibnd_node_t *n;
-	size_t njobs = 0, cap = 0, i;
-	int p, rc, trusted = 0, untrusted = 0;
+	struct sa_state *sa;
+	struct pr_cursor count;
+	int r;
 
 	if (ib->sm_lid == 0) {
 		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
@@ -282,72 +453,19 @@ fa_ib_sa(struct fa_ib *ib)
 		    FA_OBS_NOT_COLLECTED, "no SM LID known: the SA cannot be "
 		    "addressed", NULL, NULL);
 	}
-	if ((rc = pkey_record(ib, 0, "0", &untrusted)) != 0 ||
-	    (rc = pkey_record(ib, 1, "1 (OpenSM default)", &trusted)) != 0 ||
-	    (rc = sminfo_records(ib)) != 0)
-		return rc;
-	if (ib->fabric == NULL)
-		return 0;
-	for (n = ib->fabric->nodes; n != NULL; n = n->next) {
-		if (n->type != IB_NODE_CA || n->ports == NULL)
-			continue;
-		for (p = 1; p <= n->numports; p++) {
-			ibnd_port_t *pt = n->ports[p];
-
-			if (pt == NULL || pt->base_lid == 0 ||
-			    pt->base_lid == ib->lid)
-				continue;
-			/* The engine holds pointers into jobs: grow before
-			 * anything is submitted. */
-			if (fa_grow(&jobs, &cap, njobs + 1,
-			    sizeof(*jobs)) != 0) {
-				rc = FA_ERR_NOMEM;
-				goto out;
-			}
-			memset(&jobs[njobs], 0, sizeof(jobs[njobs]));
-			jobs[njobs].ib = ib;
-			jobs[njobs].lid = pt->base_lid;
-			jobs[njobs].guid = pt->guid;
-			if ((rc = fa_ib_port_names(n, p, &jobs[njobs].target,
-			    &jobs[njobs].desc)) != 0)
-				goto out;
-			njobs++;
-		}
+	if ((sa = calloc(1, sizeof(*sa))) == NULL)
+		return FA_ERR_NOMEM;
+	sa->keys_pending = 2;
+	if (ib->fabric != NULL) {
+		count.n = ib->fabric->nodes;
+		count.p = 0;
+		while (next_port(ib, &count))
+			sa->nports++;
 	}
-	for (i = 0; i < njobs; i++) {
-		struct pr_job *j = &jobs[i];
-
-		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
-		    UMAD_SA_ATTR_PATH_REC, 0);
-		j->r.comp_mask = PR_COMP_SLID | PR_COMP_DLID;
-		mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
-		mad_set_field(j->r.data, 0, IB_SA_PR_DLID_F, j->lid);
-		j->r.datalen = IB_SA_DATA_SIZE;
-		j->r.done = pr_done;
-		j->r.arg = j;
-		if (fa_mad_submit(ib->mad, &j->r) != 0) {
-			rc = FA_ERR_INTERNAL;
-			goto out;
-		}
+	if ((r = fa_ib_feed_start(ib, sizeof(struct head_job), 3, head_take,
+	    sa, NULL)) != 0) {
+		free(sa);
+		return r;
 	}
-	rc = fa_mad_run(ib->mad);
-	for (i = 0; rc == 0 && i < njobs; i++)
-		if (jobs[i].err != 0)
-			rc = jobs[i].err;
-	/*
-	 * The SA accepted OpenSM's default SA_Key (and refused the untrusted
-	 * query, so the key is what did it): read every other port's P_Key
-	 * table through it too, a Get with a well-known key that changes
-	 * nothing, as issue evidence from the SA's side.
-	 */
-	for (i = 0; rc == 0 && trusted && !untrusted && i < njobs; i++)
-		rc = pkey_record_of(ib, jobs[i].lid, 1, "1 (OpenSM default)",
-		    jobs[i].target, jobs[i].desc, jobs[i].guid, NULL);
-out:
-	for (i = 0; i < njobs; i++) {
-		free(jobs[i].target);
-		free(jobs[i].desc);
-	}
-	free(jobs);
-	return rc;
+	return port_feed(ib, sa->nports, pr_take);
 }

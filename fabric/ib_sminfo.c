@@ -81,22 +81,32 @@ found_by(const struct sm_cand *c)
 	return a;
 }
 
+/* The candidates, and the next to ask. */
+struct sm_list {
+	struct sm_cand	 c[MAX_SMS];
+	int		 n, next;
+};
+
+struct sm_job {
+	struct fa_mad_req	 r;
+	struct fa_ib_feed	*feed;
+	struct sm_cand		 c;
+	ibnd_port_t		*p;	/* the port, if discovered */
+};
+
 static int
-query_one(struct fa_ib *ib, const struct sm_cand *c)
+record(struct fa_ib *ib, struct sm_job *j)
 {
-	uint8_t data[IB_SMP_DATA_SIZE];
-	ib_portid_t pid;
-	ibnd_port_t *p = NULL;
-	enum fa_smp_outcome oc;
+	const struct sm_cand *c = &j->c;
+	ibnd_port_t *p = j->p;
+	const uint8_t *data = fa_mad_data(&j->r);
 	enum fa_obs_state st;
-	unsigned status;
+	unsigned status = j->r.status & 0x7fff;
 	uint64_t guid, key = 0;
 	json_t *d, *secret;
 	char *target, *req, *reason = NULL;
 	int r = FA_ERR_NOMEM;
 
-	if (ib->fabric != NULL)
-		p = ibnd_find_port_lid(ib->fabric, c->lid);
 	if (p != NULL)
 		target = fa_ib_target(p->node->type, p->node->guid,
 		    p->portnum);
@@ -119,20 +129,12 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 		}
 		free(desc);
 	}
-	memset(&pid, 0, sizeof(pid));
-	ib_portid_set(&pid, c->lid, 0, 0);
-	/*
-	 * An SM port that discovery did not reach may be at M_Key level 2,
-	 * where every wrong-key Get is a violation: ask it once.
-	 */
-	oc = fa_ib_smp_get(ib, &pid, IB_ATTR_SMINFO, 0, data, &status,
-	    p == NULL);
 	if (json_object_set_new(d, "mad_status", json_integer(status)) != 0)
 		goto out;
-	if (oc == FA_SMP_ANSWERED) {
+	if (j->r.outcome == FA_MAD_ANSWERED) {
 		st = FA_OBS_COMPLETE;
-		mad_decode_field(data, IB_SMINFO_GUID_F, &guid);
-		mad_decode_field(data, IB_SMINFO_KEY_F, &key);
+		guid = mad_get_field64((void *)data, 0, IB_SMINFO_GUID_F);
+		key = mad_get_field64((void *)data, 0, IB_SMINFO_KEY_F);
 		/* set_new steals secret even when it fails. */
 		if ((secret = fa_secret_new(key)) == NULL ||
 		    json_object_set_new(d, "sm_key", secret) != 0 ||
@@ -140,13 +142,17 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 		    json_boolean(key == 0 || key == 1)) != 0 ||
 		    fa_json_set_u64(d, "guid", guid) != 0 ||
 		    json_object_set_new(d, "priority", json_integer(
-		    mad_get_field(data, 0, IB_SMINFO_PRIO_F))) != 0 ||
+		    mad_get_field((void *)data, 0, IB_SMINFO_PRIO_F))) != 0 ||
 		    json_object_set_new(d, "state", json_integer(
-		    mad_get_field(data, 0, IB_SMINFO_STATE_F))) != 0 ||
+		    mad_get_field((void *)data, 0, IB_SMINFO_STATE_F))) != 0 ||
 		    json_object_set_new(d, "act_count", json_integer(
-		    mad_get_field(data, 0, IB_SMINFO_ACT_F))) != 0)
+		    mad_get_field((void *)data, 0, IB_SMINFO_ACT_F))) != 0)
 			goto out;
 	} else {
+		enum fa_smp_outcome oc = j->r.outcome == FA_MAD_STATUS ?
+		    FA_SMP_STATUS : j->r.outcome == FA_MAD_NO_RESPONSE ?
+		    FA_SMP_NO_RESPONSE : FA_SMP_ERROR;
+
 		st = oc == FA_SMP_STATUS ? FA_OBS_REJECTED :
 		    oc == FA_SMP_ERROR ? FA_OBS_ERROR : FA_OBS_NO_RESPONSE;
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
@@ -157,7 +163,8 @@ query_one(struct fa_ib *ib, const struct sm_cand *c)
 	d = NULL;
 out:
 	key = 0;
-	explicit_bzero(data, sizeof(data));
+	/* The answer held the SM_Key. */
+	explicit_bzero(j->r.resp, sizeof(j->r.resp));
 	json_decref(d);
 	free(target);
 	free(req);
@@ -165,19 +172,59 @@ out:
 	return r;
 }
 
+static void
+sm_done(struct fa_mad_req *r, void *arg)
+{
+	struct sm_job *j = arg;
+
+	(void)r;
+	fa_ib_feed_done(j->feed, j, record(j->feed->ib, j));
+}
+
+static int
+take(struct fa_ib_feed *f, void *job)
+{
+	struct sm_list *l = f->state;
+	struct sm_job *j = job;
+	ib_portid_t pid;
+
+	if (l->next >= l->n)
+		return 0;
+	j->feed = f;
+	j->c = l->c[l->next++];
+	if (f->ib->fabric != NULL)
+		j->p = ibnd_find_port_lid(f->ib->fabric, j->c.lid);
+	memset(&pid, 0, sizeof(pid));
+	ib_portid_set(&pid, j->c.lid, 0, 0);
+	fa_ib_smp_req(&j->r, &pid, IB_ATTR_SMINFO, 0);
+	/*
+	 * An SM port that discovery did not reach may be at M_Key level 2,
+	 * where every wrong-key Get is a violation: ask it once.
+	 */
+	j->r.once = j->p == NULL;
+	j->r.done = sm_done;
+	j->r.arg = j;
+	if (fa_mad_submit(f->ib->mad, &j->r) != 0)
+		sm_done(&j->r, j);
+	return 1;
+}
+
 int
 fa_ib_sminfo(struct fa_ib *ib)
 {
-	struct sm_cand c[MAX_SMS];
-	struct capwalk w = { c, NULL };
-	int n = 0, i, r;
+	struct sm_list *l;
+	struct capwalk w;
+	int r;
 
-	w.n = &n;
-	cand_add(c, &n, ib->sm_lid, 1);
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return FA_ERR_NOMEM;
+	w.c = l->c;
+	w.n = &l->n;
+	cand_add(l->c, &l->n, ib->sm_lid, 1);
 	if (ib->fabric != NULL)
 		ibnd_iter_ports(ib->fabric, port_cb, &w);
-	for (i = 0; i < n; i++)
-		if ((r = query_one(ib, &c[i])) != 0)
-			return r;
-	return 0;
+	if ((r = fa_ib_feed_start(ib, sizeof(struct sm_job),
+	    (unsigned long)l->n, take, l, NULL)) != 0)
+		free(l);
+	return r;
 }

@@ -6,13 +6,27 @@
  * over to the next definition (dlsym RTLD_NEXT: an LD_PRELOADed library,
  * or libibumad itself) and, while a tap is open, copies the MAD to the
  * capture.  The tap is open only around ibnd_discover_fabric(): the
- * engine captures its own MADs.
+ * engine captures and paces its own MADs.
+ *
+ * Pacing.  libibnetdisc keeps up to max_smps SMPs "on the wire" but has no
+ * per-destination limit: the PortInfo Gets for every port of a switch are
+ * queued together and would all reach its SMA at once, while VL15 has no
+ * flow control and an SMA may buffer a single SMP (performance.md 2.1).
+ * So the tap holds back a send whose destination (its directed route, or
+ * its LID) already has per_dest in flight, and sends it when one of them
+ * has come back: libibnetdisc sees it as sent, and its window fills with
+ * the SMPs of other destinations.  A held send that then fails is handed
+ * back to libibnetdisc as a send returned unanswered (status set), as the
+ * kernel returns a timed-out one.
  *
  * This is the one process-wide state in fabric/: libibnetdisc offers no
  * hook, and the alternative is to leave discovery out of the capture.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
@@ -20,23 +34,98 @@
 #include "ib_mad.h"
 #include "ib_tap.h"
 
+/* libibnetdisc's window is at most FA_MAD_MAX_WINDOW; room to spare. */
+#define MAX_FLIGHT	(4 * FA_MAD_MAX_WINDOW)
+#define DR_HOPCNT	7	/* DR SMP header: hop count (IBA 14.2.1.2) */
+#define DR_DRDLID	34	/* DrSLID 32-33, DrDLID 34-35 */
+#define DR_INITPATH	128	/* InitialPath[0..63] */
+#define ATTR_NODE_DESC	0x0010	/* libibnetdisc: once per new node */
+#define ATTR_PORT_INFO	0x0015
+
 typedef int (*send_fn)(int, int, void *, int, int, int);
 typedef int (*recv_fn)(int, void *, int *, int);
 
+/* A send held back, or one to hand back as failed: a copy of the umad. */
+struct held {
+	struct held	*next;
+	uint64_t	 dest;
+	int		 portid, agentid, length, timeout_ms, retries;
+	unsigned char	 umad[];
+};
+
+struct flight {
+	uint32_t	tid;
+	uint64_t	dest;
+};
+
 static struct {
-	struct fa_ib_pcap	*pcap;	/* NULL: closed */
+	struct fa_ib_pcap	*pcap;
 	uint16_t		 lid;
 	int			 reveal;
 	unsigned long		 n;
+	int			 pacing;	/* open */
+	unsigned		 per_dest;
+	void			(*tick)(void *);
+	void			*arg;
+	struct flight		 fl[MAX_FLIGHT];
+	unsigned		 nfl;
+	struct held		*hhead, *htail;	/* held, in send order */
+	struct held		*failed;	/* to hand back */
+	struct fa_ib_tap_stats	 st;
 } tap;
 
+static send_fn
+next_send(void)
+{
+	static send_fn next;
+
+	if (next == NULL)
+		*(void **)&next = dlsym(RTLD_NEXT, "umad_send");
+	return next;
+}
+
+static recv_fn
+next_recv(void)
+{
+	static recv_fn next;
+
+	if (next == NULL)
+		*(void **)&next = dlsym(RTLD_NEXT, "umad_recv");
+	return next;
+}
+
 void
-fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal)
+fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
+    unsigned per_dest, void (*tick)(void *), void *arg)
 {
 	tap.pcap = pcap;
 	tap.lid = own_lid;
 	tap.reveal = reveal;
 	tap.n = 0;
+	tap.per_dest = per_dest > 0 ? per_dest : 1;
+	tap.tick = tick;
+	tap.arg = arg;
+	tap.nfl = 0;
+	memset(&tap.st, 0, sizeof(tap.st));
+	tap.pacing = 1;
+}
+
+void
+fa_ib_tap_stats(struct fa_ib_tap_stats *st)
+{
+	*st = tap.st;
+	st->inflight = tap.nfl;
+}
+
+static void
+free_list(struct held *h)
+{
+	struct held *next;
+
+	for (; h != NULL; h = next) {
+		next = h->next;
+		free(h);
+	}
 }
 
 unsigned long
@@ -44,8 +133,16 @@ fa_ib_tap_close(void)
 {
 	unsigned long n = tap.n;
 
+	/* libibnetdisc waits for every send it made: nothing is left, but
+	 * a failed discovery may return early. */
+	free_list(tap.hhead);
+	free_list(tap.failed);
+	tap.hhead = tap.htail = tap.failed = NULL;
+	tap.pacing = 0;
 	tap.pcap = NULL;
+	tap.tick = NULL;
 	tap.n = 0;
+	tap.nfl = 0;
 	return n;
 }
 
@@ -69,33 +166,213 @@ tap_mad(enum fa_pcap_dir dir, void *umad, int len)
 	tap.n++;
 }
 
+static uint32_t
+tid_of(const uint8_t *mad)
+{
+	/* TransactionID is bytes 8-15; ours are its low 32 bits. */
+	return (uint32_t)mad[12] << 24 | (uint32_t)mad[13] << 16 |
+	    (uint32_t)mad[14] << 8 | mad[15];
+}
+
+/*
+ * Where a MAD goes: its directed route (hop count, the ports of the
+ * initial path, DrDLID) hashed with FNV-1a, or its LID.  Two routes
+ * hashing alike only share a cap.
+ */
+static uint64_t
+dest_of(void *umad, int len)
+{
+	const uint8_t *mad = umad_get_mad(umad);
+	ib_mad_addr_t *addr = umad_get_mad_addr(umad);
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned i, hops;
+
+	if (len >= IB_MAD_SIZE && mad[1] == IB_SMI_DIRECT_CLASS) {
+		hops = mad[DR_HOPCNT] < 64 ? mad[DR_HOPCNT] : 63;
+		h = (h ^ hops) * 0x100000001b3ull;
+		h = (h ^ mad[DR_DRDLID]) * 0x100000001b3ull;
+		h = (h ^ mad[DR_DRDLID + 1]) * 0x100000001b3ull;
+		for (i = 1; i <= hops; i++)
+			h = (h ^ mad[DR_INITPATH + i]) * 0x100000001b3ull;
+		return h | 1ull << 63;
+	}
+	return addr != NULL ? (uint64_t)addr->lid : 0;
+}
+
+static unsigned
+load(uint64_t dest)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < tap.nfl; i++)
+		if (tap.fl[i].dest == dest)
+			n++;
+	return n;
+}
+
+/* Send now, in flight from here on. */
+static int
+do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
+    int retries, uint64_t dest)
+{
+	send_fn next = next_send();
+	unsigned n;
+	int r;
+
+	if (next == NULL)
+		return -1;
+	tap_mad(FA_PCAP_SENT, umad, length);
+	if (!tap.pacing)
+		return next(portid, agentid, umad, length, timeout_ms, retries);
+	n = load(dest) + 1;
+	r = next(portid, agentid, umad, length, timeout_ms, retries);
+	if (r < 0)
+		return r;
+	tap.st.sent++;
+	if (tap.nfl < MAX_FLIGHT && length >= 24) {
+		tap.fl[tap.nfl].tid = tid_of(umad_get_mad(umad));
+		tap.fl[tap.nfl].dest = dest;
+		tap.nfl++;
+	}
+	if (tap.nfl > tap.st.max_inflight)
+		tap.st.max_inflight = tap.nfl;
+	if (n > tap.st.max_per_dest)
+		tap.st.max_per_dest = n;
+	return r;
+}
+
 int
 umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
     int retries)
 {
-	static send_fn next;
+	struct held *h;
+	uint64_t dest;
+	size_t sz;
+	int r;
 
-	if (next == NULL)
-		*(void **)&next = dlsym(RTLD_NEXT, "umad_send");
-	if (next == NULL)
-		return -1;
-	tap_mad(FA_PCAP_SENT, umad, length);
-	return next(portid, agentid, umad, length, timeout_ms, retries);
+	if (!tap.pacing || length < 24)
+		return do_send(portid, agentid, umad, length, timeout_ms,
+		    retries, 0);
+	dest = dest_of(umad, length);
+	if (load(dest) < tap.per_dest) {
+		r = do_send(portid, agentid, umad, length, timeout_ms,
+		    retries, dest);
+		if (tap.tick != NULL)
+			tap.tick(tap.arg);
+		return r;
+	}
+	/* Out of memory, it goes now: better unpaced than lost. */
+	sz = umad_size() + (size_t)length;
+	if ((h = malloc(sizeof(*h) + sz)) == NULL)
+		return do_send(portid, agentid, umad, length, timeout_ms,
+		    retries, dest);
+	memcpy(h->umad, umad, sz);
+	h->next = NULL;
+	h->dest = dest;
+	h->portid = portid;
+	h->agentid = agentid;
+	h->length = length;
+	h->timeout_ms = timeout_ms;
+	h->retries = retries;
+	if (tap.htail != NULL)
+		tap.htail->next = h;
+	else
+		tap.hhead = h;
+	tap.htail = h;
+	tap.st.held++;
+	return 0;
+}
+
+/* The first send held for `dest`, sent now that it has room. */
+static void
+release(uint64_t dest)
+{
+	struct held *h, *prev = NULL;
+
+	for (h = tap.hhead; h != NULL; prev = h, h = h->next)
+		if (h->dest == dest)
+			break;
+	if (h == NULL)
+		return;
+	if (prev != NULL)
+		prev->next = h->next;
+	else
+		tap.hhead = h->next;
+	if (tap.htail == h)
+		tap.htail = prev;
+	h->next = NULL;
+	if (do_send(h->portid, h->agentid, h->umad, h->length, h->timeout_ms,
+	    h->retries, dest) >= 0) {
+		free(h);
+		return;
+	}
+	((struct ib_user_mad *)(void *)h->umad)->status = EIO;
+	h->next = tap.failed;
+	tap.failed = h;
+}
+
+/* A response (or a send returned unanswered) for what we sent. */
+static void
+landed(void *umad, int len)
+{
+	const uint8_t *mad = umad_get_mad(umad);
+	uint32_t tid;
+	uint64_t dest;
+	unsigned i, attr;
+
+	if (len < 24)
+		return;
+	tid = tid_of(mad);
+	for (i = 0; i < tap.nfl; i++)
+		if (tap.fl[i].tid == tid)
+			break;
+	if (i == tap.nfl)
+		return;		/* not ours to count */
+	dest = tap.fl[i].dest;
+	tap.fl[i] = tap.fl[--tap.nfl];
+	if (umad_status(umad) != 0)
+		tap.st.lost++;
+	else {
+		tap.st.answered++;
+		attr = (unsigned)(mad[16] << 8 | mad[17]);
+		if (attr == ATTR_NODE_DESC)
+			tap.st.nodes++;
+		else if (attr == ATTR_PORT_INFO)
+			tap.st.ports++;
+	}
+	release(dest);
 }
 
 int
 umad_recv(int portid, void *umad, int *length, int timeout_ms)
 {
-	static recv_fn next;
+	recv_fn next = next_recv();
+	struct held *h;
 	int r;
 
 	if (next == NULL)
-		*(void **)&next = dlsym(RTLD_NEXT, "umad_recv");
-	if (next == NULL)
 		return -1;
+	/* A held send that failed comes back first, as unanswered. */
+	if ((h = tap.failed) != NULL && length != NULL &&
+	    *length >= h->length) {
+		tap.failed = h->next;
+		memcpy(umad, h->umad, umad_size() + (size_t)h->length);
+		*length = h->length;
+		r = h->agentid;
+		free(h);
+		tap.st.lost++;
+		return r;
+	}
 	r = next(portid, umad, length, timeout_ms);
+	if (r < 0 || length == NULL)
+		return r;
 	/* A send that came back unanswered (status set) is no answer. */
-	if (r >= 0 && length != NULL && umad_status(umad) == 0)
+	if (umad_status(umad) == 0)
 		tap_mad(FA_PCAP_RECEIVED, umad, *length);
+	if (tap.pacing) {
+		landed(umad, *length);
+		if (tap.tick != NULL)
+			tap.tick(tap.arg);
+	}
 	return r;
 }

@@ -1,4 +1,7 @@
-/* The discovery tap (ib_tap.c): capture libibnetdisc's MADs. */
+/*
+ * The discovery tap (ib_tap.c): capture libibnetdisc's MADs, pace them per
+ * destination, and count them.
+ */
 #ifndef FA_FABRIC_IB_TAP_H
 #define FA_FABRIC_IB_TAP_H
 
@@ -6,8 +9,28 @@
 
 #include "ib_pcap.h"
 
-/* Start copying every MAD the process sends or receives to pcap. */
-void fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal);
+struct fa_ib_tap_stats {
+	unsigned long	sent;		/* sends (kernel retries not seen) */
+	unsigned long	answered;	/* responses */
+	unsigned long	lost;		/* sends returned unanswered */
+	unsigned long	held;		/* sends held back for pacing */
+	unsigned long	nodes;		/* new nodes (NodeDescription answers) */
+	unsigned long	ports;		/* PortInfo answers */
+	unsigned	inflight;	/* now */
+	unsigned	max_inflight;	/* highest, all destinations */
+	unsigned	max_per_dest;	/* highest to one destination */
+};
+
+/*
+ * Start watching every MAD the process sends or receives: copy each to
+ * pcap (may be NULL), and keep at most per_dest in flight to one
+ * destination (a directed route or a LID), holding back the others.
+ * tick(arg), if not NULL, is called after every send and receive.
+ */
+void fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
+    unsigned per_dest, void (*tick)(void *), void *arg);
+/* What the tap saw since the open. */
+void fa_ib_tap_stats(struct fa_ib_tap_stats *st);
 /* Stop; returns the number of MADs captured since the open. */
 unsigned long fa_ib_tap_close(void);
 

@@ -4,6 +4,7 @@
  * run: ib when a port is usable, eth on the interfaces that are up, host
  * on "/").
  */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -32,6 +33,7 @@ const char fa_usage_scan[] =
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
+    "                     [--max-outstanding count]\n"
     "                     [--baseline report.json] [--sign key.pem]\n"
     "                     [--history dir] [--keep count] [--metrics file]\n"
     "                     [--syslog] [--timeout ms]\n";
@@ -39,7 +41,7 @@ const char fa_usage_scan[] =
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
-	OPT_SYSLOG };
+	OPT_SYSLOG, OPT_MAX_OUTSTANDING };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -64,6 +66,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -173,13 +176,16 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	}
 	fa_time_rfc3339(started, when, sizeof(when));
 	fams = json_array();	/* filled in when the scan ends */
+	/* max_smps: the name of the window before --max-outstanding, kept
+	 * for readers of older snapshots' fields. */
 	scan = json_pack("{s:s, s:s, s:s?, s:o, s:b, s:o, s:{s:s?, s:i, s:i, "
-	    "s:i, s:i}}", "started", when, "host", h, "run_by", by,
+	    "s:i, s:i, s:i, s:i}}", "started", when, "host", h, "run_by", by,
 	    "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
 	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca,
 	    "port", ib->port, "timeout_ms", ib->timeout_ms, "retries", ib->retries,
-	    "max_smps", ib->max_smps);
+	    "max_outstanding", ib->max_outstanding, "per_destination",
+	    FA_IB_PER_DEST, "max_smps", ib->max_outstanding);
 	free(h);
 	free(by);
 	if (scan == NULL || json_object_set_new(snap->meta, "scan", scan) != 0 ||
@@ -189,9 +195,45 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	return 0;
 }
 
+/*
+ * The progress line of an IB scan on a terminal, rewritten in place
+ * (carriage return, then erase to the end of the line: ECMA-48 EL) and
+ * cut to the terminal's width, since a line that wraps cannot be
+ * rewritten; the last call (phase NULL) erases it.
+ */
+static void
+ib_progress(const struct fa_ib_progress *p, void *arg)
+{
+	struct winsize ws;
+	char line[256];
+	size_t cols = 80;
+
+	(void)arg;
+	if (p->phase == NULL) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col;
+	if (p->total > 0)
+		snprintf(line, sizeof(line), "fabaudit: ib: %s: %lu ports, "
+		    "%lu/%lu probes, %lu MADs sent, %u in flight, %lu lost",
+		    p->phase, p->ports, p->done, p->total, p->sent,
+		    p->inflight, p->lost);
+	else
+		snprintf(line, sizeof(line), "fabaudit: ib: %s: %lu nodes, "
+		    "%lu ports, %lu MADs sent, %u in flight, %lu lost",
+		    p->phase, p->nodes, p->ports, p->sent, p->inflight,
+		    p->lost);
+	if (cols - 1 < sizeof(line))
+		line[cols - 1] = '\0';
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+}
+
 /* The IB family: 0, or FA_EXIT_NORUN after a diagnostic. */
 static int
-run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
+run_ib(struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
     int *usable)
 {
 	char *why = NULL;
@@ -202,8 +244,11 @@ run_ib(const struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
 		r = fa_snapshot_set_family(snap, FA_FAM_IB,
 		    FA_FAMST_UNAVAILABLE, why);
 	} else {
-		if (!quiet && isatty(STDERR_FILENO))
-			fprintf(stderr, "fabaudit: ib: scanning the fabric...\n");
+		if (!quiet && isatty(STDERR_FILENO)) {
+			fputs("fabaudit: ib: scanning the fabric...\n",
+			    stderr);
+			ib->progress = ib_progress;
+		}
 		r = fa_ib_collect(ib, snap);
 		if (r == 0 && snap->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED)
 			(*usable)++;
@@ -323,8 +368,9 @@ run_host(const struct fa_host_opts *host, struct fa_snapshot *snap,
 int
 fa_cmd_scan(int argc, char **argv)
 {
-	struct fa_ib_opts ib = { NULL, 0, FA_IB_DEF_TIMEOUT_MS,
-	    FA_IB_DEF_RETRIES, FA_IB_DEF_MAX_SMPS, NULL, 0, 0 };
+	struct fa_ib_opts ib = { .timeout_ms = FA_IB_DEF_TIMEOUT_MS,
+	    .retries = FA_IB_DEF_RETRIES,
+	    .max_outstanding = FA_IB_DEF_MAX_OUTSTANDING };
 	struct fa_out_opts out = { .json = 1, .txt = 1, .xml = 1, .html = 1,
 	    .fail_on = FA_SEV_HIGH };
 	struct fa_policy *policy = NULL;
@@ -440,6 +486,12 @@ fa_cmd_scan(int argc, char **argv)
 			if (num_opt("--retries", optarg, 1, 10, &v) != 0)
 				goto usage;
 			ib.retries = (unsigned)v;
+			break;
+		case OPT_MAX_OUTSTANDING:
+			if (num_opt("--max-outstanding", optarg, 1,
+			    FA_IB_MAX_OUTSTANDING, &v) != 0)
+				goto usage;
+			ib.max_outstanding = (unsigned)v;
 			break;
 		case OPT_TIMEOUT:
 			if (num_opt("--timeout", optarg, 1, 60000, &v) != 0)
