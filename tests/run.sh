@@ -78,6 +78,7 @@ run "re-audit loop" sh tests/report/test_cron.sh "$B"
 run "deploy examples" sh tests/report/test_deploy.sh "$B"
 run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
+run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
