@@ -15,6 +15,9 @@
  *                       "remote"): blocks_total, blocks_read, pkeys[]
  * ib.sa.pkey_table_record, ib.sa.sminfo_records, ib.sa.path_record
  *                       ib_sa.c: records, mad_status, pkeys[] / sms[]
+ * ib.sa.path_table      ib_sa.c: the one PathRecord table (bytes, records,
+ *                       complete, per_port, why_per_port); the per-port
+ *                       ib.sa.path_record come from it when complete
  * ib.gmp.key_probe      ib_gmpkeys.c: class cc/vs/am, cc_key (secret)
  * ib.active.mkey_set    ib_active.c (--active only): the wrong-key Set and
  *                       the M_KeyViolations read after it

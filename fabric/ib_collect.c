@@ -163,7 +163,8 @@ engine_stats(struct fa_ib *ib)
  */
 static const char *const kind_order[] = {
 	"ib.smp.sminfo", "ib.smp.pkey_table", "ib.sa.pkey_table_record",
-	"ib.sa.sminfo_records", "ib.sa.path_record", "ib.gmp.key_probe",
+	"ib.sa.sminfo_records", "ib.sa.path_table", "ib.sa.path_record",
+	"ib.gmp.key_probe",
 	"ib.active.mkey_set", "ib.active.gmp_reach",
 };
 #define NKINDS	(sizeof(kind_order) / sizeof(kind_order[0]))

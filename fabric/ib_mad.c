@@ -592,6 +592,9 @@ received(struct fa_mad *m, int len)
 	r->resp_len = (unsigned)len;
 	memcpy(r->resp, mad, (size_t)len < sizeof(r->resp) ? (size_t)len :
 	    sizeof(r->resp));
+	if (r->keep_whole && (size_t)len > sizeof(r->resp) &&
+	    r->whole == NULL && (r->whole = malloc((size_t)len)) != NULL)
+		memcpy(r->whole, mad, (size_t)len);
 	/* DR SMPs have a 15-bit status; bit 15 is the D bit (IBA 14.2.1.2). */
 	if (r->mgmt_class == IB_SMI_DIRECT_CLASS)
 		r->status = mad_get_field(r->resp, 0, IB_DRSMP_STATUS_F);

@@ -52,6 +52,9 @@ struct fa_mad_req {
 	unsigned	 datalen;	/* bytes of data used (0: none) */
 	int		 once;		/* send once, never retry (a probe a
 					   keyed agent counts as a violation) */
+	int		 keep_whole;	/* keep a response longer than one
+					   MAD (RMPP, reassembled by the
+					   kernel) in whole */
 	void		(*done)(struct fa_mad_req *r, void *arg);
 	void		*arg;
 	/* Filled by the engine. */
@@ -61,6 +64,9 @@ struct fa_mad_req {
 	uint32_t	 tid;
 	uint8_t		 resp[IB_MAD_SIZE];	/* the response's first MAD */
 	unsigned	 resp_len;	/* its real length (RMPP: more) */
+	uint8_t		*whole;		/* keep_whole and resp_len > 256:
+					   all resp_len bytes, or NULL if
+					   out of memory; the caller frees */
 	/* Engine-private. */
 	struct fa_mad_req *next;	/* destination queue; in flight: the
 					   list in deadline order */

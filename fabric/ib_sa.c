@@ -10,12 +10,17 @@
  *    osm_sa_pkey_record.c).  The untrusted query is the control: if the SA
  *    answered it, a silent drop of the keyed one means "wrong key".
  *  - SMInfoRecord GetTable: every SM the SA knows.
- *  - PathRecord GetTable from our LID to every other CA port discovered:
- *    the SA returns paths only between ports that share a partition.
+ *  - PathRecord GetTable with only our LID as SLID: the SA returns one
+ *    path to every port that shares a partition with ours (OpenSM
+ *    osm_sa_path_record.c), so the records with a CA port's LID as DLID
+ *    are exactly what a query with that SLID and DLID would return
+ *    (bench/rmpp/README, Q3).  One table, reassembled by the kernel's
+ *    RMPP, instead of one query per port.  When the answer may have been
+ *    cut (ib_sa_table.c), one GetTable per CA port with SLID and DLID.
  *
- * The three first queries go out together; the per-port ones stream as
- * feeds (ib_feed.c) alongside the other phases.  All go to one SA, which
- * the engine serves like any destination: at most FA_IB_PER_DEST at once.
+ * The first queries go out together; the per-port ones stream as feeds
+ * (ib_feed.c) alongside the other phases.  All go to one SA, which the
+ * engine serves like any destination: at most FA_IB_PER_DEST at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,7 @@
 #include <infiniband/umad_sa.h>
 
 #include "ib_internal.h"
+#include "ib_sa_table.h"
 
 #define QP1_QKEY		0x80010000u
 #define SA_REC_MAX		IB_SA_DATA_SIZE	/* one MAD's worth of records */
@@ -245,17 +251,67 @@ struct port_job {
 	int			 p;
 };
 
+/* A path to one DLID: what is kept of a PathRecord. */
+struct pr_entry {
+	uint16_t	dlid;
+	uint16_t	pkey;
+};
+
+/*
+ * Record the PathRecord observation of CA port (n, p), whose paths are
+ * the `ne` entries at `e`, all to its LID, read by `req` answered as `r`.
+ */
+static int
+pr_port_obs(struct fa_ib *ib, ibnd_node_t *n, int p, const char *req,
+    const struct fa_mad_req *r, const struct pr_entry *e, unsigned ne,
+    const char *bad, int cut)
+{
+	ibnd_port_t *pt = n->ports[p];
+	char *target = NULL, *desc = NULL, hex[8];
+	json_t *d = NULL, *pk;
+	unsigned i;
+	int rc = FA_ERR_NOMEM;
+
+	if (fa_ib_port_names(n, p, &target, &desc) != 0)
+		return FA_ERR_NOMEM;
+	pk = json_array();
+	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", pt->base_lid,
+	    "node_desc", desc, "records", (int)ne, "pkeys", pk);
+	if (d == NULL || fa_json_set_u64(d, "port_guid", pt->guid) != 0)
+		goto out;
+	for (i = 0; i < ne; i++) {
+		snprintf(hex, sizeof(hex), "0x%04x", e[i].pkey);
+		if (json_array_append_new(pk, json_string(hex)) != 0)
+			goto out;
+	}
+	rc = fa_ib_add_req_obs(ib, "ib.sa.path_record", target, req, r, d,
+	    bad, cut);
+	d = NULL;
+out:
+	json_decref(d);
+	free(target);
+	free(desc);
+	return rc;
+}
+
+/* A PathRecord's DLID and P_Key (IBA vol. 1 15.2.5.16). */
+static void
+pr_entry_of(const uint8_t *rec, struct pr_entry *e)
+{
+	e->dlid = (uint16_t)mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F);
+	e->pkey = (uint16_t)(rec[PR_PKEY_OFFS] << 8 | rec[PR_PKEY_OFFS + 1]);
+}
+
 static void
 pr_done(struct fa_mad_req *r, void *arg)
 {
 	struct port_job *j = arg;
 	struct fa_ib *ib = j->feed->ib;
 	ibnd_port_t *pt = j->n->ports[j->p];
-	unsigned recsz, n, i;
-	json_t *d = NULL, *pk;
-	char *req = NULL, *target = NULL, *desc = NULL, hex[8];
-	const uint8_t *rec;
+	struct pr_entry e[SA_REC_MAX / IB_SA_PR_RECSZ];
+	unsigned recsz, n, i, ne = 0;
 	const char *bad = NULL;
+	char *req;
 	int cut, rc = FA_ERR_NOMEM;
 
 	n = sa_records(r, &recsz, &cut);
@@ -263,41 +319,21 @@ pr_done(struct fa_mad_req *r, void *arg)
 		bad = "PathRecord shorter than 64 bytes";
 		n = 0;
 	}
-	if (fa_ib_port_names(j->n, j->p, &target, &desc) != 0)
-		goto out;
-	pk = json_array();
-	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", pt->base_lid,
-	    "node_desc", desc, "records", 0, "pkeys", pk);
-	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
-	    "at LID %u, SM_Key 0", ib->lid, pt->base_lid, ib->sm_lid);
-	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    pt->guid) != 0)
-		goto out;
 	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
-		rec = fa_mad_data(r) + (size_t)i * recsz;
-		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) == 0)
+		pr_entry_of(fa_mad_data(r) + (size_t)i * recsz, &e[ne]);
+		if (e[ne].dlid == 0)
 			break;	/* padding */
-		if (mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F) !=
-		    pt->base_lid) {
+		if (e[ne].dlid != pt->base_lid) {
 			bad = "a PathRecord for another DLID than asked";
 			break;
 		}
-		snprintf(hex, sizeof(hex), "0x%04x", rec[PR_PKEY_OFFS] << 8 |
-		    rec[PR_PKEY_OFFS + 1]);
-		if (json_array_append_new(pk, json_string(hex)) != 0)
-			goto out;
+		ne++;
 	}
-	if (json_object_set_new(d, "records", json_integer(
-	    (json_int_t)json_array_size(pk))) != 0)
-		goto out;
-	rc = fa_ib_add_req_obs(ib, "ib.sa.path_record", target, req, r, d,
-	    bad, cut);
-	d = NULL;
-out:
-	json_decref(d);
+	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
+	    "at LID %u, SM_Key 0", ib->lid, pt->base_lid, ib->sm_lid);
+	if (req != NULL)
+		rc = pr_port_obs(ib, j->n, j->p, req, r, e, ne, bad, cut);
 	free(req);
-	free(target);
-	free(desc);
 	fa_ib_feed_done(j->feed, j, rc);
 }
 
@@ -382,12 +418,157 @@ port_feed(struct fa_ib *ib, unsigned long n,
 	return r;
 }
 
-/* The first three queries: untrusted and trusted key, SMInfoRecords. */
+static int
+pr_entry_cmp(const void *a, const void *b)
+{
+	const struct pr_entry *x = a, *y = b;
+
+	return x->dlid != y->dlid ? (x->dlid < y->dlid ? -1 : 1) :
+	    (x->pkey < y->pkey ? -1 : x->pkey > y->pkey);
+}
+
+/*
+ * The paths of a complete PathRecord table, sorted by DLID; their count,
+ * FA_ERR_INPUT with *bad set if a record is not from our LID, or
+ * FA_ERR_NOMEM.  *out is NULL when
+ * there are none.
+ */
+static long
+pr_table_entries(const struct fa_ib *ib, const struct fa_sa_table *t,
+    struct pr_entry **out, const char **bad)
+{
+	struct pr_entry *e;
+	unsigned i;
+	long ne = 0;
+
+	*out = NULL;
+	if (t->n == 0)
+		return 0;
+	if ((e = calloc(t->n, sizeof(*e))) == NULL)
+		return FA_ERR_NOMEM;
+	for (i = 0; i < t->n; i++) {
+		const uint8_t *rec = t->recs + (size_t)i * t->recsz;
+
+		pr_entry_of(rec, &e[ne]);
+		if (e[ne].dlid == 0)
+			continue;	/* padding */
+		if (mad_get_field((void *)rec, 0, IB_SA_PR_SLID_F) != ib->lid) {
+			*bad = "a PathRecord from another SLID than asked";
+			free(e);
+			return FA_ERR_INPUT;
+		}
+		ne++;
+	}
+	qsort(e, (size_t)ne, sizeof(*e), pr_entry_cmp);
+	*out = e;
+	return ne;
+}
+
+/* Every CA port's PathRecord observation, from the table `e`. */
+static int
+pr_from_table(struct fa_ib *ib, const struct fa_mad_req *r,
+    const struct pr_entry *e, size_t ne)
+{
+	struct pr_cursor c = { ib->fabric->nodes, 0 };
+	size_t lo, hi, mid, k;
+	char *req;
+	int rc = 0;
+	uint16_t lid;
+
+	while (rc == 0 && next_port(ib, &c)) {
+		lid = (uint16_t)c.n->ports[c.p]->base_lid;
+		for (lo = 0, hi = ne; lo < hi; ) {	/* the first >= lid */
+			mid = lo + (hi - lo) / 2;
+			if (e[mid].dlid < lid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (k = lo; k < ne && e[k].dlid == lid; k++)
+			;
+		req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u to the SA "
+		    "at LID %u, SM_Key 0 (one table for every port): its "
+		    "records with DLID %u", ib->lid, ib->sm_lid, lid);
+		if (req == NULL)
+			return FA_ERR_NOMEM;
+		rc = pr_port_obs(ib, c.n, c.p, req, r, e + lo,
+		    (unsigned)(k - lo), NULL, 0);
+		free(req);
+	}
+	return rc;
+}
+
+/*
+ * The answer to the PathRecord table query: recorded as ib.sa.path_table;
+ * if complete, every CA port's paths are taken from it, else one query per
+ * port follows.
+ */
+static int
+pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
+{
+	struct fa_sa_table t = { 0 };
+	struct pr_entry *e = NULL;
+	const uint8_t *msg = r->resp;
+	const char *bad = NULL;
+	char *req;
+	json_t *d;
+	long ne = 0;
+	int rc, use = 0;
+
+	if (r->resp_len > IB_MAD_SIZE && (msg = r->whole) == NULL)
+		return FA_ERR_NOMEM;
+	if (r->outcome == FA_MAD_ANSWERED &&
+	    fa_sa_table_parse(msg, r->resp_len, IB_SA_PR_RECSZ, &t, &bad) == 0 &&
+	    t.complete) {
+		if ((ne = pr_table_entries(ib, &t, &e, &bad)) == FA_ERR_NOMEM)
+			return FA_ERR_NOMEM;
+		use = ne >= 0;
+	}
+	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u to the SA at LID "
+	    "%u, SM_Key 0", ib->lid, ib->sm_lid);
+	d = json_pack("{s:i, s:i, s:b, s:b, s:s?}", "bytes", (int)r->resp_len,
+	    "records", use ? (int)ne : 0, "complete", use, "per_port", !use,
+	    "why_per_port", use ? NULL : t.why != NULL ? t.why : bad != NULL ?
+	    "the table answer was malformed" : "the table was not answered");
+	if (req == NULL || d == NULL) {
+		free(req);
+		json_decref(d);
+		free(e);
+		return FA_ERR_NOMEM;
+	}
+	if (r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete) {
+		/* Not fa_ib_add_req_obs(): its reason for a cut is not ours. */
+		if (json_object_set_new(d, "mad_status", json_integer(
+		    r->status)) != 0 || json_object_set_new(d, "sends",
+		    json_integer(r->sends)) != 0) {
+			json_decref(d);
+			rc = FA_ERR_NOMEM;
+		} else
+			rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+			    "ib.sa.path_table", "sa", req, FA_OBS_INCOMPLETE,
+			    t.why, d, NULL);
+		d = NULL;
+	} else
+		rc = fa_ib_add_req_obs(ib, "ib.sa.path_table", "sa", req, r,
+		    d, bad, 0);
+	free(req);
+	if (rc == 0)
+		rc = use ? pr_from_table(ib, r, e, (size_t)ne) :
+		    port_feed(ib, sa->nports, pr_take);
+	free(e);
+	return rc;
+}
+
+/*
+ * The first queries: untrusted and trusted key, SMInfoRecords, and the
+ * PathRecord table when there are ports to ask about.
+ */
 struct head_job {
 	struct fa_mad_req	 r;
 	struct fa_ib_feed	*feed;
 	struct sa_state		*sa;
-	int			 what;	/* 0 untrusted, 1 trusted, 2 SMs */
+	int			 what;	/* 0 untrusted, 1 trusted, 2 SMs,
+					   3 paths */
 };
 
 static void
@@ -398,6 +579,13 @@ head_done(struct fa_mad_req *r, void *arg)
 	struct sa_state *sa = j->sa;
 	int rc;
 
+	if (j->what == 3) {
+		rc = pr_table_done(ib, sa, r);
+		free(r->whole);
+		r->whole = NULL;
+		fa_ib_feed_done(j->feed, j, rc);
+		return;
+	}
 	if (j->what == 2)
 		rc = sminfo_records(ib, r);
 	else
@@ -423,12 +611,19 @@ head_take(struct fa_ib_feed *f, void *job)
 	struct head_job *j = job;
 	struct fa_ib *ib = f->ib;
 
-	if (f->taken >= 3)
+	if (f->taken >= (sa->nports > 0 ? 4 : 3))
 		return 0;
 	j->feed = f;
 	j->sa = sa;
 	j->what = (int)f->taken;
-	if (j->what == 2)
+	if (j->what == 3) {
+		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
+		    UMAD_SA_ATTR_PATH_REC, 0);
+		j->r.comp_mask = PR_COMP_SLID;
+		mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
+		j->r.datalen = IB_SA_DATA_SIZE;
+		j->r.keep_whole = 1;
+	} else if (j->what == 2)
 		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
 		    UMAD_SA_ATTR_SM_INFO_REC, 0);
 	else
@@ -462,10 +657,8 @@ fa_ib_sa(struct fa_ib *ib)
 		while (next_port(ib, &count))
 			sa->nports++;
 	}
-	if ((r = fa_ib_feed_start(ib, sizeof(struct head_job), 3, head_take,
-	    sa, NULL)) != 0) {
+	if ((r = fa_ib_feed_start(ib, sizeof(struct head_job),
+	    sa->nports > 0 ? 4 : 3, head_take, sa, NULL)) != 0)
 		free(sa);
-		return r;
-	}
-	return port_feed(ib, sa->nports, pr_take);
+	return r;
 }

@@ -1,0 +1,100 @@
+#!/bin/sh
+# SA PathRecord reachability as one GetTable (fabric/ib_sa.c) on the real
+# simulator stack.
+#  - "solo" (fixtures/ib/careful with tenant acme reduced to its one node,
+#    made here): the table fits in one MAD, so it is complete and every
+#    CA port's paths come from it, none asked per port; each port's
+#    records agree with what saquery (infiniband-diags) returns for that
+#    SLID and DLID on the same fabric.
+#  - careless: the table fills a MAD and the simulator carries no RMPP
+#    (umad2sim cuts SA answers at 256 bytes), so the answer is recorded as
+#    incomplete with that reason and every CA port is asked on its own.
+# usage: tests/ib/test_sa_table.sh BUILD_DIR
+# shellcheck disable=SC2016  # the sh -c scripts expand their own $1...
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+B=${1:?usage: tests/ib/test_sa_table.sh BUILD_DIR}
+BIN=$(cd "$B" && pwd)/fabaudit
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# obs DIR KIND: the observations of KIND, one JSON line each.
+obs() {
+	jq -c --arg k "$2" '.observations[] | select(.kind == $k)' \
+	    "$1/snapshot.json"
+}
+
+# --- solo: a complete table ----------------------------------------------
+cp -r fixtures/ib/careful "$T/solo"
+sed -i 's/^\(acme=0x8001, ipoib : 0x0002c90300a1b2c1=full\), [^;]*;/\1 ;/' \
+    "$T/solo/partitions.conf"
+expect_grep "solo: acme holds one port" \
+    '^acme=0x8001, ipoib : 0x0002c90300a1b2c1=full ;$' \
+    "$T/solo/partitions.conf"
+tests/ib/with-fabric.sh "$T/solo" -- sh -c '
+	bin=$1 dir=$2
+	"$bin" scan --ib -q -f json -c "$dir/solo/policy.conf" -o "$dir/scan"
+	echo $? >"$dir/scan.rc"
+	for lid in $(jq -r ".observations[] |
+	    select(.kind == \"ib.sa.path_record\") | .data.lid" \
+	    "$dir/scan/snapshot.json"); do
+		saquery --src-to-dst "$4:$lid" PR >"$dir/sa-$lid" 2>&1 ||
+			echo "saquery failed" >>"$dir/sa-$lid"
+	done
+	' sh "$BIN" "$T" "$T/solo" \
+    "$(. fixtures/ib/careful/scenario && echo "$TENANT_LID")" \
+    2>"$T/solo.err"
+expect_eq "solo: fabric came up and the scan ran" "$?" 0
+expect_eq "solo: scan exits 1" "$(cat "$T/scan.rc" 2>/dev/null)" 1
+D=$T/scan
+expect_eq "solo: the table is complete and used" \
+    "$(obs "$D" ib.sa.path_table | jq -r '[.state, .data.complete,
+    .data.per_port, .data.records] | join(" ")')" "complete true false 2"
+expect_eq "solo: one PathRecord observation per other CA port" \
+    "$(obs "$D" ib.sa.path_record | wc -l)" 4
+expect_eq "solo: none was asked per port" \
+    "$(obs "$D" ib.sa.path_record | jq -r .request |
+    grep -vc 'one table for every port): its records with DLID')" 0
+expect_eq "solo: only the SM's port shares a partition with acme" \
+    "$(obs "$D" ib.sa.path_record | jq -r 'select(.data.records > 0) |
+    "\(.data.node_desc) \(.data.pkeys | join(","))"')" \
+    "ufm-sm01 mlx5_0 0x7fff"
+for f in "$T"/sa-*; do
+	lid=${f##*-}
+	want=$(sed -n 's/^[[:space:]]*pkey\.*\(0x[0-9A-Fa-f]*\)$/\1/p' "$f" |
+	    tr 'A-F' 'a-f' | sort | paste -sd, -)
+	got=$(obs "$D" ib.sa.path_record | jq -r --argjson l "$lid" \
+	    'select(.data.lid == $l) | .data.pkeys | sort | join(",")')
+	expect_eq "solo: LID $lid: the table's paths are saquery's" \
+	    "$got" "$want"
+	expect_nogrep "solo: LID $lid: saquery ran" "saquery failed" "$f"
+done
+expect_eq "solo: saquery was run for every port" \
+    "$(find "$T" -name 'sa-*' | wc -l)" 4
+expect_eq "solo: tenant isolation passes" \
+    "$(jq -r '.results[] | select(.id == "IB-XTENANT-REACHABLE") |
+    .status' "$D/report.json")" pass
+
+# --- careless: the simulator cuts the table; one query per port -----------
+tests/ib/with-fabric.sh fixtures/ib/careless -- sh -c '
+	"$1" scan --ib -q -f json -c fixtures/ib/careless/policy.conf \
+	    -o "$2/cut"
+	echo $? >"$2/cut.rc"' sh "$BIN" "$T" 2>"$T/careless.err"
+expect_eq "careless: fabric came up and the scan ran" "$?" 0
+D=$T/cut
+expect_eq "careless: scan exits 1" "$(cat "$D.rc" 2>/dev/null)" 1
+expect_eq "careless: the table is recorded as incomplete, not used" \
+    "$(obs "$D" ib.sa.path_table | jq -r '[.state, .data.complete,
+    .data.per_port, .data.bytes] | join(" ")')" "incomplete false true 256"
+expect_eq "careless: the reason names the cut" \
+    "$(obs "$D" ib.sa.path_table | jq -r .reason |
+    grep -c 'may have cut further records')" 1
+expect_eq "careless: every other CA port asked on its own" \
+    "$(obs "$D" ib.sa.path_record | jq -r .request |
+    grep -c '^SubnAdmGetTable(PathRecord) SLID [0-9]* DLID [0-9]* ')" 4
+expect_eq "careless: the foreign ports are still found reachable" \
+    "$(jq -r '.results[] | select(.id == "IB-XTENANT-REACHABLE") |
+    .status' "$D/report.json" | sort -u)" fail
+
+fa_done
