@@ -232,21 +232,82 @@ table_source(const struct fa_obs *o)
 }
 
 /* Whether this check already has a result for target t. */
-static int
-reported(const struct fa_results *out, const struct fa_check *c,
-    const char *t)
-{
-	size_t i;
+/*
+ * The port GUIDs a check has reported, so that a foreign port seen by
+ * several sources is reported once: appended unsorted, then sorted once,
+ * then kept sorted by insertion (a search per port, not a pass over the
+ * results, which made a 10,000-port fabric quadratic).
+ */
+struct seen {
+	uint64_t	*v;
+	size_t		 n, cap;
+};
 
-	for (i = 0; i < out->n; i++)
-		if (out->v[i].check == c && strcmp(out->v[i].target, t) == 0)
-			return 1;
+static int
+seen_push(struct seen *s, uint64_t guid)
+{
+	uint64_t *nv;
+	size_t cap;
+
+	if (s->n == s->cap) {
+		cap = s->cap > 0 ? s->cap * 2 : 64;
+		if ((nv = realloc(s->v, cap * sizeof(*nv))) == NULL)
+			return FA_ERR_NOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = guid;
 	return 0;
 }
 
 static int
-eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, struct fa_ib_port_index *ix)
+guid_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Where guid is or would go in the sorted set. */
+static size_t
+seen_pos(const struct seen *s, uint64_t guid)
+{
+	size_t lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->v[mid] < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int
+seen_has(const struct seen *s, uint64_t guid)
+{
+	size_t i = seen_pos(s, guid);
+
+	return i < s->n && s->v[i] == guid;
+}
+
+/* Insert into the sorted set. */
+static int
+seen_insert(struct seen *s, uint64_t guid)
+{
+	size_t i = seen_pos(s, guid);
+
+	if (seen_push(s, guid) != 0)
+		return FA_ERR_NOMEM;
+	memmove(s->v + i + 1, s->v + i, (s->n - 1 - i) * sizeof(*s->v));
+	s->v[i] = guid;
+	return 0;
+}
+
+static int
+reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix, struct seen *seen)
 {
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
@@ -292,9 +353,11 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "the SA returned a path from the tenant port to this "
 		    "foreign port: the two share a partition");
 		free(t);
-		if (r < 0)
+		if (r < 0 || (r = seen_push(seen, w.ref.port_guid)) < 0)
 			return r;
 	}
+	if (seen->n > 1)
+		qsort(seen->v, seen->n, sizeof(*seen->v), guid_cmp);
 	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed PathRecord or topology observation");
@@ -311,7 +374,8 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			json_decref(shared);
 			return FA_ERR_NOMEM;
 		}
-		if (json_array_size(shared) == 0 || reported(out, c, t)) {
+		if (json_array_size(shared) == 0 ||
+		    seen_has(seen, ref.port_guid)) {
 			json_decref(shared);
 			free(t);
 			continue;
@@ -333,7 +397,7 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "this foreign port's P_Key table shares a partition with "
 		    "the tenant port's");
 		free(t);
-		if (r < 0)
+		if (r < 0 || (r = seen_insert(seen, ref.port_guid)) < 0)
 			return r;
 	}
 	if (r < 0)
@@ -355,12 +419,10 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    NULL, NULL, "malformed GMP reachability observation");
 		if (r == 0 || fa_ib_owner(ctx, &ref, self) != FA_OWN_FOREIGN)
 			continue;
+		if (seen_has(seen, ref.port_guid))
+			continue;
 		if ((t = fa_ib_ref_target(&ref)) == NULL)
 			return FA_ERR_NOMEM;
-		if (reported(out, c, t)) {
-			free(t);
-			continue;
-		}
 		reach++;
 		ev = json_array();
 		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
@@ -379,7 +441,7 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "a GMP from the tenant port reached this foreign port and "
 		    "was answered");
 		free(t);
-		if (r < 0)
+		if (r < 0 || (r = seen_insert(seen, ref.port_guid)) < 0)
 			return r;
 	}
 	if (reach > 0)
@@ -407,6 +469,18 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    "the SA returned no path to any of the %zu foreign ports that "
 	    "discovery found (ports hidden from discovery, e.g. at M_Key "
 	    "level 2, are not covered)", foreign);
+}
+
+static int
+eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix)
+{
+	struct seen seen = { NULL, 0, 0 };
+	int r;
+
+	r = reachable_seen(c, ctx, out, ix, &seen);
+	free(seen.v);
+	return r;
 }
 
 /* Add port ref to the list of P_Key pk in by_pkey, once per target. */

@@ -241,13 +241,41 @@ is_secret(const json_t *j)
 	return json_is_object(j) && json_is_true(json_object_get(j, "secret"));
 }
 
-json_t *
-fa_json_redact(const json_t *j)
+/* Whether j holds a secret anywhere. */
+static int
+has_secret(const json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (is_secret(j))
+		return 1;
+	if (json_is_object(j)) {
+		json_object_foreach((json_t *)j, k, v)
+			if (has_secret(v))
+				return 1;
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			if (has_secret(v))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A copy of j with every secret's value redacted; with `share`, the parts
+ * that hold no secret are j's own, counted once more, not copies.
+ */
+static json_t *
+redact(const json_t *j, int share)
 {
 	json_t *c, *v, *cv;
 	const char *k;
 	size_t i;
 
+	if (share && !has_secret(j))
+		return json_incref((json_t *)j);
 	if (json_is_object(j)) {
 		if ((c = json_object()) == NULL)
 			return NULL;
@@ -255,7 +283,7 @@ fa_json_redact(const json_t *j)
 			if (is_secret(j) && strcmp(k, "value") == 0)
 				cv = json_string(FA_REDACTED);
 			else
-				cv = fa_json_redact(v);
+				cv = redact(v, share);
 			if (cv == NULL || json_object_set_new(c, k, cv) != 0) {
 				json_decref(c);
 				return NULL;
@@ -267,7 +295,7 @@ fa_json_redact(const json_t *j)
 		if ((c = json_array()) == NULL)
 			return NULL;
 		json_array_foreach(j, i, v) {
-			if ((cv = fa_json_redact(v)) == NULL ||
+			if ((cv = redact(v, share)) == NULL ||
 			    json_array_append_new(c, cv) != 0) {
 				json_decref(c);
 				return NULL;
@@ -276,6 +304,18 @@ fa_json_redact(const json_t *j)
 		return c;
 	}
 	return json_deep_copy(j);
+}
+
+json_t *
+fa_json_redact(const json_t *j)
+{
+	return redact(j, 0);
+}
+
+json_t *
+fa_json_redact_shared(const json_t *j)
+{
+	return redact(j, 1);
 }
 
 int
@@ -402,8 +442,9 @@ fa_snapshot_to_json(const struct fa_snapshot *s, int reveal)
 	for (i = 0; i < s->nobs; i++) {
 		const struct fa_obs *ob = &s->obs[i];
 
-		data = reveal ? json_deep_copy(ob->data) :
-		    fa_json_redact(ob->data);
+		/* Shared with the snapshot, not copied: written, not changed. */
+		data = reveal ? json_incref(ob->data) :
+		    fa_json_redact_shared(ob->data);
 		if (data == NULL)
 			goto fail;
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
@@ -554,10 +595,8 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 			r = fa_why(why, "observations[%zu] is malformed", i);
 			goto fail;
 		}
-		if ((v = json_deep_copy(json_object_get(o, "data"))) == NULL) {
-			r = FA_ERR_NOMEM;
-			goto fail;
-		}
+		/* Shared with j, not copied: it outlives j by its count. */
+		v = json_incref(json_object_get(o, "data"));
 		r = fa_snapshot_add(s, family, id, kind, target, request, ost,
 		    reason, (json_t *)v, NULL);
 		if (r != 0)

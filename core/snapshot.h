@@ -119,6 +119,12 @@ int fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out,
 json_t *fa_secret_new(uint64_t value);
 /* Deep copy of j with every secret's "value" replaced by FA_REDACTED. */
 json_t *fa_json_redact(const json_t *j);
+/*
+ * The same, but sharing with j every part that holds no secret (j itself,
+ * counted once more, when it holds none): for output only, never to be
+ * changed.
+ */
+json_t *fa_json_redact_shared(const json_t *j);
 
 /*
  * Typed getters on observation data.  Each returns 0 on success, or

@@ -79,6 +79,14 @@ int fa_write_atomic(const char *dir, const char *name, const void *buf,
 int fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
     size_t len, mode_t mode, char **why);
 
+/*
+ * Write j to dir/name atomically as fa_write_atomic() does, dumped with
+ * jansson `flags` and a final newline, streamed rather than built as one
+ * string; the SHA-256 of the bytes written goes to sha256 (if not NULL).
+ */
+int fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
+    size_t flags, char sha256[65], char **why);
+
 /* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */
 int fa_sha256_hex(const void *buf, size_t len, char out[65]);
 

@@ -41,7 +41,9 @@ result_json(const struct fa_result *r, int reveal)
 	const struct fa_check *c = r->check;
 	json_t *ev, *w = NULL, *x = NULL, *j;
 
-	ev = reveal ? json_deep_copy(r->evidence) : fa_json_redact(r->evidence);
+	/* Shared with the results, not copied: written, not changed. */
+	ev = reveal ? json_incref(r->evidence) :
+	    fa_json_redact_shared(r->evidence);
 	if (ev == NULL)
 		return NULL;
 	if (r->waiver_reason != NULL && (w = json_pack("{s:s, s:s, s:i}",

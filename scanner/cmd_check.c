@@ -11,6 +11,7 @@
 #include "../core/errors.h"
 #include "../core/interrupt.h"
 #include "../core/util.h"
+#include "../reports/report.h"
 #include "scanner.h"
 
 const char fa_usage_check[] =
@@ -32,10 +33,9 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Read and parse a snapshot; the bytes are kept for the hash. */
+/* Read and parse a snapshot; the SHA-256 of its bytes goes to sha. */
 static int
-load_snapshot(const char *path, struct fa_snapshot **out, char **bufp,
-    size_t *lenp)
+load_snapshot(const char *path, struct fa_snapshot **out, char sha[65])
 {
 	json_error_t jerr;
 	json_t *j;
@@ -49,9 +49,14 @@ load_snapshot(const char *path, struct fa_snapshot **out, char **bufp,
 		free(why);
 		return FA_EXIT_USAGE;
 	}
-	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (j == NULL) {
+	if (fa_sha256_hex(buf, len, sha) != 0) {
 		free(buf);
+		fa_diag(path, "cannot hash the snapshot");
+		return FA_EXIT_NORUN;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(buf);
+	if (j == NULL) {
 		char *msg = fa_str_sanitize(jerr.text, sizeof(jerr.text));
 
 		fa_diag(NULL, "%s:%d: %s", path, jerr.line, msg != NULL ? msg :
@@ -62,14 +67,11 @@ load_snapshot(const char *path, struct fa_snapshot **out, char **bufp,
 	r = fa_snapshot_from_json(j, out, &why);
 	json_decref(j);
 	if (r != 0) {
-		free(buf);
 		fa_diag(path, "not a fabaudit snapshot: %s", why != NULL ? why :
 		    fa_strerror(r));
 		free(why);
 		return FA_EXIT_USAGE;
 	}
-	*bufp = buf;
-	*lenp = len;
 	return 0;
 }
 
@@ -97,8 +99,7 @@ fa_cmd_check(int argc, char **argv)
 	struct fa_policy *policy = NULL;
 	struct fa_snapshot *snap = NULL;
 	const char *policy_path = NULL, *path;
-	char *bytes = NULL;
-	size_t len = 0;
+	char sha[65];
 	int c, rc = FA_EXIT_USAGE;
 
 	optind = 1;
@@ -143,7 +144,7 @@ fa_cmd_check(int argc, char **argv)
 		goto usage;
 	}
 	path = argv[optind];
-	if ((rc = load_snapshot(path, &snap, &bytes, &len)) != 0)
+	if ((rc = load_snapshot(path, &snap, sha)) != 0)
 		goto out;
 	if (policy_path != NULL)
 		rc = fa_load_policy(policy_path, &policy);
@@ -161,8 +162,8 @@ fa_cmd_check(int argc, char **argv)
 	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
-	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, bytes,
-	    len, NULL);
+	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, sha,
+	    NULL);
 	fa_interrupt_release();
 	goto out;
 usage:
@@ -170,7 +171,6 @@ usage:
 	rc = FA_EXIT_USAGE;
 out:
 	json_decref(out.baseline);
-	free(bytes);
 	fa_snapshot_free(snap);
 	fa_policy_free(policy);
 	return rc;

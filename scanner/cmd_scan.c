@@ -600,7 +600,7 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	/* From here the outputs are written as a set: see interrupt.h. */
 	fa_interrupt_hold();
-	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL, 0,
+	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL,
 	    &done);
 	forget_in(out.outdir, "mads.pcap");
 	if (made_outdir)

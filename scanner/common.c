@@ -283,40 +283,23 @@ fa_prepare_outdir(const char *dir)
 	return 0;
 }
 
+/* Write j as dir/name (indented, keys sorted); its SHA-256 to sha256 if
+ * not NULL.  0 or FA_EXIT_NORUN (diagnostic printed). */
 static int
-write_json(const char *dir, const char *name, const json_t *j, char **bytes,
-    size_t *len)
+write_json(const char *dir, const char *name, const json_t *j,
+    char sha256[65])
 {
-	char *s, *t, *why = NULL;
-	size_t n;
+	char *why = NULL;
 	int r;
 
-	if ((s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)) == NULL) {
+	r = fa_write_atomic_json(dir, name, j, JSON_INDENT(2) | JSON_SORT_KEYS,
+	    sha256, &why);
+	if (r == FA_ERR_NOMEM && why == NULL)
 		fa_diag(name, "out of memory");
-		return FA_EXIT_NORUN;
-	}
-	/* End with a newline, as text files do. */
-	n = strlen(s);
-	if ((t = realloc(s, n + 2)) == NULL) {
-		free(s);
-		fa_diag(name, "out of memory");
-		return FA_EXIT_NORUN;
-	}
-	s = t;
-	s[n++] = '\n';
-	s[n] = '\0';
-	if ((r = fa_write_atomic(dir, name, s, n, &why)) != 0) {
+	else if (r != 0)
 		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
-		free(why);
-		free(s);
-		return FA_EXIT_NORUN;
-	}
-	if (bytes != NULL) {
-		*bytes = s;
-		*len = n;
-	} else
-		free(s);
-	return 0;
+	free(why);
+	return r != 0 ? FA_EXIT_NORUN : 0;
 }
 
 /* Write buf to outdir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
@@ -439,8 +422,7 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 	int r = 0;
 
 	if (o->json) {
-		if ((r = write_json(o->outdir, "report.json", j, NULL,
-		    NULL)) != 0)
+		if ((r = write_json(o->outdir, "report.json", j, NULL)) != 0)
 			return r;
 		names[(*n)++] = "report.json";
 	}
@@ -501,8 +483,8 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 int
 fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
-    const char *mode, const char *snapshot_name, const char *snapbytes,
-    size_t snaplen, struct fa_emitted *done)
+    const char *mode, const char *snapshot_name, const char *snapshot_sha256,
+    struct fa_emitted *done)
 {
 	struct fa_eval_ctx ectx = { snap, policy };
 	struct fa_results res = { NULL, 0, 0 };
@@ -511,7 +493,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	struct written w = { { NULL }, 0 };
 	struct fa_emitted local = { NULL, 0 };
 	json_t *j = NULL;
-	char *written = NULL, *txt = NULL, *why = NULL, sha[65];
+	char *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
 
 	if ((r = fa_evaluate(&ectx, &res)) != 0) {
@@ -533,20 +515,18 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 			fa_diag(NULL, "out of memory");
 			goto out;
 		}
-		if ((r = write_json(o->outdir, "snapshot.json", j, &written,
-		    &snaplen)) != 0)
+		if ((r = write_json(o->outdir, "snapshot.json", j, sha)) != 0)
 			goto out;
 		json_decref(j);
 		j = NULL;
 		wrote(&w, "snapshot.json");
 		if (o->pcap)
 			wrote(&w, "mads.pcap");
-		snapbytes = written;
 		snapshot_name = "snapshot.json";
+		snapshot_sha256 = sha;
 	}
 	rctx.snapshot_file = snapshot_name;
-	if (snapbytes != NULL && fa_sha256_hex(snapbytes, snaplen, sha) == 0)
-		rctx.snapshot_sha256 = sha;
+	rctx.snapshot_sha256 = snapshot_sha256;
 	if (done == NULL)
 		done = &local;
 	done->report = NULL;
@@ -599,7 +579,6 @@ out:
 	if (done == &local)
 		json_decref(local.report);
 	json_decref(j);
-	free(written);
 	free(txt);
 	free(why);
 	fa_results_free(&res);

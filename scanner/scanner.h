@@ -92,14 +92,14 @@ int fa_prepare_outdir(const char *dir);
  * Evaluate snap against policy, write the outputs and print the summary.
  * Returns the exit status (0, 1, or FA_EXIT_NORUN on a write failure).
  * A scan passes snapshot_name NULL: snapshot.json is written to the output
- * directory.  `check` passes the snapshot's name and the bytes it parsed,
- * whose SHA-256 goes into the report.  With a baseline, the exit status
+ * directory.  `check` passes the snapshot's name and the SHA-256 (hex) of
+ * the bytes it parsed, for the report.  With a baseline, the exit status
  * counts only new failures.  done (may be NULL) receives the report.
  */
 int fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
-    const char *mode, const char *snapshot_name, const char *snapbytes,
-    size_t snaplen, struct fa_emitted *done);
+    const char *mode, const char *snapshot_name, const char *snapshot_sha256,
+    struct fa_emitted *done);
 
 int fa_cmd_scan(int argc, char **argv);
 int fa_cmd_check(int argc, char **argv);
