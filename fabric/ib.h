@@ -52,6 +52,14 @@ struct fa_ib_opts {
 #define FA_IB_DEF_MAX_OUTSTANDING	16
 #define FA_IB_MAX_OUTSTANDING	256	/* the MAD QP's receive ring: 512 */
 #define FA_IB_PER_DEST		2
+/*
+ * The SA is a server, not an SMA: its queries travel as GMPs on a data VL
+ * with flow control and queue in the SM's dispatcher, and a job launch
+ * sends it thousands at once.  Up to 8 of ours at a time (still one until
+ * it has answered) keep a per-port query phase from being a round trip
+ * per port; the one GetTable per attribute makes most of them needless.
+ */
+#define FA_IB_SA_PER_DEST	8
 #define FA_IB_PROGRESS_MS	200
 
 /*

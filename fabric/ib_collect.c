@@ -129,7 +129,8 @@ engine_stats(struct fa_ib *ib)
 	 * before); "discovery" holds what the tap saw of libibnetdisc.
 	 */
 	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
-	    "s:I, s:I, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:I}}",
+	    "s:i, s:i, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
+	    "s:I}}",
 	    "sent", (json_int_t)st.sent, "answered", (json_int_t)st.answered,
 	    "lost_sends", (json_int_t)st.lost,
 	    "unanswered", (json_int_t)st.unanswered,
@@ -139,6 +140,8 @@ engine_stats(struct fa_ib *ib)
 	    "per_destination", (int)st.per_dest,
 	    "max_inflight", (int)st.max_inflight,
 	    "max_inflight_per_destination", (int)st.max_per_dest,
+	    "sa_per_destination", (int)st.sa_per_dest,
+	    "max_inflight_to_sa", (int)st.max_sa,
 	    "destinations", (json_int_t)st.dests,
 	    "audit_ms", (json_int_t)ib->audit_ms,
 	    "discovery", "sent", (json_int_t)t->sent,

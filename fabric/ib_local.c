@@ -72,6 +72,7 @@ fa_ib_local(struct fa_ib *ib)
 	mo.retries = ib->opts->retries;
 	mo.window = ib->opts->max_outstanding;
 	mo.per_dest = FA_IB_PER_DEST;
+	mo.sa_per_dest = FA_IB_SA_PER_DEST;
 	mo.allow_set = ib->opts->active;	/* only ib_active.c sends Sets */
 	mo.reveal = ib->opts->reveal;
 	mo.tick = fa_ib_tick;

@@ -42,6 +42,7 @@ struct fa_mad_dest {
 	uint8_t			 ready;		/* on the ready list */
 	uint8_t			 answered;	/* answered once: per_dest */
 	uint8_t			 silent;	/* an SMP to it went unheard */
+	uint8_t			 sa;		/* the SA: o.sa_per_dest */
 };
 
 struct fa_mad {
@@ -111,6 +112,8 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 		m->o.window = MAX_WINDOW;
 	if (m->o.per_dest == 0)
 		m->o.per_dest = 1;
+	if (m->o.sa_per_dest == 0)
+		m->o.sa_per_dest = m->o.per_dest;
 	if (m->o.timeout_ms == 0)
 		m->o.timeout_ms = 500;
 	m->lid = lid;
@@ -193,7 +196,9 @@ dest_cap(const struct fa_mad *m, const struct fa_mad_dest *d)
 	 * M_Key protection level 2 counts each as a violation and may trap)
 	 * never sees two at once, and one that went silent stays at one.
 	 */
-	return d->answered && !d->silent ? m->o.per_dest : 1;
+	if (!d->answered || d->silent)
+		return 1;
+	return d->sa ? m->o.sa_per_dest : m->o.per_dest;
 }
 
 static void
@@ -246,6 +251,8 @@ dest_of(struct fa_mad *m, const struct fa_mad_req *r)
 		if (*slot == NULL && (*slot = calloc(1, sizeof(**slot))) !=
 		    NULL)
 			m->st.dests++;
+		if (*slot != NULL && r->mgmt_class == IB_SA_CLASS)
+			(*slot)->sa = 1;
 		return *slot;
 	}
 	/* Directed routes are few (our own port): a list is enough. */
@@ -546,7 +553,9 @@ fill(struct fa_mad *m)
 		d->inflight++;
 		if (m->ninflight > m->st.max_inflight)
 			m->st.max_inflight = m->ninflight;
-		if (d->inflight > m->st.max_per_dest)
+		if (d->sa && d->inflight > m->st.max_sa)
+			m->st.max_sa = d->inflight;
+		else if (!d->sa && d->inflight > m->st.max_per_dest)
 			m->st.max_per_dest = d->inflight;
 		push_ready(m, d);	/* to the back of the turn */
 		if (resend(m, r) != 0)
@@ -721,6 +730,7 @@ fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
 	*s = m->st;
 	s->window = m->o.window;
 	s->per_dest = m->o.per_dest;
+	s->sa_per_dest = m->o.sa_per_dest;
 	s->inflight = m->ninflight;
 }
 

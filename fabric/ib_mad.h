@@ -86,6 +86,7 @@ struct fa_mad_opts {
 					   1..FA_MAD_MAX_WINDOW */
 	unsigned	per_dest;	/* requests in flight to one destination
 					   that has answered before */
+	unsigned	sa_per_dest;	/* the same for the SA (0: per_dest) */
 	int		allow_set;	/* permit Set methods (--active) */
 	int		reveal;		/* keep key fields in the capture */
 	/* Called each time the window has been filled, for a progress
@@ -104,7 +105,10 @@ struct fa_mad_stats {
 	unsigned	per_dest;
 	unsigned	inflight;	/* now */
 	unsigned	max_inflight;	/* highest ever, <= window */
-	unsigned	max_per_dest;	/* highest to one destination */
+	unsigned	max_per_dest;	/* highest to one destination, the
+					   SA excepted */
+	unsigned	sa_per_dest;
+	unsigned	max_sa;		/* highest to the SA */
 	unsigned long	queued;		/* submitted, not yet sent, now */
 	unsigned long	dests;		/* destinations seen */
 };

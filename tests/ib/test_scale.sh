@@ -4,7 +4,8 @@
 # and 64 must give the same (check, target, status) results; the
 # snapshot's ib.engine counters must show the bound held, for the engine
 # and for discovery (libibnetdisc paced by the tap), and at most 2 MADs in
-# flight to one destination (1 in polite mode).  Through the test agent,
+# flight to one destination (1 in polite mode), the SA excepted (at most
+# 8, a server rather than an SMA).  Through the test agent,
 # a level-2 SMA stays at one SMP however wide the window.  Bad values are
 # usage errors.
 # usage: tests/ib/test_scale.sh BUILD_DIR
@@ -84,6 +85,12 @@ fabric() {
 		expect_eq "$name, window $w: at most $pd to one destination" \
 		    "$(engine "$d" '| [.max_inflight_per_destination,
 		    .discovery.max_inflight_per_destination] | max')" "$pd"
+		sa=8
+		[ "$w" = 1 ] && sa=1
+		expect_eq "$name, window $w: at most $sa to the SA" \
+		    "$(engine "$d" '| .sa_per_destination == 8 and
+		    .max_inflight_to_sa >= 1 and
+		    .max_inflight_to_sa <= '"$sa")" true
 		expect_eq "$name, window $w: nothing stray" \
 		    "$(engine "$d" .stray)" 0
 		results "$d" >"$d.results"
