@@ -231,7 +231,6 @@ table_source(const struct fa_obs *o)
 	    "full member";
 }
 
-/* Whether this check already has a result for target t. */
 /*
  * The port GUIDs a check has reported, so that a foreign port seen by
  * several sources is reported once: appended unsorted, then sorted once,
