@@ -50,14 +50,17 @@
 	"(from the tenant port's PortInfo) and to every port whose "	\
 	"discovered PortInfo advertises IsSM"
 #define FA_IB_SENDS_PATHS						\
-	"one SubnAdmGetTable(PathRecord) to the SA from the tenant port's " \
-	"LID to each other CA port discovered; one LID-routed "		\
+	"one SubnAdmGetTable(PathRecord) to the SA with only the tenant "	\
+	"port's LID as source (if its answer may have been cut, one per "	\
+	"other CA port discovered, with its LID as destination); one "	\
+	"LID-routed "							\
 	"SubnGet(P_KeyTable), M_Key 0, per block of every other CA port's " \
 	"P_Key table (SMPs are not partition-checked, so these reach other " \
 	"tenants' adapters); the tenant port's own P_Key table; and, only " \
 	"when the SA returned records to SM_Key 1 but not to SM_Key 0 (see " \
 	"IB-SAKEY-DEFAULT), one SubnAdmGet(PKeyTableRecord) with SM_Key 1 " \
-	"per other CA port. All are Gets: nothing is changed"
+	"per other CA port whose P_Key table SMP could not read. All are " \
+	"Gets: nothing is changed"
 
 extern const struct fa_check fa_chk_ib_smkey_disclosed;
 extern const struct fa_check fa_chk_ib_pkey_default_full;

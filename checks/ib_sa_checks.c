@@ -240,8 +240,8 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "Only Gets: " SENDS_PKTR "; the untrusted one is the control. "
 	    "When the SA returned records to the SM_Key 1 query and none to "
 	    "the untrusted one, one more SubnAdmGet(PKeyTableRecord) with "
-	    "SM_Key 1 per other CA port discovered, as evidence from the SA's "
-	    "side. An SA whose key is not 1 drops the keyed query and may "
+	    "SM_Key 1 per other CA port whose P_Key table SMP could not "
+	    "read. An SA whose key is not 1 drops the keyed query and may "
 	    "report it.",
 	.outcomes =
 	    "Fails when the SA treated the query carrying SM_Key 1 as "

@@ -358,5 +358,6 @@ out:
 		ibnd_destroy_fabric(ib.fabric);
 	fa_mad_close(ib.mad);
 	free(ib.node_desc);
+	free(ib.smp_table_read);
 	return r;
 }

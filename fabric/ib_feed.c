@@ -82,6 +82,17 @@ fa_ib_feed_start(struct fa_ib *ib, size_t jobsz, unsigned long total,
 	return 0;
 }
 
+/* Every item taken and finished: the feed's on_end, once. */
+static void
+feed_check_end(struct fa_ib_feed *f)
+{
+	if (f->on_end != NULL && !f->ended && !f->filling && f->exhausted &&
+	    f->finished == f->taken) {
+		f->ended = 1;
+		f->on_end(f);
+	}
+}
+
 void
 fa_ib_feed_done(struct fa_ib_feed *f, void *job, int err)
 {
@@ -91,6 +102,14 @@ fa_ib_feed_done(struct fa_ib_feed *f, void *job, int err)
 		f->err = err;
 	f->free[f->nfree++] = job;
 	feed_fill(f);
+	feed_check_end(f);
+}
+
+void
+fa_ib_feed_on_end(struct fa_ib_feed *f, void (*on_end)(struct fa_ib_feed *f))
+{
+	f->on_end = on_end;
+	feed_check_end(f);
 }
 
 int

@@ -15,6 +15,7 @@
 #include "ib_tap.h"
 
 #define FA_IB_PKEYS_KEPT	128	/* our P_Keys kept by index (4 blocks) */
+#define FA_IB_UNICAST_LIDS	0xc000	/* LIDs 1-0xbfff (IBA vol. 1 4.1.3) */
 
 struct fa_ib_feed;
 
@@ -37,6 +38,12 @@ struct fa_ib {
 	int			 node_info_ok;	/* our own SMA answered NodeInfo */
 	char			*node_desc;	/* sanitised */
 	ibnd_fabric_t		*fabric;	/* NULL if discovery failed */
+	uint8_t			*smp_table_read;	/* [LID]: that CA
+						   port's P_Key table was read
+						   whole by SMP */
+	int			 smp_pkeys_done;	/* every one tried */
+	int			 sa_trusted_wanted;	/* the SA took the
+						   default SA_Key */
 	struct fa_ib_feed	*feeds;		/* the phases streaming now */
 	unsigned long		 total;		/* their items, all feeds */
 	unsigned long		 finished;	/* ... finished */
@@ -71,6 +78,8 @@ struct fa_ib_feed {
 	unsigned long		 taken, finished;
 	int			 err;		/* first failure; stops it */
 	int			 filling, exhausted;
+	void			(*on_end)(struct fa_ib_feed *f);
+	int			 ended;
 	struct fa_ib_feed	*next;
 };
 
@@ -84,6 +93,20 @@ int fa_ib_feed_start(struct fa_ib *ib, size_t jobsz, unsigned long total,
     struct fa_ib_feed **out);
 /* A job has finished; err (0 or FA_ERR_*) is kept as the feed's. */
 void fa_ib_feed_done(struct fa_ib_feed *f, void *job, int err);
+/*
+ * Call on_end(f) once every item of f has been taken and finished: now,
+ * if that is already so, else from the fa_ib_feed_done() of its last
+ * job.  It may start other feeds; an error it sets in f->err is kept.
+ */
+void fa_ib_feed_on_end(struct fa_ib_feed *f,
+    void (*on_end)(struct fa_ib_feed *f));
+
+/*
+ * Start reading through the SA, with OpenSM's default SA_Key, the P_Key
+ * table of every CA port whose table SMP could not read (ib_sa.c); 0 or
+ * FA_ERR_NOMEM.
+ */
+int fa_ib_sa_trusted_tables(struct fa_ib *ib);
 /* Free every feed after the engine ran; the first error, or 0. */
 int fa_ib_feeds_end(struct fa_ib *ib);
 

@@ -7,7 +7,9 @@
  * never partition-checked, so these Gets reach other tenants' ports; they
  * are Gets with M_Key 0 like every other, and a port at protection level 2
  * has already stayed out of discovery.  Written as "ib.smp.pkey_table"
- * with role "remote", the shape of the local table.
+ * with role "remote", the shape of the local table.  The LIDs of the
+ * tables read whole are noted, so that the SA is asked only for the others
+ * (ib_sa.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +87,12 @@ record(struct fa_ib *ib, struct port_job *j)
 		    "(the scan's ceiling)", j->nblocks, j->needed);
 		if (reason == NULL)
 			goto out;
-	} else if (got == j->nblocks)
+	} else if (got == j->nblocks) {
 		st = FA_OBS_COMPLETE;
+		if (ib->smp_table_read != NULL &&
+		    j->port->base_lid < FA_IB_UNICAST_LIDS)
+			ib->smp_table_read[j->port->base_lid] = 1;
+	}
 	else {
 		st = got > 0 ? FA_OBS_INCOMPLETE :
 		    last == FA_MAD_STATUS ? FA_OBS_REJECTED :
@@ -184,24 +190,46 @@ take(struct fa_ib_feed *f, void *job)
 	return 1;
 }
 
+/*
+ * Every table has been tried: if the SA took OpenSM's default SA_Key, read
+ * through it the tables SMP could not (not a second pass over the rest).
+ */
+static void
+all_read(struct fa_ib_feed *f)
+{
+	int r;
+
+	f->ib->smp_pkeys_done = 1;
+	if (f->ib->sa_trusted_wanted &&
+	    (r = fa_ib_sa_trusted_tables(f->ib)) != 0 && f->err == 0)
+		f->err = r;
+}
+
 int
 fa_ib_pkeys_remote(struct fa_ib *ib)
 {
+	struct fa_ib_feed *f;
 	struct cursor *c, count;
 	unsigned long n = 0;
 	int r;
 
-	if (ib->fabric == NULL)
+	if (ib->fabric == NULL) {
+		ib->smp_pkeys_done = 1;
 		return 0;
+	}
 	count.n = ib->fabric->nodes;
 	count.p = 0;
 	while (next_port(ib, &count))
 		n++;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
+	ib->smp_table_read = calloc(FA_IB_UNICAST_LIDS, 1);
+	if (ib->smp_table_read == NULL || (c = calloc(1, sizeof(*c))) == NULL)
 		return FA_ERR_NOMEM;
 	c->n = ib->fabric->nodes;
 	if ((r = fa_ib_feed_start(ib, sizeof(struct port_job), n, take, c,
-	    NULL)) != 0)
+	    &f)) != 0) {
 		free(c);
-	return r;
+		return r;
+	}
+	fa_ib_feed_on_end(f, all_read);
+	return 0;
 }

@@ -8,7 +8,9 @@
  *    when it equals its sa_key, rejects untrusted ones with 0x0200 and
  *    silently drops a wrong non-zero key: osm_sa_mad_ctrl.c,
  *    osm_sa_pkey_record.c).  The untrusted query is the control: if the SA
- *    answered it, a silent drop of the keyed one means "wrong key".
+ *    answered it, a silent drop of the keyed one means "wrong key".  If
+ *    the keyed one was answered, the P_Key tables that SMP could not read
+ *    are read through the SA with that key, once SMP has tried them all.
  *  - SMInfoRecord GetTable: every SM the SA knows.
  *  - PathRecord GetTable with only our LID as SLID: the SA returns one
  *    path to every port that shares a partition with ours (OpenSM
@@ -379,13 +381,28 @@ pkey_done(struct fa_mad_req *r, void *arg)
 	fa_ib_feed_done(j->feed, j, rc);
 }
 
+/* The next CA port whose P_Key table SMP could not read. */
 static int
-pkey_take(struct fa_ib_feed *f, void *job)
+next_unread(const struct fa_ib *ib, struct pr_cursor *c)
+{
+	unsigned lid;
+
+	while (next_port(ib, c)) {
+		lid = (unsigned)c->n->ports[c->p]->base_lid;
+		if (ib->smp_table_read == NULL || lid >= FA_IB_UNICAST_LIDS ||
+		    !ib->smp_table_read[lid])
+			return 1;
+	}
+	return 0;
+}
+
+static int
+unread_take(struct fa_ib_feed *f, void *job)
 {
 	struct port_job *j = job;
 	struct pr_cursor *c = f->state;
 
-	if (!next_port(f->ib, c))
+	if (!next_unread(f->ib, c))
 		return 0;
 	j->feed = f;
 	j->n = c->n;
@@ -397,6 +414,30 @@ pkey_take(struct fa_ib_feed *f, void *job)
 	if (fa_mad_submit(f->ib->mad, &j->r) != 0)
 		pkey_done(&j->r, j);
 	return 1;
+}
+
+int
+fa_ib_sa_trusted_tables(struct fa_ib *ib)
+{
+	struct pr_cursor *c, count;
+	unsigned long n = 0;
+	int r;
+
+	if (ib->fabric == NULL)
+		return 0;
+	count.n = ib->fabric->nodes;
+	count.p = 0;
+	while (next_unread(ib, &count))
+		n++;
+	if (n == 0)
+		return 0;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return FA_ERR_NOMEM;
+	c->n = ib->fabric->nodes;
+	if ((r = fa_ib_feed_start(ib, sizeof(struct port_job), n, unread_take,
+	    c, NULL)) != 0)
+		free(c);
+	return r;
 }
 
 /* A per-port feed over the CA ports; 0 or FA_ERR_NOMEM. */
@@ -594,13 +635,16 @@ head_done(struct fa_mad_req *r, void *arg)
 		    &sa->trusted : &sa->untrusted);
 	/*
 	 * The SA accepted OpenSM's default SA_Key (and refused the untrusted
-	 * query, so the key is what did it): read every other port's P_Key
-	 * table through it too, a Get with a well-known key that changes
-	 * nothing, as issue evidence from the SA's side.
+	 * query, so the key is what did it): through it, read the P_Key
+	 * tables SMP could not, once SMP has tried them all, a Get with a
+	 * well-known key that changes nothing.
 	 */
 	if (j->what != 2 && --sa->keys_pending == 0 && rc == 0 &&
-	    sa->trusted && !sa->untrusted)
-		rc = port_feed(ib, sa->nports, pkey_take);
+	    sa->trusted && !sa->untrusted) {
+		ib->sa_trusted_wanted = 1;
+		if (ib->smp_pkeys_done)
+			rc = fa_ib_sa_trusted_tables(ib);
+	}
 	fa_ib_feed_done(j->feed, j, rc);
 }
 

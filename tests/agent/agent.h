@@ -69,7 +69,8 @@ struct ag_sel {
 
 enum ag_kind {
 	AG_K_MKEY, AG_K_CC, AG_K_VS, AG_K_AM, AG_K_BM,	/* keyed things */
-	AG_K_PMA, AG_K_ENFORCE, AG_K_SWCAP, AG_K_PKEYS, AG_K_COUNT
+	AG_K_PMA, AG_K_ENFORCE, AG_K_SWCAP, AG_K_PKEYS, AG_K_SMP_DROP,
+	AG_K_COUNT
 };
 
 enum ag_mode { AG_MODE_ABSENT, AG_MODE_UNSUPPORTED, AG_MODE_KEYED };
@@ -95,6 +96,8 @@ struct ag_rule {
 	/* pkeys: the node's P_Key table, in index order */
 	uint16_t	pkeys[32];
 	int		npkeys;
+	/* smp_drop: the attribute whose SMP Gets are lost */
+	unsigned	attr;
 };
 
 enum ag_vf { AG_VF_NO, AG_VF_YES, AG_VF_MLX4 };

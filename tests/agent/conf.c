@@ -42,7 +42,7 @@ ag_kind_name(enum ag_kind k)
 {
 	static const char *const names[AG_K_COUNT] = {
 		"mkey", "cc", "vs", "am", "bm", "pma", "part_enforce",
-		"switch_enforce_cap", "pkeys"
+		"switch_enforce_cap", "pkeys", "smp_drop"
 	};
 
 	return (unsigned)k < AG_K_COUNT ? names[k] : "?";
@@ -359,10 +359,17 @@ parse_line(struct pctx *c)
 		r.kind = AG_K_SWCAP;
 		selector(c, c->ntok > 1 ? c->tok[1] : NULL, &r.sel, 1);
 		options(c, 2, &r, 0);
+	} else if (strcmp(d, "smp_drop") == 0) {
+		/* smp_drop NODE ATTR: its SMP Gets of ATTR are lost */
+		r.kind = AG_K_SMP_DROP;
+		selector(c, c->ntok > 1 ? c->tok[1] : NULL, &r.sel, 0);
+		if (c->ntok != 3)
+			bad(c, "usage: smp_drop NODE ATTR");
+		r.attr = (unsigned)num(c, "attribute", c->tok[2], 0xffff);
 	} else
 		bad(c, "unknown directive '%s' (local_vf, sa, self_pkeys, "
 		    "pkeys, mkey, part_enforce, switch_enforce_cap, cc, vs, am, "
-		    "bm, pma)", d);
+		    "bm, pma, smp_drop)", d);
 	add_rule(c, &r);
 }
 

@@ -411,6 +411,14 @@ smp_send(int fd, int agent, void *umad, uint8_t *mad, size_t len,
 			node = ag_topo_resolve(fd, &d);
 	}
 	describe(desc, sizeof(desc), mad, &d, node);
+	r = node >= 0 ? rule_for(AG_K_SMP_DROP, node) : NULL;
+	if (r != NULL && method == AG_M_GET && attr == r->attr) {
+		queue_drop(fd, agent, umad, mad, len);
+		ag_log("%s rule=smp_drop(line=%d) action=drop why=\"Gets of "
+		    "this attribute are lost on the way (a fault)\"", desc,
+		    r->line);
+		return 1;
+	}
 	r = node >= 0 ? rule_for(AG_K_MKEY, node) : NULL;
 	if (r != NULL) {
 		snprintf(rule, sizeof(rule), "mkey(protect=%d,lease=%u,line=%d)",
@@ -806,7 +814,7 @@ ag_on_send(int fd, int agent, void *umad, int length, int retries)
 	if (cls == AG_C_SMI || cls == AG_C_SMI_DR) {
 		/* Nothing to model without node rules: pure pass-through. */
 		if (!ag_conf_has(AG_K_MKEY) && !ag_conf_has(AG_K_ENFORCE) &&
-		    !ag_conf_has(AG_K_SWCAP))
+		    !ag_conf_has(AG_K_SWCAP) && !ag_conf_has(AG_K_SMP_DROP))
 			return 0;
 		return smp_send(fd, agent, umad, mad, len, retries);
 	}

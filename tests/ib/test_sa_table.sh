@@ -9,6 +9,9 @@
 #  - careless: the table fills a MAD and the simulator carries no RMPP
 #    (umad2sim cuts SA answers at 256 bytes), so the answer is recorded as
 #    incomplete with that reason and every CA port is asked on its own.
+#  - careless with the P_KeyTable Gets to zeta-gpu-01 lost (test agent,
+#    smp_drop): the SA, which takes OpenSM's default SA_Key there, is
+#    asked for that one port's table, and no other.
 # usage: tests/ib/test_sa_table.sh BUILD_DIR
 # shellcheck disable=SC2016  # the sh -c scripts expand their own $1...
 set -u
@@ -16,6 +19,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
 B=${1:?usage: tests/ib/test_sa_table.sh BUILD_DIR}
 BIN=$(cd "$B" && pwd)/fabaudit
+AGENT=$(cd "$B" && pwd)/tests/agent.so
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -96,5 +100,33 @@ expect_eq "careless: every other CA port asked on its own" \
 expect_eq "careless: the foreign ports are still found reachable" \
     "$(jq -r '.results[] | select(.id == "IB-XTENANT-REACHABLE") |
     .status' "$D/report.json" | sort -u)" fail
+
+# --- a table SMP could not read is read through the SA -------------------
+ZETA1=0x0002c90300c3d4e0
+if [ -f "$AGENT" ]; then
+	printf 'smp_drop %s 0x0016\n' "$ZETA1" >"$T/lossy.conf"
+	FA_AGENT_SCENARIO=$T/lossy.conf FA_AGENT_LOG=$T/lossy.log \
+	    LD_PRELOAD=$AGENT tests/ib/with-fabric.sh fixtures/ib/careless -- \
+	    "$BIN" scan --ib -q -f json -c fixtures/ib/careless/policy.conf \
+	    -o "$T/lossy" 2>"$T/lossy.err"
+	expect_eq "lossy: scan exits 1" "$?" 1
+	D=$T/lossy
+	expect_eq "lossy: SMP could not read zeta-gpu-01's table" \
+	    "$(obs "$D" ib.smp.pkey_table | jq -r 'select(.data.role ==
+	    "remote" and .state != "complete") | .target')" "H-$ZETA1/1"
+	# Block 0 three times (the retries), later blocks once: the engine
+	# sends only once more to an agent that went silent.
+	expect_eq "lossy: the agent dropped its P_KeyTable Gets" \
+	    "$(grep 'rule=smp_drop' "$T/lossy.log" |
+	    grep -c 'attr=0x0016(PKeyTable) mod=0x00000000 ')" 3
+	expect_eq "lossy: the SA was asked for that table only" \
+	    "$(obs "$D" ib.sa.pkey_table_record | jq -r 'select(.data.role ==
+	    "remote") | "\(.target) \(.state)"')" "H-$ZETA1/1 complete"
+	expect_eq "lossy: the SA's table shows the shared partition" \
+	    "$(obs "$D" ib.sa.pkey_table_record | jq -r 'select(.data.role ==
+	    "remote") | .data.pkeys | index("0xffff") != null')" true
+else
+	fa_fail "test agent built ($AGENT missing: make $B/tests/agent.so)"
+fi
 
 fa_done
