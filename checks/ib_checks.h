@@ -6,9 +6,10 @@
  *
  * ib.local_port         ib_local.c: our CA, port, LIDs, GUIDs
  * ib.topology           ib_discover.c: nodes[] with ports[] (PortInfo facts:
- *                       capmask, is_sm, state, mkey (secret), mkey_protect,
- *                       mkey_lease, mkey_violations, part_enf_in/out,
- *                       remote_type), max_hops, smps_used, captured
+ *                       num, lid, guid, state, remote_*; CA ports and switch
+ *                       port 0: capmask, is_sm, mkey (secret), mkey_protect,
+ *                       mkey_lease, mkey_violations; switch ports 1..N:
+ *                       part_enf_in/out), max_hops, smps_used, captured
  * ib.smp.sminfo         ib_sminfo.c: one per SM port; sm_key (secret),
  *                       priority, state, act_count when answered
  * ib.smp.pkey_table     ib_pkeys.c (role "local"), ib_pkeys_remote.c (role
