@@ -136,7 +136,8 @@ enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
  * Record the observation of a finished engine request: its outcome gives
  * the state (answered: complete; status: rejected; silence: no_response;
  * not sent: error).  `bad` (may be NULL) names a malformed answer, which
- * makes it an error; `cut` an answer longer than was read.  `d` is stolen;
+ * makes it an error; `cut` an answer that may hold more records than were
+ * read (longer than read, or cut by the transport).  `d` is stolen;
  * its mad_status and sends are set here.
  */
 int fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,

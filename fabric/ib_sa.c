@@ -168,23 +168,26 @@ nomem:
 static int
 sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 {
-	const uint8_t *rec;
+	struct fa_sa_table t = { 0 };
+	const uint8_t *rec, *msg = r->resp;
 	const char *bad = NULL;
-	unsigned recsz, n, i;
+	unsigned i;
 	json_t *d, *arr, *o;
 	char *req;
-	int rc, cut;
+	int rc;
 
-	n = sa_records(r, &recsz, &cut);
-	if (n > 0 && recsz < 28) {
-		bad = "SMInfoRecord shorter than 28 bytes";
-		n = 0;
+	/* The whole table, as the kernel's RMPP reassembled it. */
+	if (r->outcome == FA_MAD_ANSWERED) {
+		if (r->resp_len > IB_MAD_SIZE && (msg = r->whole) == NULL)
+			return FA_ERR_NOMEM;
+		if (fa_sa_table_parse(msg, r->resp_len, 28, &t, &bad) != 0)
+			t.n = 0;
 	}
 	if ((arr = json_array()) == NULL)
 		return FA_ERR_NOMEM;
 	/* SMInfoRecord: LID (2), reserved (2), SMInfo (IBA vol. 1 15.2.5.5). */
-	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
-		rec = fa_mad_data(r) + (size_t)i * recsz;
+	for (i = 0; i < t.n; i++) {
+		rec = t.recs + (size_t)i * t.recsz;
 		if (rec[0] == 0 && rec[1] == 0)
 			break;	/* padding after the last record */
 		o = json_pack("{s:i, s:i, s:i}", "lid", rec[0] << 8 | rec[1],
@@ -208,7 +211,7 @@ sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 		return FA_ERR_NOMEM;
 	}
 	rc = fa_ib_add_req_obs(ib, "ib.sa.sminfo_records", "sa", req, r, d,
-	    bad, cut);
+	    bad, r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete);
 	free(req);
 	return rc;
 }
@@ -310,19 +313,26 @@ pr_done(struct fa_mad_req *r, void *arg)
 	struct port_job *j = arg;
 	struct fa_ib *ib = j->feed->ib;
 	ibnd_port_t *pt = j->n->ports[j->p];
-	struct pr_entry e[SA_REC_MAX / IB_SA_PR_RECSZ];
-	unsigned recsz, n, i, ne = 0;
+	struct fa_sa_table t = { 0 };
+	struct pr_entry *e = NULL;
+	const uint8_t *msg = r->resp;
+	unsigned i, ne = 0;
 	const char *bad = NULL;
-	char *req;
-	int cut, rc = FA_ERR_NOMEM;
+	char *req = NULL;
+	int rc = FA_ERR_NOMEM;
 
-	n = sa_records(r, &recsz, &cut);
-	if (n > 0 && recsz < IB_SA_PR_RECSZ) {
-		bad = "PathRecord shorter than 64 bytes";
-		n = 0;
+	if (r->outcome == FA_MAD_ANSWERED) {
+		/* Several paths (one per shared partition) may need RMPP. */
+		if (r->resp_len > IB_MAD_SIZE && (msg = r->whole) == NULL)
+			goto out;
+		if (fa_sa_table_parse(msg, r->resp_len, IB_SA_PR_RECSZ, &t,
+		    &bad) != 0)
+			t.n = 0;
 	}
-	for (i = 0; i < n && (i + 1) * recsz <= SA_REC_MAX; i++) {
-		pr_entry_of(fa_mad_data(r) + (size_t)i * recsz, &e[ne]);
+	if (t.n > 0 && (e = calloc(t.n, sizeof(*e))) == NULL)
+		goto out;
+	for (i = 0; i < t.n; i++) {
+		pr_entry_of(t.recs + (size_t)i * t.recsz, &e[ne]);
 		if (e[ne].dlid == 0)
 			break;	/* padding */
 		if (e[ne].dlid != pt->base_lid) {
@@ -334,8 +344,14 @@ pr_done(struct fa_mad_req *r, void *arg)
 	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
 	    "at LID %u, SM_Key 0", ib->lid, pt->base_lid, ib->sm_lid);
 	if (req != NULL)
-		rc = pr_port_obs(ib, j->n, j->p, req, r, e, ne, bad, cut);
+		rc = pr_port_obs(ib, j->n, j->p, req, r, e, ne, bad,
+		    r->outcome == FA_MAD_ANSWERED && bad == NULL &&
+		    !t.complete);
+out:
 	free(req);
+	free(e);
+	free(r->whole);
+	r->whole = NULL;
 	fa_ib_feed_done(j->feed, j, rc);
 }
 
@@ -358,6 +374,7 @@ pr_take(struct fa_ib_feed *f, void *job)
 	mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
 	mad_set_field(j->r.data, 0, IB_SA_PR_DLID_F, lid);
 	j->r.datalen = IB_SA_DATA_SIZE;
+	j->r.keep_whole = 1;
 	j->r.done = pr_done;
 	j->r.arg = j;
 	if (fa_mad_submit(ib->mad, &j->r) != 0)
@@ -627,9 +644,11 @@ head_done(struct fa_mad_req *r, void *arg)
 		fa_ib_feed_done(j->feed, j, rc);
 		return;
 	}
-	if (j->what == 2)
+	if (j->what == 2) {
 		rc = sminfo_records(ib, r);
-	else
+		free(r->whole);
+		r->whole = NULL;
+	} else
 		rc = pkey_record_of(ib, r, ib->lid, j->what ?
 		    "1 (OpenSM default)" : "0", NULL, NULL, 0, j->what ?
 		    &sa->trusted : &sa->untrusted);
@@ -667,10 +686,11 @@ head_take(struct fa_ib_feed *f, void *job)
 		mad_set_field(j->r.data, 0, IB_SA_PR_SLID_F, ib->lid);
 		j->r.datalen = IB_SA_DATA_SIZE;
 		j->r.keep_whole = 1;
-	} else if (j->what == 2)
+	} else if (j->what == 2) {
 		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
 		    UMAD_SA_ATTR_SM_INFO_REC, 0);
-	else
+		j->r.keep_whole = 1;
+	} else
 		pkey_record_req(ib, &j->r, ib->lid, (uint64_t)j->what);
 	j->r.done = head_done;
 	j->r.arg = j;

@@ -116,9 +116,12 @@ fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
 			reason = fa_strfmt("malformed answer: %s", bad);
 		} else if (cut) {
 			st = FA_OBS_INCOMPLETE;
-			reason = fa_strfmt("the answer was %u bytes long; only "
-			    "the records of its first MAD were read",
-			    r->resp_len);
+			reason = fa_strfmt("only the records in the first %u "
+			    "bytes of the answer were read; more may exist (it "
+			    "was longer, or filled a MAD without being marked "
+			    "the last RMPP segment: a transport without RMPP "
+			    "cuts there)", r->resp_len < IB_MAD_SIZE ?
+			    r->resp_len : IB_MAD_SIZE);
 		}
 		break;
 	case FA_MAD_STATUS:
