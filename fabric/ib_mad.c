@@ -27,11 +27,18 @@
 #define RECV_MAX	(16u * 1024 * 1024)	/* largest RMPP answer kept */
 #define QP1_QKEY	0x80010000u	/* IBA vol. 1 13.5.1: the GSI Q_Key */
 #define NLIDS		65536
+/*
+ * The agents behind one LID, each its own destination: the SMA (QP0), the
+ * SA (where the SM runs) and the other GSI agents (QP1), so that the SA's
+ * wider cap never applies to another agent of the SM's node.
+ */
+enum { AGENT_GSI, AGENT_SMA, AGENT_SA, NAGENTS };
 
 /*
- * One destination: a LID with its agent kind (the SMA behind QP0, or the
- * GSI agents behind QP1: SMPs travel on VL15 with no flow control, GMPs on
- * a data VL), or a directed route (only our own port after discovery).
+ * One destination: a LID with its agent kind (the SMA behind QP0, the SA,
+ * or the other GSI agents behind QP1: SMPs travel on VL15 with no flow
+ * control, GMPs on a data VL), or a directed route (only our own port
+ * after discovery).
  */
 struct fa_mad_dest {
 	struct fa_mad_dest	*rnext;		/* ready list */
@@ -42,7 +49,7 @@ struct fa_mad_dest {
 	uint8_t			 ready;		/* on the ready list */
 	uint8_t			 answered;	/* answered once: per_dest */
 	uint8_t			 silent;	/* an SMP to it went unheard */
-	uint8_t			 sa;		/* the SA: o.sa_per_dest */
+	uint8_t			 sa;		/* AGENT_SA: o.sa_per_dest */
 };
 
 struct fa_mad {
@@ -51,7 +58,7 @@ struct fa_mad {
 	uint16_t		 lid;
 	struct fa_mad_opts	 o;
 	struct fa_ib_pcap	*pcap;
-	struct fa_mad_dest	**by_lid;	/* [lid * 2 + is_smp] */
+	struct fa_mad_dest	**by_lid;	/* [lid * NAGENTS + agent_of()] */
 	struct fa_mad_dest	*dr;		/* directed routes */
 	struct fa_mad_dest	*rhead, *rtail;	/* ready destinations */
 	struct fa_mad_req	*ihead, *itail;	/* in flight, send order */
@@ -126,7 +133,7 @@ fa_mad_open(const char *ca, int port, uint16_t lid,
 	m->rbuf_len = umad_size() + IB_MAD_SIZE * 16;
 	m->sbuf = calloc(1, umad_size() + IB_MAD_SIZE);
 	m->rbuf = calloc(1, m->rbuf_len);
-	m->by_lid = calloc(NLIDS * 2, sizeof(*m->by_lid));
+	m->by_lid = calloc(NLIDS * NAGENTS, sizeof(*m->by_lid));
 	if (m->sbuf == NULL || m->rbuf == NULL || m->by_lid == NULL) {
 		fa_mad_close(m);
 		return FA_ERR_NOMEM;
@@ -168,7 +175,7 @@ fa_mad_close(struct fa_mad *m)
 		return;
 	if (m->port != NULL)
 		mad_rpc_close_port(m->port);
-	for (i = 0; m->by_lid != NULL && i < NLIDS * 2; i++)
+	for (i = 0; m->by_lid != NULL && i < NLIDS * NAGENTS; i++)
 		dest_free(m->by_lid[i]);
 	free(m->by_lid);
 	while ((d = m->dr) != NULL) {
@@ -239,6 +246,13 @@ same_path(const ib_dr_path_t *a, const ib_dr_path_t *b)
 	    memcmp(a->p, b->p, (size_t)a->cnt + 1) == 0;
 }
 
+static int
+agent_of(int mgmt_class)
+{
+	return is_smp(mgmt_class) ? AGENT_SMA : mgmt_class == IB_SA_CLASS ?
+	    AGENT_SA : AGENT_GSI;
+}
+
 /* The destination of r, made on first use; NULL when out of memory. */
 static struct fa_mad_dest *
 dest_of(struct fa_mad *m, const struct fa_mad_req *r)
@@ -246,13 +260,13 @@ dest_of(struct fa_mad *m, const struct fa_mad_req *r)
 	struct fa_mad_dest *d, **slot;
 
 	if (r->dest.lid > 0) {
-		slot = &m->by_lid[(size_t)r->dest.lid * 2 +
-		    (is_smp(r->mgmt_class) ? 1 : 0)];
+		slot = &m->by_lid[(size_t)r->dest.lid * NAGENTS +
+		    agent_of(r->mgmt_class)];
 		if (*slot == NULL && (*slot = calloc(1, sizeof(**slot))) !=
-		    NULL)
+		    NULL) {
 			m->st.dests++;
-		if (*slot != NULL && r->mgmt_class == IB_SA_CLASS)
-			(*slot)->sa = 1;
+			(*slot)->sa = agent_of(r->mgmt_class) == AGENT_SA;
+		}
 		return *slot;
 	}
 	/* Directed routes are few (our own port): a list is enough. */
