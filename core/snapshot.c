@@ -404,16 +404,15 @@ str_or_null(const char *s)
 }
 
 json_t *
-fa_snapshot_to_json(const struct fa_snapshot *s, int reveal)
+fa_snapshot_head_json(const struct fa_snapshot *s, int reveal)
 {
-	json_t *root, *fams, *arr, *o, *data;
-	size_t i;
+	json_t *root, *fams, *o;
 	int f;
 
+	(void)reveal;	/* nothing secret outside the observations */
 	root = json_object();
 	fams = json_object();
-	arr = json_array();
-	if (root == NULL || fams == NULL || arr == NULL)
+	if (root == NULL || fams == NULL)
 		goto fail;
 	if (json_object_set_new(root, "schema",
 	    json_string(FA_SNAPSHOT_SCHEMA)) != 0 ||
@@ -437,35 +436,49 @@ fa_snapshot_to_json(const struct fa_snapshot *s, int reveal)
 		    s->policy_text != NULL ? s->policy_text : "");
 	else
 		o = json_null();
-	if (o == NULL || json_object_set_new(root, "policy", o) != 0)
+	if (o == NULL || json_object_set_new(root, "policy", o) != 0 ||
+	    json_object_set_new(root, "observations", json_array()) != 0)
 		goto fail;
-	for (i = 0; i < s->nobs; i++) {
-		const struct fa_obs *ob = &s->obs[i];
-
-		/* Shared with the snapshot, not copied: written, not changed. */
-		data = reveal ? json_incref(ob->data) :
-		    fa_json_redact_shared(ob->data);
-		if (data == NULL)
-			goto fail;
-		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
-		    "id", ob->id, "family", fa_family_name(ob->family),
-		    "kind", ob->kind, "target", ob->target,
-		    "request", ob->request, "state",
-		    fa_obs_state_name(ob->state), "reason",
-		    str_or_null(ob->reason), "data", data);
-		if (o == NULL || json_array_append_new(arr, o) != 0)
-			goto fail;
-	}
-	if (json_object_set_new(root, "observations", arr) != 0) {
-		arr = NULL;
-		goto fail;
-	}
 	return root;
 fail:
 	json_decref(root);
 	json_decref(fams);
-	json_decref(arr);
 	return NULL;
+}
+
+json_t *
+fa_snapshot_obs_json(const struct fa_snapshot *s, size_t i, int reveal)
+{
+	const struct fa_obs *ob = &s->obs[i];
+	json_t *data;
+
+	/* Shared with the snapshot, not copied: written, not changed. */
+	data = reveal ? json_incref(ob->data) : fa_json_redact_shared(ob->data);
+	if (data == NULL)
+		return NULL;
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
+	    "id", ob->id, "family", fa_family_name(ob->family),
+	    "kind", ob->kind, "target", ob->target,
+	    "request", ob->request, "state", fa_obs_state_name(ob->state),
+	    "reason", str_or_null(ob->reason), "data", data);
+}
+
+json_t *
+fa_snapshot_to_json(const struct fa_snapshot *s, int reveal)
+{
+	json_t *root, *arr;
+	size_t i;
+
+	if ((root = fa_snapshot_head_json(s, reveal)) == NULL)
+		return NULL;
+	arr = json_object_get(root, "observations");
+	for (i = 0; i < s->nobs; i++)
+		if (json_array_append_new(arr, fa_snapshot_obs_json(s, i,
+		    reveal)) != 0) {
+			json_decref(root);
+			return NULL;
+		}
+	return root;
 }
 
 /* A string member that may be absent or null; bounded length. */

@@ -108,6 +108,14 @@ const struct fa_obs *fa_snapshot_find(const struct fa_snapshot *s,
 /* Serialise.  reveal != 0 keeps secret values.  NULL on ENOMEM. */
 json_t *fa_snapshot_to_json(const struct fa_snapshot *s, int reveal);
 /*
+ * The same in parts, to write a large snapshot observation by observation:
+ * everything but the observations (an empty "observations" array), and
+ * observation i's object (sharing its data with s: not to be changed).
+ */
+json_t *fa_snapshot_head_json(const struct fa_snapshot *s, int reveal);
+json_t *fa_snapshot_obs_json(const struct fa_snapshot *s, size_t i,
+    int reveal);
+/*
  * Rebuild from JSON.  Every field is checked (types, enums, sizes); on
  * failure returns FA_ERR_INPUT with *why (if not NULL) a new string naming
  * the offending member.

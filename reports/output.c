@@ -180,9 +180,14 @@ json_emit(const char *p, size_t len, void *arg)
 	return 0;
 }
 
-int
-fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
-    size_t flags, char sha256[65], char **why)
+/*
+ * Create dir/name atomically with what body() writes through o, hashed on
+ * the way; its SHA-256 to sha256 (if not NULL).
+ */
+static int
+write_hashed(const char *dir, const char *name,
+    int (*body)(struct json_out *o, const void *arg), const void *arg,
+    char sha256[65], char **why)
 {
 	struct atomic a = { NULL, NULL, -1 };
 	struct json_out o = { &a, NULL, NULL, 0, why, 0 };
@@ -204,9 +209,7 @@ fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
 	}
 	if ((r = atomic_open(&a, dir, name, 0640, why)) != 0)
 		goto out;
-	/* json_dump_callback() fails on our error or out of memory. */
-	if (json_dump_callback(j, json_emit, &o, flags) != 0 ||
-	    json_emit("\n", 1, &o) != 0 || json_flush(&o) != 0) {
+	if (body(&o, arg) != 0 || json_flush(&o) != 0) {
 		r = o.err != 0 ? o.err : FA_ERR_NOMEM;
 		goto out;
 	}
@@ -226,6 +229,119 @@ out:
 	EVP_MD_CTX_free(o.md);
 	free(o.buf);
 	return r;
+}
+
+struct plain {
+	const json_t	*j;
+	size_t		 flags;
+};
+
+/* json_dump_callback() fails on our error or out of memory. */
+static int
+plain_body(struct json_out *o, const void *arg)
+{
+	const struct plain *p = arg;
+
+	if (json_dump_callback(p->j, json_emit, o, p->flags) != 0 ||
+	    json_emit("\n", 1, o) != 0)
+		return -1;
+	return 0;
+}
+
+int
+fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
+    size_t flags, char sha256[65], char **why)
+{
+	struct plain p = { j, flags };
+
+	return write_hashed(dir, name, plain_body, &p, sha256, why);
+}
+
+/*
+ * The array written item by item.  Jansson writes JSON_INDENT(2) as a
+ * newline and two spaces per level before each member or item, and never
+ * a raw newline inside a string, so an item dumped on its own becomes one
+ * of a top-level member's array by putting four spaces after each of its
+ * newlines and before it: the file is the one json_dumps() would write.
+ */
+#define ITEM_PAD	"    "
+
+struct spliced {
+	const json_t	*head;
+	const char	*key;
+	size_t		 n;
+	json_t		*(*item)(size_t i, void *arg);
+	void		*arg;
+};
+
+static int
+indent_emit(const char *p, size_t len, void *arg)
+{
+	const char *nl;
+	size_t k;
+
+	while (len > 0) {
+		nl = memchr(p, '\n', len);
+		k = nl != NULL ? (size_t)(nl - p) + 1 : len;
+		if (json_emit(p, k, arg) != 0 || (nl != NULL &&
+		    json_emit(ITEM_PAD, sizeof(ITEM_PAD) - 1, arg) != 0))
+			return -1;
+		p += k;
+		len -= k;
+	}
+	return 0;
+}
+
+static int
+spliced_body(struct json_out *o, const void *arg)
+{
+	const struct spliced *sp = arg;
+	char *head, *marker = NULL, *at;
+	json_t *it;
+	size_t i;
+	int r = -1;
+
+	head = json_dumps(sp->head, JSON_INDENT(2) | JSON_SORT_KEYS);
+	marker = fa_strfmt("\n  \"%s\": []", sp->key);
+	if (head == NULL || marker == NULL)
+		goto out;
+	if ((at = strstr(head, marker)) == NULL || sp->n == 0) {
+		/* No such member, or nothing to put in it. */
+		r = json_emit(head, strlen(head), o) != 0 ||
+		    json_emit("\n", 1, o) != 0 ? -1 : 0;
+		goto out;
+	}
+	if (json_emit(head, (size_t)(at - head) + strlen(marker) - 1, o) != 0)
+		goto out;
+	for (i = 0; i < sp->n; i++) {
+		if ((it = sp->item(i, sp->arg)) == NULL)
+			goto out;	/* r is still -1 */
+		if (json_emit(i == 0 ? "\n" ITEM_PAD : ",\n" ITEM_PAD,
+		    i == 0 ? 5 : 6, o) != 0 || json_dump_callback(it,
+		    indent_emit, o, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
+			json_decref(it);
+			goto out;
+		}
+		json_decref(it);
+	}
+	at += strlen(marker) - 1;	/* at its "]" */
+	r = json_emit("\n  ", 3, o) != 0 || json_emit(at, strlen(at), o) != 0 ||
+	    json_emit("\n", 1, o) != 0 ? -1 : 0;
+out:
+	free(head);
+	free(marker);
+	return r;
+}
+
+int
+fa_write_atomic_json_items(const char *dir, const char *name,
+    const json_t *head, const char *key, size_t n,
+    json_t *(*item)(size_t i, void *arg), void *arg, char sha256[65],
+    char **why)
+{
+	struct spliced sp = { head, key, n, item, arg };
+
+	return write_hashed(dir, name, spliced_body, &sp, sha256, why);
 }
 
 int

@@ -87,6 +87,18 @@ int fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
 int fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
     size_t flags, char sha256[65], char **why);
 
+/*
+ * The same for a document too large to hold whole: `head` is written as
+ * with flags JSON_INDENT(2) | JSON_SORT_KEYS, except that its top-level
+ * member `key`, an empty array there, receives the n items item(i, arg)
+ * returns (new references, NULL when out of memory), each made, written
+ * and freed in turn.  The file is byte for byte the dump of the whole.
+ */
+int fa_write_atomic_json_items(const char *dir, const char *name,
+    const json_t *head, const char *key, size_t n,
+    json_t *(*item)(size_t i, void *arg), void *arg, char sha256[65],
+    char **why);
+
 /* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */
 int fa_sha256_hex(const void *buf, size_t len, char out[65]);
 

@@ -302,6 +302,49 @@ write_json(const char *dir, const char *name, const json_t *j,
 	return r != 0 ? FA_EXIT_NORUN : 0;
 }
 
+struct snap_items {
+	const struct fa_snapshot	*snap;
+	int				 reveal;
+};
+
+static json_t *
+snap_item(size_t i, void *arg)
+{
+	const struct snap_items *si = arg;
+
+	return fa_snapshot_obs_json(si->snap, i, si->reveal);
+}
+
+/*
+ * snapshot.json, one observation at a time (a large fabric's would double
+ * the memory held as one JSON tree); its SHA-256 to sha256.  0 or
+ * FA_EXIT_NORUN (diagnostic printed).
+ */
+static int
+write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
+    char sha256[65])
+{
+	struct snap_items si = { snap, reveal };
+	char *why = NULL;
+	json_t *head;
+	int r;
+
+	if ((head = fa_snapshot_head_json(snap, reveal)) == NULL) {
+		fa_diag("snapshot.json", "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	r = fa_write_atomic_json_items(dir, "snapshot.json", head,
+	    "observations", snap->nobs, snap_item, &si, sha256, &why);
+	json_decref(head);
+	if (r == FA_ERR_NOMEM && why == NULL)
+		fa_diag("snapshot.json", "out of memory");
+	else if (r != 0)
+		fa_diag(NULL, "cannot write %s", why != NULL ? why :
+		    "snapshot.json");
+	free(why);
+	return r != 0 ? FA_EXIT_NORUN : 0;
+}
+
 /* Write buf to outdir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
 static int
 write_file(const char *dir, const char *name, const char *buf, size_t len)
@@ -492,7 +535,6 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	struct fa_tally t;
 	struct written w = { { NULL }, 0 };
 	struct fa_emitted local = { NULL, 0 };
-	json_t *j = NULL;
 	char *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
 
@@ -510,15 +552,10 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.policy = policy;
 	rctx.generated = time(NULL);
 	if (snapshot_name == NULL) {
-		/* A scan: write the snapshot, then hash what was written. */
-		if ((j = fa_snapshot_to_json(snap, o->reveal)) == NULL) {
-			fa_diag(NULL, "out of memory");
+		/* A scan: write the snapshot, hashing what is written. */
+		if ((r = write_snapshot(o->outdir, snap, o->reveal,
+		    sha)) != 0)
 			goto out;
-		}
-		if ((r = write_json(o->outdir, "snapshot.json", j, sha)) != 0)
-			goto out;
-		json_decref(j);
-		j = NULL;
 		wrote(&w, "snapshot.json");
 		if (o->pcap)
 			wrote(&w, "mads.pcap");
@@ -578,7 +615,6 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 out:
 	if (done == &local)
 		json_decref(local.report);
-	json_decref(j);
 	free(txt);
 	free(why);
 	fa_results_free(&res);

@@ -1,0 +1,184 @@
+/*
+ * Unit tests for snapshot.json written observation by observation
+ * (fa_write_atomic_json_items with fa_snapshot_head_json/obs_json): the
+ * file must be byte for byte the dump of the whole snapshot as one JSON
+ * tree, redacted or not, with no observation or many, hostile strings
+ * included; its SHA-256 that of the file; a failing item leaves no file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../core/errors.h"
+#include "../../core/snapshot.h"
+#include "../../core/util.h"
+#include "../../reports/report.h"
+
+struct items {
+	const struct fa_snapshot	*snap;
+	int				 reveal;
+	size_t				 fail_at;	/* (size_t)-1: never */
+};
+
+static json_t *
+item(size_t i, void *arg)
+{
+	const struct items *it = arg;
+
+	if (i == it->fail_at)
+		return NULL;
+	return fa_snapshot_obs_json(it->snap, i, it->reveal);
+}
+
+/* A snapshot with n observations, a secret and awkward strings among them. */
+static struct fa_snapshot *
+sample(size_t n)
+{
+	struct fa_snapshot *s = fa_snapshot_new();
+	json_t *d;
+	char target[32];
+	size_t i;
+
+	assert_non_null(s);
+	assert_int_equal(json_object_set_new(s->meta, "scan", json_pack(
+	    "{s:s, s:[s]}", "started", "2026-12-03T00:00:00Z", "families",
+	    "ib")), 0);
+	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_IB,
+	    FA_FAMST_COLLECTED, NULL), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(target, sizeof(target), "H-0x%016zx/1", i);
+		d = json_pack("{s:i, s:s, s:o, s:[i, i], s:{}}", "lid", (int)i,
+		    "desc", i % 2 ? "<script>\n\"observations\": []" :
+		    "plain", "mkey", fa_secret_new(0x1234 + i), "list", 1, 2,
+		    "empty");
+		assert_non_null(d);
+		assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL,
+		    "ib.test", target, "SubnGet(Test)", i % 3 ?
+		    FA_OBS_COMPLETE : FA_OBS_NO_RESPONSE, i % 3 ? NULL :
+		    "no response after 3 sends", d, NULL), 0);
+	}
+	return s;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);	/* a string too, for strstr() */
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void
+same_as_whole(size_t n, int reveal)
+{
+	struct fa_snapshot *s = sample(n);
+	struct items it = { s, reveal, (size_t)-1 };
+	char dir[] = "/tmp/fa-items.XXXXXX", path[64], sha[65], want_sha[65];
+	char *why = NULL, *got, *want;
+	json_t *head, *whole;
+	size_t len;
+
+	assert_non_null(mkdtemp(dir));
+	head = fa_snapshot_head_json(s, reveal);
+	assert_non_null(head);
+	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
+	    "observations", s->nobs, item, &it, sha, &why), 0);
+	snprintf(path, sizeof(path), "%s/snapshot.json", dir);
+	got = slurp(path, &len);
+	whole = fa_snapshot_to_json(s, reveal);
+	want = json_dumps(whole, JSON_INDENT(2) | JSON_SORT_KEYS);
+	assert_non_null(want);
+	assert_int_equal(len, strlen(want) + 1);
+	assert_memory_equal(got, want, strlen(want));
+	assert_int_equal(got[len - 1], '\n');
+	assert_int_equal(fa_sha256_hex(got, len, want_sha), 0);
+	assert_string_equal(sha, want_sha);
+	/* Redaction applies item by item as it does to the whole. */
+	if (n > 0)
+		assert_true((strstr(got, "0x0000000000001234") != NULL) ==
+		    (reveal != 0));
+	free(got);
+	free(want);
+	json_decref(whole);
+	json_decref(head);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	fa_snapshot_free(s);
+}
+
+static void
+test_no_observation(void **state)
+{
+	(void)state;
+	same_as_whole(0, 0);
+}
+
+static void
+test_one_observation(void **state)
+{
+	(void)state;
+	same_as_whole(1, 0);
+	same_as_whole(1, 1);
+}
+
+static void
+test_many_observations(void **state)
+{
+	(void)state;
+	same_as_whole(257, 0);
+	same_as_whole(257, 1);
+}
+
+static void
+test_failing_item_leaves_nothing(void **state)
+{
+	struct fa_snapshot *s = sample(10);
+	struct items it = { s, 0, 7 };
+	char dir[] = "/tmp/fa-items.XXXXXX", sha[65];
+	char *why = NULL;
+	json_t *head;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	head = fa_snapshot_head_json(s, 0);
+	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
+	    "observations", s->nobs, item, &it, sha, &why), FA_ERR_NOMEM);
+	free(why);
+	/* Neither the file nor its temporary is left. */
+	assert_int_equal(rmdir(dir), 0);
+	json_decref(head);
+	fa_snapshot_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_observation),
+		cmocka_unit_test(test_one_observation),
+		cmocka_unit_test(test_many_observations),
+		cmocka_unit_test(test_failing_item_leaves_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
