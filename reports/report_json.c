@@ -35,8 +35,73 @@ refs_json(const char *const *refs)
 	return a;
 }
 
+/*
+ * The texts every result of one check repeats (a 10,000-port fabric gives
+ * one check 10,000 results), made once per check and shared by them.
+ */
+struct check_texts {
+	const struct fa_check	*c;
+	json_t			*rationale, *remediation, *msa, *refs;
+};
+
+struct texts_cache {
+	struct check_texts	*v;
+	size_t			 n, cap;
+};
+
+static void
+texts_free(struct texts_cache *tc)
+{
+	size_t i;
+
+	for (i = 0; i < tc->n; i++) {
+		json_decref(tc->v[i].rationale);
+		json_decref(tc->v[i].remediation);
+		json_decref(tc->v[i].msa);
+		json_decref(tc->v[i].refs);
+	}
+	free(tc->v);
+	tc->v = NULL;
+	tc->n = tc->cap = 0;
+}
+
+/* The shared texts of check c; NULL when out of memory. */
+static const struct check_texts *
+texts_of(struct texts_cache *tc, const struct fa_check *c)
+{
+	struct check_texts *t, *nv;
+	size_t i, cap;
+
+	for (i = 0; i < tc->n; i++)	/* a few dozen checks at most */
+		if (tc->v[i].c == c)
+			return &tc->v[i];
+	if (tc->n == tc->cap) {
+		cap = tc->cap > 0 ? tc->cap * 2 : 16;
+		if ((nv = realloc(tc->v, cap * sizeof(*nv))) == NULL)
+			return NULL;
+		tc->v = nv;
+		tc->cap = cap;
+	}
+	t = &tc->v[tc->n];
+	t->c = c;
+	t->rationale = json_string(c->rationale);
+	t->remediation = json_string(c->remediation);
+	t->msa = json_string(c->msa_clause);
+	t->refs = refs_json(c->refs);
+	if (t->rationale == NULL || t->remediation == NULL || t->msa == NULL ||
+	    t->refs == NULL) {
+		json_decref(t->rationale);
+		json_decref(t->remediation);
+		json_decref(t->msa);
+		json_decref(t->refs);
+		return NULL;
+	}
+	return &tc->v[tc->n++];
+}
+
 static json_t *
-result_json(const struct fa_result *r, int reveal)
+result_json(const struct fa_result *r, const struct check_texts *ct,
+    int reveal)
 {
 	const struct fa_check *c = r->check;
 	json_t *ev, *w = NULL, *x = NULL, *j;
@@ -60,15 +125,15 @@ result_json(const struct fa_result *r, int reveal)
 		return NULL;
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:s, s:s, s:s, s:o, s:o*, s:o*}",
+	    "s:O, s:O, s:O, s:O, s:o*, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
 	    "title", c->title, "target", r->target,
 	    "target_name", r->target_name, "reason", r->reason,
-	    "evidence", ev, "rationale", c->rationale,
-	    "remediation", c->remediation,
-	    "msa_clause", c->msa_clause, "references", refs_json(c->refs),
+	    "evidence", ev, "rationale", ct->rationale,
+	    "remediation", ct->remediation,
+	    "msa_clause", ct->msa, "references", ct->refs,
 	    "waived", w, "waiver_expired", x);
 	return j;
 }
@@ -95,6 +160,8 @@ families_json(const struct fa_snapshot *s)
 json_t *
 fa_report_json(const struct fa_report_ctx *ctx)
 {
+	struct texts_cache tc = { NULL, 0, 0 };
+	const struct check_texts *ct;
 	json_t *root, *results, *summary, *r;
 	struct fa_tally t;
 	char when[32];
@@ -118,10 +185,12 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	if (results == NULL || summary == NULL)
 		goto fail;
 	for (i = 0; i < ctx->res->n; i++) {
-		if ((r = result_json(&ctx->res->v[i], ctx->reveal)) == NULL ||
-		    json_array_append_new(results, r) != 0)
+		if ((ct = texts_of(&tc, ctx->res->v[i].check)) == NULL ||
+		    (r = result_json(&ctx->res->v[i], ct, ctx->reveal)) ==
+		    NULL || json_array_append_new(results, r) != 0)
 			goto fail;
 	}
+	texts_free(&tc);
 	root = json_pack("{s:s, s:{s:s, s:s}, s:O*, s:O*, s:{s:s, s:s}, "
 	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o, s:o, s:o}",
 	    "schema", FA_REPORT_SCHEMA,
@@ -138,6 +207,7 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	    "expired_waivers", fa_report_expired_waivers(ctx->policy));
 	return root;
 fail:
+	texts_free(&tc);
 	json_decref(results);
 	json_decref(summary);
 	return NULL;
