@@ -306,6 +306,77 @@ redact(const json_t *j, int share)
 	return json_deep_copy(j);
 }
 
+/* Walk j, replacing each secret's value (see fa_json_redact_begin). */
+static int
+redact_walk(json_t *j, struct fa_redaction *r)
+{
+	json_t *v, **ns, **nv;
+	const char *k;
+	size_t i, cap;
+
+	if (is_secret(j)) {
+		if ((v = json_object_get(j, "value")) == NULL)
+			return 0;
+		if (r->n == r->cap) {
+			cap = r->cap > 0 ? r->cap * 2 : 64;
+			ns = realloc(r->secret, cap * sizeof(*ns));
+			if (ns != NULL)
+				r->secret = ns;
+			nv = ns != NULL ? realloc(r->value, cap * sizeof(*nv)) :
+			    NULL;
+			if (nv == NULL)
+				return FA_ERR_NOMEM;
+			r->value = nv;
+			r->cap = cap;
+		}
+		r->secret[r->n] = json_incref(j);
+		r->value[r->n] = json_incref(v);
+		r->n++;
+		/* Replacing a member allocates nothing. */
+		return json_object_set(j, "value", r->redacted) != 0 ?
+		    FA_ERR_NOMEM : 0;
+	}
+	if (json_is_object(j)) {
+		json_object_foreach(j, k, v)
+			if (redact_walk(v, r) != 0)
+				return FA_ERR_NOMEM;
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			if (redact_walk(v, r) != 0)
+				return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+int
+fa_json_redact_begin(json_t *j, struct fa_redaction *r)
+{
+	memset(r, 0, sizeof(*r));
+	if ((r->redacted = json_string(FA_REDACTED)) == NULL)
+		return FA_ERR_NOMEM;
+	if (redact_walk(j, r) != 0) {
+		fa_json_redact_end(r);
+		return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+void
+fa_json_redact_end(struct fa_redaction *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		(void)json_object_set(r->secret[i], "value", r->value[i]);
+		json_decref(r->value[i]);
+		json_decref(r->secret[i]);
+	}
+	free(r->secret);
+	free(r->value);
+	json_decref(r->redacted);
+	memset(r, 0, sizeof(*r));
+}
+
 json_t *
 fa_json_redact(const json_t *j)
 {

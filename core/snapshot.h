@@ -125,6 +125,20 @@ int fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out,
 
 /* A secret value with its facts; NULL on ENOMEM. */
 json_t *fa_secret_new(uint64_t value);
+/*
+ * Redact j in place for a while: every secret's "value" is replaced by
+ * FA_REDACTED until fa_json_redact_end() puts the values back (for
+ * writing a large observation without copying it).  0, or FA_ERR_NOMEM
+ * with j as it was.
+ */
+struct fa_redaction {
+	json_t	**secret, **value;	/* each secret changed, its value */
+	size_t	  n, cap;
+	json_t	 *redacted;		/* the FA_REDACTED string they share */
+};
+int fa_json_redact_begin(json_t *j, struct fa_redaction *r);
+void fa_json_redact_end(struct fa_redaction *r);
+
 /* Deep copy of j with every secret's "value" replaced by FA_REDACTED. */
 json_t *fa_json_redact(const json_t *j);
 /*

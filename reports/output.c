@@ -271,6 +271,7 @@ struct spliced {
 	const char	*key;
 	size_t		 n;
 	json_t		*(*item)(size_t i, void *arg);
+	void		(*after)(size_t i, void *arg);
 	void		*arg;
 };
 
@@ -299,7 +300,7 @@ spliced_body(struct json_out *o, const void *arg)
 	char *head, *marker = NULL, *at;
 	json_t *it;
 	size_t i;
-	int r = -1;
+	int r = -1, ok;
 
 	head = json_dumps(sp->head, JSON_INDENT(2) | JSON_SORT_KEYS);
 	marker = fa_strfmt("\n  \"%s\": []", sp->key);
@@ -316,13 +317,14 @@ spliced_body(struct json_out *o, const void *arg)
 	for (i = 0; i < sp->n; i++) {
 		if ((it = sp->item(i, sp->arg)) == NULL)
 			goto out;	/* r is still -1 */
-		if (json_emit(i == 0 ? "\n" ITEM_PAD : ",\n" ITEM_PAD,
-		    i == 0 ? 5 : 6, o) != 0 || json_dump_callback(it,
-		    indent_emit, o, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-			json_decref(it);
-			goto out;
-		}
+		ok = json_emit(i == 0 ? "\n" ITEM_PAD : ",\n" ITEM_PAD,
+		    i == 0 ? 5 : 6, o) == 0 && json_dump_callback(it,
+		    indent_emit, o, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
 		json_decref(it);
+		if (sp->after != NULL)
+			sp->after(i, sp->arg);
+		if (!ok)
+			goto out;
 	}
 	at += strlen(marker) - 1;	/* at its "]" */
 	r = json_emit("\n  ", 3, o) != 0 || json_emit(at, strlen(at), o) != 0 ||
@@ -336,10 +338,11 @@ out:
 int
 fa_write_atomic_json_items(const char *dir, const char *name,
     const json_t *head, const char *key, size_t n,
-    json_t *(*item)(size_t i, void *arg), void *arg, char sha256[65],
+    json_t *(*item)(size_t i, void *arg),
+    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
     char **why)
 {
-	struct spliced sp = { head, key, n, item, arg };
+	struct spliced sp = { head, key, n, item, after, arg };
 
 	return write_hashed(dir, name, spliced_body, &sp, sha256, why);
 }

@@ -92,11 +92,13 @@ int fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
  * with flags JSON_INDENT(2) | JSON_SORT_KEYS, except that its top-level
  * member `key`, an empty array there, receives the n items item(i, arg)
  * returns (new references, NULL when out of memory), each made, written
- * and freed in turn.  The file is byte for byte the dump of the whole.
+ * and freed in turn, then after(i, arg) called if not NULL.  The file is
+ * byte for byte the dump of the whole.
  */
 int fa_write_atomic_json_items(const char *dir, const char *name,
     const json_t *head, const char *key, size_t n,
-    json_t *(*item)(size_t i, void *arg), void *arg, char sha256[65],
+    json_t *(*item)(size_t i, void *arg),
+    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
     char **why);
 
 /* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */

@@ -305,14 +305,37 @@ write_json(const char *dir, const char *name, const json_t *j,
 struct snap_items {
 	const struct fa_snapshot	*snap;
 	int				 reveal;
+	struct fa_redaction		 red;
 };
 
+/*
+ * Observation i, its secrets redacted in place while it is written (a
+ * redacted copy of a large fabric's topology would be a second one).
+ */
 static json_t *
 snap_item(size_t i, void *arg)
 {
-	const struct snap_items *si = arg;
+	struct snap_items *si = arg;
+	json_t *j;
 
-	return fa_snapshot_obs_json(si->snap, i, si->reveal);
+	if (!si->reveal && fa_json_redact_begin(si->snap->obs[i].data,
+	    &si->red) != 0)
+		return NULL;
+	if ((j = fa_snapshot_obs_json(si->snap, i, 1)) == NULL &&
+	    !si->reveal)
+		fa_json_redact_end(&si->red);
+	return j;
+}
+
+/* Observation i was written: its secrets back. */
+static void
+snap_item_done(size_t i, void *arg)
+{
+	struct snap_items *si = arg;
+
+	(void)i;
+	if (!si->reveal)
+		fa_json_redact_end(&si->red);
 }
 
 /*
@@ -324,7 +347,7 @@ static int
 write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
     char sha256[65])
 {
-	struct snap_items si = { snap, reveal };
+	struct snap_items si = { snap, reveal, { NULL, NULL, 0, 0, NULL } };
 	char *why = NULL;
 	json_t *head;
 	int r;
@@ -334,7 +357,8 @@ write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
 		return FA_EXIT_NORUN;
 	}
 	r = fa_write_atomic_json_items(dir, "snapshot.json", head,
-	    "observations", snap->nobs, snap_item, &si, sha256, &why);
+	    "observations", snap->nobs, snap_item, snap_item_done, &si,
+	    sha256, &why);
 	json_decref(head);
 	if (r == FA_ERR_NOMEM && why == NULL)
 		fa_diag("snapshot.json", "out of memory");

@@ -2,8 +2,10 @@
  * Unit tests for snapshot.json written observation by observation
  * (fa_write_atomic_json_items with fa_snapshot_head_json/obs_json): the
  * file must be byte for byte the dump of the whole snapshot as one JSON
- * tree, redacted or not, with no observation or many, hostile strings
- * included; its SHA-256 that of the file; a failing item leaves no file.
+ * tree, redacted (by copy, or in place as the scanner does) or not, with
+ * no observation or many, hostile strings included; the secrets are back
+ * afterwards; its SHA-256 is that of the file; a failing item leaves no
+ * file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,16 +27,34 @@ struct items {
 	const struct fa_snapshot	*snap;
 	int				 reveal;
 	size_t				 fail_at;	/* (size_t)-1: never */
+	int				 in_place;	/* redact in place */
+	struct fa_redaction		 red;
 };
 
 static json_t *
 item(size_t i, void *arg)
 {
-	const struct items *it = arg;
+	struct items *it = arg;
 
 	if (i == it->fail_at)
 		return NULL;
+	/* As the scanner does: redacted in place while written. */
+	if (it->in_place) {
+		assert_int_equal(fa_json_redact_begin(it->snap->obs[i].data,
+		    &it->red), 0);
+		return fa_snapshot_obs_json(it->snap, i, 1);
+	}
 	return fa_snapshot_obs_json(it->snap, i, it->reveal);
+}
+
+static void
+item_done(size_t i, void *arg)
+{
+	struct items *it = arg;
+
+	(void)i;
+	if (it->in_place)
+		fa_json_redact_end(&it->red);
 }
 
 /* A snapshot with n observations, a secret and awkward strings among them. */
@@ -89,20 +109,35 @@ slurp(const char *path, size_t *len)
 }
 
 static void
-same_as_whole(size_t n, int reveal)
+same_as_whole(size_t n, int reveal, int in_place)
 {
 	struct fa_snapshot *s = sample(n);
-	struct items it = { s, reveal, (size_t)-1 };
+	struct items it = { s, reveal, (size_t)-1, in_place,
+	    { NULL, NULL, 0, 0, NULL } };
+	char *before, *after;
+	json_t *all;
 	char dir[] = "/tmp/fa-items.XXXXXX", path[64], sha[65], want_sha[65];
 	char *why = NULL, *got, *want;
 	json_t *head, *whole;
 	size_t len;
 
 	assert_non_null(mkdtemp(dir));
+	all = fa_snapshot_to_json(s, 1);
+	before = json_dumps(all, JSON_SORT_KEYS);
+	json_decref(all);
 	head = fa_snapshot_head_json(s, reveal);
 	assert_non_null(head);
 	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
-	    "observations", s->nobs, item, &it, sha, &why), 0);
+	    "observations", s->nobs, item, item_done, &it, sha, &why), 0);
+	/* Whatever was redacted in place is back. */
+	all = fa_snapshot_to_json(s, 1);
+	after = json_dumps(all, JSON_SORT_KEYS);
+	json_decref(all);
+	assert_non_null(before);
+	assert_non_null(after);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
 	snprintf(path, sizeof(path), "%s/snapshot.json", dir);
 	got = slurp(path, &len);
 	whole = fa_snapshot_to_json(s, reveal);
@@ -130,30 +165,32 @@ static void
 test_no_observation(void **state)
 {
 	(void)state;
-	same_as_whole(0, 0);
+	same_as_whole(0, 0, 0);
 }
 
 static void
 test_one_observation(void **state)
 {
 	(void)state;
-	same_as_whole(1, 0);
-	same_as_whole(1, 1);
+	same_as_whole(1, 0, 0);
+	same_as_whole(1, 1, 0);
+	same_as_whole(1, 0, 1);
 }
 
 static void
 test_many_observations(void **state)
 {
 	(void)state;
-	same_as_whole(257, 0);
-	same_as_whole(257, 1);
+	same_as_whole(257, 0, 0);
+	same_as_whole(257, 1, 0);
+	same_as_whole(257, 0, 1);
 }
 
 static void
 test_failing_item_leaves_nothing(void **state)
 {
 	struct fa_snapshot *s = sample(10);
-	struct items it = { s, 0, 7 };
+	struct items it = { s, 0, 7, 0, { NULL, NULL, 0, 0, NULL } };
 	char dir[] = "/tmp/fa-items.XXXXXX", sha[65];
 	char *why = NULL;
 	json_t *head;
@@ -162,7 +199,7 @@ test_failing_item_leaves_nothing(void **state)
 	assert_non_null(mkdtemp(dir));
 	head = fa_snapshot_head_json(s, 0);
 	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
-	    "observations", s->nobs, item, &it, sha, &why), FA_ERR_NOMEM);
+	    "observations", s->nobs, item, NULL, &it, sha, &why), FA_ERR_NOMEM);
 	free(why);
 	/* Neither the file nor its temporary is left. */
 	assert_int_equal(rmdir(dir), 0);
