@@ -92,8 +92,7 @@ record(struct fa_ib *ib, struct port_job *j)
 		if (ib->smp_table_read != NULL &&
 		    j->port->base_lid < FA_IB_UNICAST_LIDS)
 			ib->smp_table_read[j->port->base_lid] = 1;
-	}
-	else {
+	} else {
 		st = got > 0 ? FA_OBS_INCOMPLETE :
 		    last == FA_MAD_STATUS ? FA_OBS_REJECTED :
 		    last == FA_MAD_NO_RESPONSE ? FA_OBS_NO_RESPONSE :
