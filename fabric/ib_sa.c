@@ -36,7 +36,6 @@
 #include "ib_sa_table.h"
 
 #define QP1_QKEY		0x80010000u
-#define SA_REC_MAX		IB_SA_DATA_SIZE	/* one MAD's worth of records */
 /* SA component mask bits (IBA vol. 1 15.2.5: one bit per record field). */
 #define PKTR_COMP_LID		(1ull << 0)
 #define PKTR_COMP_BLOCK		(1ull << 1)
@@ -221,7 +220,6 @@ struct sa_state {
 	int		 keys_pending;	/* of the two first key queries */
 	int		 trusted, untrusted;	/* their answers */
 	unsigned long	 nports;	/* the feeds' items */
-	int		 err;
 };
 
 /* The next CA port (other than ours, with a LID) of a per-port feed. */
