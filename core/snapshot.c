@@ -26,6 +26,93 @@ _Static_assert(sizeof(fam_state_names) / sizeof(fam_state_names[0]) ==
 
 #define MAX_STR		4096	/* any string member of a loaded snapshot */
 
+/*
+ * String pool.  A scan of a large fabric holds several observations per
+ * port (topology, P_Key table, PathRecord, key probes), and they repeat
+ * the same strings: kinds, the port's target and NodeDescription, reasons,
+ * attribute and state names.  Each observation's kind, target and reason,
+ * and every short string value of its data, point to one shared copy kept
+ * in s->pool (value -> json string) for the snapshot's lifetime.  Sharing
+ * a json_t string by reference is safe because nothing here changes a
+ * string in place (secrets are redacted by replacing the member, see
+ * fa_json_redact_begin).  Longer values seldom repeat: they are left as
+ * they are.
+ */
+#define POOL_MAX_LEN	96
+#define POOL_MAX_DEPTH	32
+
+/* The pooled string equal to v[0..len) (a borrowed reference), or NULL. */
+static json_t *
+pool_get(struct fa_snapshot *s, const char *v, size_t len)
+{
+	json_t *p;
+
+	if (s->pool == NULL && (s->pool = json_object()) == NULL)
+		return NULL;
+	if ((p = json_object_getn(s->pool, v, len)) != NULL)
+		return p;
+	/* The pool is never dumped: the bytes are kept as they are. */
+	if ((p = json_stringn_nocheck(v, len)) == NULL ||
+	    json_object_setn_new_nocheck(s->pool, v, len, p) != 0)
+		return NULL;
+	return p;
+}
+
+/* The pooled copy of the C string v, or NULL when out of memory. */
+static const char *
+pool_str(struct fa_snapshot *s, const char *v)
+{
+	json_t *p = pool_get(s, v, strlen(v));
+
+	return p != NULL ? json_string_value(p) : NULL;
+}
+
+/* Replace j's short string members and elements by pooled ones. */
+static int
+pool_tree(struct fa_snapshot *s, json_t *j, int depth)
+{
+	json_t *v, *p;
+	void *it;
+	size_t i;
+
+	if (depth > POOL_MAX_DEPTH)
+		return 0;	/* left unshared, still correct */
+	if (json_is_object(j)) {
+		for (it = json_object_iter(j); it != NULL;
+		    it = json_object_iter_next(j, it)) {
+			v = json_object_iter_value(it);
+			if (!json_is_string(v)) {
+				if (pool_tree(s, v, depth + 1) != 0)
+					return FA_ERR_NOMEM;
+				continue;
+			}
+			if (json_string_length(v) > POOL_MAX_LEN)
+				continue;
+			if ((p = pool_get(s, json_string_value(v),
+			    json_string_length(v))) == NULL)
+				return FA_ERR_NOMEM;
+			if (p != v && json_object_iter_set(j, it, p) != 0)
+				return FA_ERR_NOMEM;
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			if (!json_is_string(v)) {
+				if (pool_tree(s, v, depth + 1) != 0)
+					return FA_ERR_NOMEM;
+				continue;
+			}
+			if (json_string_length(v) > POOL_MAX_LEN)
+				continue;
+			if ((p = pool_get(s, json_string_value(v),
+			    json_string_length(v))) == NULL)
+				return FA_ERR_NOMEM;
+			if (p != v && json_array_set(j, i, p) != 0)
+				return FA_ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
 const char *
 fa_obs_state_name(enum fa_obs_state s)
 {
@@ -81,11 +168,9 @@ fa_snapshot_new(void)
 static void
 obs_clear(struct fa_obs *o)
 {
+	/* kind, target and reason belong to the snapshot's pool. */
 	free(o->id);
-	free(o->kind);
-	free(o->target);
 	free(o->request);
-	free(o->reason);
 	json_decref(o->data);
 	memset(o, 0, sizeof(*o));
 }
@@ -105,6 +190,7 @@ fa_snapshot_free(struct fa_snapshot *s)
 	free(s->policy_name);
 	free(s->policy_text);
 	json_decref(s->meta);
+	json_decref(s->pool);
 	free(s);
 }
 
@@ -172,12 +258,13 @@ fa_snapshot_add(struct fa_snapshot *s, enum fa_family fam, const char *id,
 		o.id = strdup(id);
 	else
 		o.id = fa_strfmt("%s#%zu", kind, s->nobs + 1);
-	o.kind = strdup(kind);
-	o.target = strdup(target != NULL ? target : "");
+	o.kind = pool_str(s, kind);
+	o.target = pool_str(s, target != NULL ? target : "");
 	o.request = strdup(request != NULL ? request : "");
-	o.reason = reason != NULL ? strdup(reason) : NULL;
+	o.reason = reason != NULL ? pool_str(s, reason) : NULL;
 	if (o.id == NULL || o.kind == NULL || o.target == NULL ||
-	    o.request == NULL || (reason != NULL && o.reason == NULL))
+	    o.request == NULL || (reason != NULL && o.reason == NULL) ||
+	    pool_tree(s, data, 0) != 0)
 		goto nomem;
 	if (s->nobs == s->cap) {
 		ncap = s->cap ? s->cap * 2 : 64;

@@ -49,11 +49,12 @@ enum fa_fam_state {
 struct fa_obs {
 	char		*id;		/* unique in the snapshot */
 	enum fa_family	 family;
-	char		*kind;		/* e.g. "ib.smp.sminfo" */
-	char		*target;	/* whom it was asked of */
+	const char	*kind;		/* e.g. "ib.smp.sminfo" (pooled) */
+	const char	*target;	/* whom it was asked of (pooled) */
 	char		*request;	/* what was sent, human readable */
 	enum fa_obs_state state;
-	char		*reason;	/* why not complete; NULL when complete */
+	const char	*reason;	/* why not complete; NULL when complete
+					 * (pooled) */
 	json_t		*data;		/* decoded payload; an object, never NULL */
 };
 
@@ -70,6 +71,7 @@ struct fa_snapshot {
 	struct fa_obs	*obs;
 	size_t		 nobs;
 	size_t		 cap;
+	json_t		*pool;		/* interned strings, see snapshot.c */
 };
 
 const char *fa_obs_state_name(enum fa_obs_state s);

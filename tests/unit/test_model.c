@@ -314,6 +314,63 @@ frozen_ids_are_known(void **state)
 	}
 }
 
+/*
+ * Observations share their kind, target, reason and short data strings
+ * through the snapshot's pool; values stay distinct where they differ
+ * (also by an embedded NUL), long ones are not shared, and the JSON is
+ * what each observation was given.
+ */
+static void
+snapshot_pools_strings(void **state)
+{
+	struct fa_snapshot *s = fa_snapshot_new();
+	const struct fa_obs *a, *b, *c;
+	char longv[200];
+	json_t *j;
+
+	(void)state;
+	memset(longv, 'x', sizeof(longv) - 1);
+	longv[sizeof(longv) - 1] = '\0';
+	assert_non_null(s);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.k",
+	    "H-0x1/1", "r1", FA_OBS_NO_RESPONSE, "timed out",
+	    json_pack("{s:s, s:s, s:[s]}", "desc", "gpu-01 mlx5_0", "long",
+	    longv, "a", "gpu-01 mlx5_0"), &a), 0);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.k",
+	    "H-0x1/1", "r2", FA_OBS_NO_RESPONSE, "timed out",
+	    json_pack("{s:s, s:s, s:s%}", "desc", "gpu-01 mlx5_0", "long",
+	    longv, "nul", "ab\0c", (size_t)4), &b), 0);
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_IB, NULL, "ib.k",
+	    "H-0x2/1", "r3", FA_OBS_COMPLETE, NULL,
+	    json_pack("{s:s, s:s}", "desc", "gpu-02 mlx5_0", "nul", "ab"),
+	    &c), 0);
+	a = &s->obs[0];
+	b = &s->obs[1];
+	assert_ptr_equal(a->kind, b->kind);
+	assert_ptr_equal(a->target, b->target);
+	assert_ptr_equal(a->reason, b->reason);
+	assert_ptr_not_equal(a->target, c->target);
+	assert_string_equal(c->target, "H-0x2/1");
+	assert_ptr_equal(json_object_get(a->data, "desc"),
+	    json_object_get(b->data, "desc"));
+	assert_ptr_equal(json_object_get(a->data, "desc"),
+	    json_array_get(json_object_get(a->data, "a"), 0));
+	assert_ptr_not_equal(json_object_get(a->data, "long"),
+	    json_object_get(b->data, "long"));
+	assert_int_equal(json_string_length(json_object_get(b->data, "nul")),
+	    4);
+	assert_int_equal(json_string_length(json_object_get(c->data, "nul")),
+	    2);
+	assert_string_equal(json_string_value(json_object_get(c->data,
+	    "desc")), "gpu-02 mlx5_0");
+	j = fa_snapshot_to_json(s, 0);
+	assert_non_null(j);
+	assert_int_equal(json_array_size(json_object_get(j, "observations")),
+	    3);
+	json_decref(j);
+	fa_snapshot_free(s);
+}
+
 int
 main(void)
 {
@@ -322,6 +379,7 @@ main(void)
 		cmocka_unit_test(sanitize_hostile),
 		cmocka_unit_test(snapshot_round_trip),
 		cmocka_unit_test(snapshot_redacts_secrets),
+		cmocka_unit_test(snapshot_pools_strings),
 		cmocka_unit_test(snapshot_rejects_malformed),
 		cmocka_unit_test(report_json_and_txt),
 		cmocka_unit_test(atomic_write),
