@@ -67,6 +67,29 @@ pool_str(struct fa_snapshot *s, const char *v)
 	return p != NULL ? json_string_value(p) : NULL;
 }
 
+static int pool_tree(struct fa_snapshot *s, json_t *j, int depth);
+
+/*
+ * For one member or element v: its pooled replacement in *p (NULL when v
+ * stays: not a string, too long, or already the pooled one); containers
+ * are walked.  0 or FA_ERR_NOMEM.
+ */
+static int
+pool_value(struct fa_snapshot *s, json_t *v, int depth, json_t **p)
+{
+	*p = NULL;
+	if (!json_is_string(v))
+		return pool_tree(s, v, depth + 1);
+	if (json_string_length(v) > POOL_MAX_LEN)
+		return 0;
+	if ((*p = pool_get(s, json_string_value(v), json_string_length(v))) ==
+	    NULL)
+		return FA_ERR_NOMEM;
+	if (*p == v)
+		*p = NULL;
+	return 0;
+}
+
 /* Replace j's short string members and elements by pooled ones. */
 static int
 pool_tree(struct fa_snapshot *s, json_t *j, int depth)
@@ -79,36 +102,16 @@ pool_tree(struct fa_snapshot *s, json_t *j, int depth)
 		return 0;	/* left unshared, still correct */
 	if (json_is_object(j)) {
 		for (it = json_object_iter(j); it != NULL;
-		    it = json_object_iter_next(j, it)) {
-			v = json_object_iter_value(it);
-			if (!json_is_string(v)) {
-				if (pool_tree(s, v, depth + 1) != 0)
-					return FA_ERR_NOMEM;
-				continue;
-			}
-			if (json_string_length(v) > POOL_MAX_LEN)
-				continue;
-			if ((p = pool_get(s, json_string_value(v),
-			    json_string_length(v))) == NULL)
+		    it = json_object_iter_next(j, it))
+			if (pool_value(s, json_object_iter_value(it), depth,
+			    &p) != 0 || (p != NULL &&
+			    json_object_iter_set(j, it, p) != 0))
 				return FA_ERR_NOMEM;
-			if (p != v && json_object_iter_set(j, it, p) != 0)
-				return FA_ERR_NOMEM;
-		}
 	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v) {
-			if (!json_is_string(v)) {
-				if (pool_tree(s, v, depth + 1) != 0)
-					return FA_ERR_NOMEM;
-				continue;
-			}
-			if (json_string_length(v) > POOL_MAX_LEN)
-				continue;
-			if ((p = pool_get(s, json_string_value(v),
-			    json_string_length(v))) == NULL)
+		json_array_foreach(j, i, v)
+			if (pool_value(s, v, depth, &p) != 0 || (p != NULL &&
+			    json_array_set(j, i, p) != 0))
 				return FA_ERR_NOMEM;
-			if (p != v && json_array_set(j, i, p) != 0)
-				return FA_ERR_NOMEM;
-		}
 	}
 	return 0;
 }
