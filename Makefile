@@ -176,16 +176,21 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/ib/demo.sh $(BIN)
 
-# The clang build keeps both compilers warning-free; its binaries are not run.
+# The scenario suites run the ASan+UBSan build of fabaudit (tests/run.sh),
+# so that build has the test tools too.  The clang build keeps both
+# compilers warning-free; its binaries are not run.
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(MADLOG) $(MKSPECIAL) \
-		$(ETHTOOLS) bench-build \
-		$(if $(AGENT_SRCS),$(AGENT))
-	@$(MAKE) --no-print-directory B=build-asan SAN=1 unit-build
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) test-tools
+	@$(MAKE) --no-print-directory B=build-asan SAN=1 all unit-build \
+		test-tools
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
 	@sh tests/run.sh $(B) build-asan
 
 unit-build: $(UNIT_BINS)
+
+.PHONY: unit-build test-tools
+test-tools: $(MADLOG) $(MKSPECIAL) $(ETHTOOLS) bench-build \
+	$(if $(AGENT_SRCS),$(AGENT))
 
 lint-man: all
 	@sh tests/lint-man.sh $(B)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The test runner behind `make check`: unit tests (plain and ASan+UBSan
-# builds), man page lint, CLI tests and InfiniBand scenario tests on the
-# simulator.  Prints every result and ends with "N passed, N failed".
+# builds), man page lint, CLI tests and the scenario suites (IB on the
+# simulator, Ethernet test bed, host trees, reports), which run the
+# ASan+UBSan build of fabaudit.  Prints every result and ends with
+# "N passed, N failed".
 # usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -11,7 +13,8 @@ FILTER=${3:-}
 passed=0
 failed=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+san=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$san"' EXIT
 
 # run NAME CMD...: run one suite, count its results.
 run() {
@@ -65,6 +68,20 @@ done
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
+
+# From here on the suites run the ASan+UBSan build ($A, with its own test
+# tools).  Every sanitizer report (memory error, undefined behaviour, leak;
+# on error paths too) goes to a file in $san, one per process, and each one
+# is a failure below, whether or not the suite looked at the exit status.
+# The suppressions in tests/sanitizer/ cover third-party test plumbing
+# only (each says why).  The plain build ran the cli suite above.
+sup=$PWD/tests/sanitizer
+export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0"\
+":log_path=$san/asan:suppressions=$sup/asan.supp"
+export LSAN_OPTIONS="suppressions=$sup/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$san/ubsan"
+B=$A
+run "cli (ASan+UBSan)" sh tests/cli.sh "$B/fabaudit"
 run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
 run "ib agent" sh tests/ib/test_agent.sh "$B"
 run "host fixtures" sh tests/host/test_fixtures.sh "$B"
@@ -80,6 +97,20 @@ run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
+
+echo "== sanitizer reports"
+nsan=0
+for f in "$san"/*; do
+	[ -e "$f" ] || continue
+	echo "FAIL: sanitizer report $(basename "$f"):"
+	head -40 "$f"
+	nsan=$((nsan + 1))
+done
+if [ "$nsan" -eq 0 ]; then
+	echo "PASS: no sanitizer report from any suite"
+	passed=$((passed + 1))
+fi
+failed=$((failed + nsan))
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
