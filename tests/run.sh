@@ -1,7 +1,8 @@
 #!/bin/sh
 # The test runner behind `make check`: unit tests (plain and ASan+UBSan
-# builds), man page lint, CLI tests and InfiniBand scenario tests on the
-# simulator.  Prints every result and ends with "N passed, N failed".
+# builds), man page lint, CLI tests, InfiniBand scenario tests on the
+# simulator and a short pass of every fuzz target.  Prints every result
+# and ends with "N passed, N failed".
 # usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -80,6 +81,8 @@ run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
+# Every libFuzzer target: its regressions, then 3 s of fuzzing.
+run "fuzz (short)" sh fuzz/run.sh build-fuzz --time 3
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
