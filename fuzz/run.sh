@@ -113,9 +113,11 @@ for t in "$@"; do
 	found=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 	if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
 		crashes=$((crashes + 1))
-		kind=$(grep -m1 -o -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer|UndefinedBehaviorSanitizer)[^(]*' "$log")
+		san='AddressSanitizer|LeakSanitizer|libFuzzer'
+		kind=$(grep -m1 -o -E "ERROR: ($san)[^(]*" "$log")
 		[ -n "$kind" ] || kind=$(grep -m1 'runtime error' "$log")
-		fail "fuzz $name: ${kind:-exit status $rc}; input ${found:-not saved}; log $log"
+		fail "fuzz $name: ${kind:-exit status $rc};" \
+		    "input ${found:-not saved}; log $log"
 		# The sanitizer's report, for the test log.
 		grep -A 12 -m1 -E '^==[0-9]+==ERROR|runtime error|ERROR: libFuzzer' \
 		    "$log" | sed 's/^/    /'
