@@ -122,6 +122,37 @@ $(B)/bench/smpceiling: $(B)/bench/smpceiling.o
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # ---- end of make bench ---------------------------------------------------
 
+# ---- make fuzz: libFuzzer targets of the parsers (fuzz/README) ----------
+# `make fuzz-build` builds build-fuzz/fuzz/fuzz_NAME for every
+# fuzz/fuzz_NAME.c with clang in its own directory (a sub-make: the
+# libraries instrumented with -fsanitize=fuzzer-no-link,address,undefined,
+# each target linked with -fsanitize=fuzzer), so the normal build is
+# untouched.  `make fuzz` runs each target FUZZ_TIME seconds (fuzz/run.sh);
+# FUZZ_TARGETS="ib_smp ..." chooses some.
+FUZZ_B		 = build-fuzz
+FUZZ_TIME	?= 60
+FUZZ_TARGETS	?=
+FUZZ_SRCS	 = $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS	 = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+.PHONY: fuzz fuzz-build fuzz-bins
+fuzz: fuzz-build
+	@sh fuzz/run.sh $(FUZZ_B) --time $(FUZZ_TIME) $(FUZZ_TARGETS)
+fuzz-build:
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang SAN=1 \
+		CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
+# Only meaningful in that sub-make (B=build-fuzz, CC=clang).
+fuzz-bins: $(FUZZ_BINS)
+# fuzz/fuzz.h declares LLVMFuzzerTestOneInput (-Wmissing-prototypes).
+$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -include fuzz/fuzz.h -c -o $@ $<
+$(B)/fuzz/fuzz_%: $(B)/fuzz/fuzz_%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) \
+    $(LIBCORE)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+# ---- end of make fuzz ----------------------------------------------------
+
 # Unit tests of fabric/ code (ftest_*) link libfabric ...
 $(B)/tests/ftest_%: $(B)/tests/unit/ftest_%.o $(LIBFABRIC) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
@@ -181,6 +212,7 @@ demo: deps
 # compilers warning-free; its binaries are not run.
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) test-tools
+	@$(MAKE) --no-print-directory fuzz-build
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 all unit-build \
 		test-tools
 	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
@@ -215,6 +247,6 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/junit.xsd
 
 clean:
-	rm -rf build build-asan build-clang demo-report
+	rm -rf build build-asan build-clang build-fuzz demo-report
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

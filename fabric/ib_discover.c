@@ -22,7 +22,6 @@ static json_t *
 port_json(ibnd_port_t *p)
 {
 	json_t *o;
-	uint32_t cap;
 
 	/*
 	 * PortInfo as libibnetdisc read it (IBA vol. 1 14.2.5.6): capability
@@ -37,27 +36,9 @@ port_json(ibnd_port_t *p)
 	    p->base_lid, "state", mad_get_field(p->info, 0, IB_PORT_STATE_F));
 	if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
 		goto fail;
-	if (p->node->type == IB_NODE_SWITCH && p->portnum > 0) {
-		if (json_object_set_new(o, "part_enf_in", json_integer(
-		    mad_get_field(p->info, 0, IB_PORT_PART_EN_INB_F))) != 0 ||
-		    json_object_set_new(o, "part_enf_out", json_integer(
-		    mad_get_field(p->info, 0, IB_PORT_PART_EN_OUTB_F))) != 0)
-			goto fail;
-	} else {
-		cap = mad_get_field(p->info, 0, IB_PORT_CAPMASK_F);
-		if (json_object_update_new(o, json_pack("{s:I, s:b, s:o, s:i, "
-		    "s:i, s:i}", "capmask", (json_int_t)cap,
-		    "is_sm", (cap & 0x2) != 0,
-		    "mkey", fa_secret_new(mad_get_field64(p->info, 0,
-		    IB_PORT_MKEY_F)),
-		    "mkey_protect", mad_get_field(p->info, 0,
-		    IB_PORT_MKEY_PROT_BITS_F),
-		    "mkey_lease", mad_get_field(p->info, 0,
-		    IB_PORT_MKEY_LEASE_F),
-		    "mkey_violations", mad_get_field(p->info, 0,
-		    IB_PORT_MKEY_VIOL_F))) != 0)
-			goto fail;
-	}
+	if (fa_ib_portinfo_json(o, p->info, p->node->type == IB_NODE_SWITCH &&
+	    p->portnum > 0) != 0)
+		goto fail;
 	if (p->remoteport != NULL && p->remoteport->node != NULL) {
 		if (fa_json_set_u64(o, "remote_node_guid",
 		    p->remoteport->node->guid) != 0 ||

@@ -87,15 +87,7 @@ job_done(struct fa_mad_req *r, void *arg)
 	/* CongestionKeyInfo (Annex A10.4.3): the key and its protection. */
 	if (r->outcome == FA_MAD_ANSWERED &&
 	    probes[j->probe].mgmt_class == IB_CC_CLASS &&
-	    (json_object_set_new(o, "cc_key", fa_secret_new(mad_get_field64(
-	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_F))) != 0 ||
-	    json_object_set_new(o, "protect", json_integer(mad_get_field(
-	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F)))
-	    != 0 || json_object_set_new(o, "lease", json_integer(mad_get_field(
-	    (void *)d, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_LEASE_PERIOD_F)))
-	    != 0 || json_object_set_new(o, "violations", json_integer(
-	    mad_get_field((void *)d, 0,
-	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F))) != 0))
+	    fa_ib_cc_keyinfo_json(o, d) != 0)
 		goto out;
 	rc = fa_ib_add_req_obs(j->feed->ib, KIND_KEYPROBE, target, req, r, o,
 	    NULL, 0);

@@ -12,6 +12,7 @@
 #include "ib.h"
 #include "ib_mad.h"
 #include "ib_pcap.h"
+#include "ib_smp_decode.h"
 #include "ib_tap.h"
 
 #define FA_IB_PKEYS_KEPT	128	/* our P_Keys kept by index (4 blocks) */

@@ -65,6 +65,7 @@ fa_ib_local(struct fa_ib *ib)
 	json_t *d;
 	char *why = NULL, *target = NULL;
 	struct fa_mad_opts mo;
+	struct fa_ib_nodeinfo ni;
 	int r;
 
 	memset(&mo, 0, sizeof(mo));
@@ -112,12 +113,10 @@ fa_ib_local(struct fa_ib *ib)
 		    &status, 0);
 		if (oc == FA_SMP_ANSWERED) {
 			ib->node_info_ok = 1;
-			ib->node_guid = mad_get_field64(data, 0,
-			    IB_NODE_GUID_F);
-			ib->node_type = (int)mad_get_field(data, 0,
-			    IB_NODE_TYPE_F);
-			ib->partition_cap = (uint16_t)mad_get_field(data, 0,
-			    IB_NODE_PARTITION_CAP_F);
+			fa_ib_nodeinfo_decode(data, &ni);
+			ib->node_guid = ni.node_guid;
+			ib->node_type = ni.node_type;
+			ib->partition_cap = ni.partition_cap;
 			oc = fa_ib_smp_get(ib, &self, IB_ATTR_NODE_DESC, 0,
 			    data, &status, 0);
 		} else {

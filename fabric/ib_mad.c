@@ -332,8 +332,8 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
  * SA header's SM_Key (bytes 36-43), SMInfo's SM_Key (data 8-15), PortInfo's
  * M_Key (data 0-7) and CongestionKeyInfo's CC_Key (data 0-7).
  */
-static void
-redact_keys(uint8_t *mad)
+void
+fa_ib_redact_keys(uint8_t *mad)
 {
 	unsigned cls = mad[1], attr = (unsigned)(mad[16] << 8 | mad[17]);
 
@@ -371,7 +371,7 @@ fa_ib_capture(struct fa_ib_pcap *pcap, enum fa_pcap_dir dir, int mgmt_class,
 	memcpy(full, mad, len > sizeof(full) ? sizeof(full) : len);
 	/* We send no secret (keys 0 and 1 only); answers may carry them. */
 	if (!reveal && dir == FA_PCAP_RECEIVED)
-		redact_keys(full);
+		fa_ib_redact_keys(full);
 	memset(&pkt, 0, sizeof(pkt));
 	pkt.slid = dir == FA_PCAP_SENT ? (peer == 0xffff ? 0xffff : own) :
 	    peer;
@@ -611,19 +611,24 @@ received(struct fa_mad *m, int len)
 		return;
 	}
 	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
+	finish(m, r, fa_mad_set_resp(r, mad, (size_t)len));
+}
+
+enum fa_mad_outcome
+fa_mad_set_resp(struct fa_mad_req *r, const uint8_t *mad, size_t len)
+{
 	memset(r->resp, 0, sizeof(r->resp));
 	r->resp_len = (unsigned)len;
-	memcpy(r->resp, mad, (size_t)len < sizeof(r->resp) ? (size_t)len :
-	    sizeof(r->resp));
-	if (r->keep_whole && (size_t)len > sizeof(r->resp) &&
-	    r->whole == NULL && (r->whole = malloc((size_t)len)) != NULL)
-		memcpy(r->whole, mad, (size_t)len);
+	memcpy(r->resp, mad, len < sizeof(r->resp) ? len : sizeof(r->resp));
+	if (r->keep_whole && len > sizeof(r->resp) &&
+	    r->whole == NULL && (r->whole = malloc(len)) != NULL)
+		memcpy(r->whole, mad, len);
 	/* DR SMPs have a 15-bit status; bit 15 is the D bit (IBA 14.2.1.2). */
 	if (r->mgmt_class == IB_SMI_DIRECT_CLASS)
 		r->status = mad_get_field(r->resp, 0, IB_DRSMP_STATUS_F);
 	else
 		r->status = mad_get_field(r->resp, 0, IB_MAD_STATUS_F);
-	finish(m, r, r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS);
+	return r->status == 0 ? FA_MAD_ANSWERED : FA_MAD_STATUS;
 }
 
 /*

@@ -155,6 +155,24 @@ void fa_ib_capture(struct fa_ib_pcap *pcap, enum fa_pcap_dir dir,
     int mgmt_class, uint16_t peer, uint16_t own, int reveal,
     const uint8_t *mad, size_t len);
 
+/*
+ * Keep the response `mad` of `len` bytes (at least 24, its header) in r:
+ * its first MAD in r->resp (zero-padded), its length, all of it in
+ * r->whole if r->keep_whole and it is longer than a MAD (NULL if out of
+ * memory), and its status.  Returns FA_MAD_ANSWERED or FA_MAD_STATUS.
+ * What the engine does with every answer; pure, for the fuzz targets.
+ */
+enum fa_mad_outcome fa_mad_set_resp(struct fa_mad_req *r, const uint8_t *mad,
+    size_t len);
+
+/*
+ * Zero the key fields of the 256-byte answer `mad` (the header's M_Key,
+ * CC_Key, VS_Key or B_Key, the SA header's SM_Key, SMInfo's SM_Key,
+ * PortInfo's M_Key, CongestionKeyInfo's CC_Key), as fa_ib_capture() does
+ * unless asked to reveal them.
+ */
+void fa_ib_redact_keys(uint8_t *mad);
+
 /* The data of a response: offset 64 (SMP, CC, BM, AM), 56 (SA), 32 (VS). */
 const uint8_t *fa_mad_data(const struct fa_mad_req *r);
 

@@ -24,10 +24,9 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	ib_portid_t self;
 	enum fa_smp_outcome oc = FA_SMP_ANSWERED;
 	enum fa_obs_state st;
-	unsigned status = 0, nblocks, b, i, got = 0;
+	unsigned status = 0, nblocks, b, got = 0;
 	json_t *d = NULL, *pk;
-	char *target = NULL, *req = NULL, *reason = NULL, hex[8];
-	uint16_t v;
+	char *target = NULL, *req = NULL, *reason = NULL;
 	int r = FA_ERR_NOMEM;
 
 	nblocks = (ib->partition_cap + PKEYS_PER_BLOCK - 1) / PKEYS_PER_BLOCK;
@@ -52,16 +51,11 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 		if (oc != FA_SMP_ANSWERED)
 			break;
 		got++;
-		for (i = 0; i < PKEYS_PER_BLOCK; i++) {
-			v = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
-			if (b * PKEYS_PER_BLOCK + i < FA_IB_PKEYS_KEPT)
-				ib->pkey_at[b * PKEYS_PER_BLOCK + i] = v;
-			if (v == 0)
-				continue;
-			snprintf(hex, sizeof(hex), "0x%04x", v);
-			if (json_array_append_new(pk, json_string(hex)) != 0)
-				goto out;
-		}
+		if (fa_ib_pkeys_json(pk, data, PKEYS_PER_BLOCK,
+		    b < FA_IB_PKEYS_KEPT / PKEYS_PER_BLOCK ?
+		    ib->pkey_at + b * PKEYS_PER_BLOCK : NULL,
+		    PKEYS_PER_BLOCK) != 0)
+			goto out;
 	}
 	if (json_object_set_new(d, "blocks_read", json_integer(got)) != 0)
 		goto out;

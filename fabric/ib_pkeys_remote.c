@@ -43,12 +43,10 @@ static int
 record(struct fa_ib *ib, struct port_job *j)
 {
 	enum fa_obs_state st;
-	unsigned b, i, got = 0, status = 0;
+	unsigned b, got = 0, status = 0;
 	enum fa_mad_outcome last = FA_MAD_ANSWERED;
 	json_t *d = NULL, *pk;
-	char *target, *desc, *req, *reason = NULL, hex[8];
-	const uint8_t *data;
-	uint16_t v;
+	char *target, *desc, *req, *reason = NULL;
 	int r = FA_ERR_NOMEM;
 
 	target = fa_ib_target(j->node->type, j->node->guid, j->port->portnum);
@@ -65,15 +63,9 @@ record(struct fa_ib *ib, struct port_job *j)
 			continue;
 		}
 		got++;
-		data = fa_mad_data(&j->blocks[b]);
-		for (i = 0; i < PKEYS_PER_BLOCK; i++) {
-			v = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
-			if (v == 0)
-				continue;
-			snprintf(hex, sizeof(hex), "0x%04x", v);
-			if (json_array_append_new(pk, json_string(hex)) != 0)
-				goto out;
-		}
+		if (fa_ib_pkeys_json(pk, fa_mad_data(&j->blocks[b]),
+		    PKEYS_PER_BLOCK, NULL, 0) != 0)
+			goto out;
 	}
 	d = json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:O}", "role", "remote",
 	    "lid", j->port->base_lid, "node_desc", desc, "partition_cap",

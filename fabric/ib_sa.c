@@ -33,6 +33,7 @@
 #include <infiniband/umad_sa.h>
 
 #include "ib_internal.h"
+#include "ib_sa_decode.h"
 #include "ib_sa_table.h"
 
 #define QP1_QKEY		0x80010000u
@@ -41,8 +42,6 @@
 #define PKTR_COMP_BLOCK		(1ull << 1)
 #define PR_COMP_DLID		(1ull << 4)
 #define PR_COMP_SLID		(1ull << 5)
-/* PathRecord P_Key: bytes 50-51 (IBA vol. 1 15.2.5.16). */
-#define PR_PKEY_OFFS		50
 
 static void
 sa_req(struct fa_ib *ib, struct fa_mad_req *r, int method, unsigned attr,
@@ -102,11 +101,10 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
     const char *key_name, const char *target, const char *desc,
     uint64_t guid, int *answered)
 {
-	const uint8_t *rec;
 	const char *bad = NULL;
-	unsigned recsz, n, i;
+	unsigned recsz, n;
 	json_t *d, *pk = NULL;
-	char *req, hex[8];
+	char *req;
 	int rc, cut;
 
 	n = sa_records(r, &recsz, &cut);
@@ -119,8 +117,6 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 	if (req == NULL || d == NULL)
 		goto nomem;
 	if (target != NULL) {
-		/* PKeyTableRecord: LID, block, port, 3 reserved, then the
-		 * 32 P_Keys of the block (IBA vol. 1 15.2.5.11). */
 		if ((pk = json_array()) == NULL ||
 		    json_object_set_new(d, "role", json_string("remote")) != 0 ||
 		    json_object_set_new(d, "node_desc", json_string(desc)) != 0 ||
@@ -129,23 +125,11 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 		    json_object_set_new(d, "blocks_read",
 		    json_integer(r->outcome == FA_MAD_ANSWERED && n > 0)) != 0)
 			goto nomem;
-		rec = fa_mad_data(r);
-		if (r->outcome == FA_MAD_ANSWERED && n > 0 && (recsz < 72 ||
-		    (unsigned)(rec[0] << 8 | rec[1]) != lid || rec[2] != 0 ||
-		    rec[3] != 0))
-			bad = "a PKeyTableRecord shorter than 72 bytes, or of "
-			    "another LID or block than asked";
-		for (i = 0; bad == NULL && r->outcome == FA_MAD_ANSWERED &&
-		    n > 0 && i < 32; i++) {
-			uint16_t v = (uint16_t)(rec[8 + 2 * i] << 8 |
-			    rec[9 + 2 * i]);
-
-			if (v == 0)
-				continue;
-			snprintf(hex, sizeof(hex), "0x%04x", v);
-			if (json_array_append_new(pk, json_string(hex)) != 0)
-				goto nomem;
-		}
+		if (r->outcome == FA_MAD_ANSWERED && n > 0 &&
+		    fa_ib_sa_pkey_record(fa_mad_data(r), r->resp_len >
+		    IB_SA_DATA_OFFS ? r->resp_len - IB_SA_DATA_OFFS : 0, recsz,
+		    lid, pk, &bad) != 0)
+			goto nomem;
 		if (json_object_set_new(d, "pkeys", pk) != 0) {
 			pk = NULL;
 			goto nomem;
@@ -168,10 +152,9 @@ static int
 sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 {
 	struct fa_sa_table t = { 0 };
-	const uint8_t *rec, *msg = r->resp;
+	const uint8_t *msg = r->resp;
 	const char *bad = NULL;
-	unsigned i;
-	json_t *d, *arr, *o;
+	json_t *d, *arr;
 	char *req;
 	int rc;
 
@@ -184,22 +167,9 @@ sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 	}
 	if ((arr = json_array()) == NULL)
 		return FA_ERR_NOMEM;
-	/* SMInfoRecord: LID (2), reserved (2), SMInfo (IBA vol. 1 15.2.5.5). */
-	for (i = 0; i < t.n; i++) {
-		rec = t.recs + (size_t)i * t.recsz;
-		if (rec[0] == 0 && rec[1] == 0)
-			break;	/* padding after the last record */
-		o = json_pack("{s:i, s:i, s:i}", "lid", rec[0] << 8 | rec[1],
-		    "priority", mad_get_field((void *)(rec + 4), 0,
-		    IB_SMINFO_PRIO_F), "state", mad_get_field((void *)(rec + 4),
-		    0, IB_SMINFO_STATE_F));
-		if (o == NULL || fa_json_set_u64(o, "guid", mad_get_field64(
-		    (void *)(rec + 4), 0, IB_SMINFO_GUID_F)) != 0 ||
-		    json_array_append_new(arr, o) != 0) {
-			json_decref(o);
-			json_decref(arr);
-			return FA_ERR_NOMEM;
-		}
+	if (fa_ib_sa_sminfo_json(&t, arr) != 0) {
+		json_decref(arr);
+		return FA_ERR_NOMEM;
 	}
 	req = fa_strfmt("SubnAdmGetTable(SMInfoRecord) to the SA at LID %u, "
 	    "SM_Key 0", ib->sm_lid);
@@ -254,19 +224,13 @@ struct port_job {
 	int			 p;
 };
 
-/* A path to one DLID: what is kept of a PathRecord. */
-struct pr_entry {
-	uint16_t	dlid;
-	uint16_t	pkey;
-};
-
 /*
  * Record the PathRecord observation of CA port (n, p), whose paths are
  * the `ne` entries at `e`, all to its LID, read by `req` answered as `r`.
  */
 static int
 pr_port_obs(struct fa_ib *ib, ibnd_node_t *n, int p, const char *req,
-    const struct fa_mad_req *r, const struct pr_entry *e, unsigned ne,
+    const struct fa_mad_req *r, const struct fa_ib_pr_entry *e, unsigned ne,
     const char *bad, int cut)
 {
 	ibnd_port_t *pt = n->ports[p];
@@ -297,14 +261,6 @@ out:
 	return rc;
 }
 
-/* A PathRecord's DLID and P_Key (IBA vol. 1 15.2.5.16). */
-static void
-pr_entry_of(const uint8_t *rec, struct pr_entry *e)
-{
-	e->dlid = (uint16_t)mad_get_field((void *)rec, 0, IB_SA_PR_DLID_F);
-	e->pkey = (uint16_t)(rec[PR_PKEY_OFFS] << 8 | rec[PR_PKEY_OFFS + 1]);
-}
-
 static void
 pr_done(struct fa_mad_req *r, void *arg)
 {
@@ -312,9 +268,9 @@ pr_done(struct fa_mad_req *r, void *arg)
 	struct fa_ib *ib = j->feed->ib;
 	ibnd_port_t *pt = j->n->ports[j->p];
 	struct fa_sa_table t = { 0 };
-	struct pr_entry *e = NULL;
+	struct fa_ib_pr_entry *e = NULL;
 	const uint8_t *msg = r->resp;
-	unsigned i, ne = 0;
+	unsigned ne = 0;
 	const char *bad = NULL;
 	char *req = NULL;
 	int rc = FA_ERR_NOMEM;
@@ -329,16 +285,8 @@ pr_done(struct fa_mad_req *r, void *arg)
 	}
 	if (t.n > 0 && (e = calloc(t.n, sizeof(*e))) == NULL)
 		goto out;
-	for (i = 0; i < t.n; i++) {
-		pr_entry_of(t.recs + (size_t)i * t.recsz, &e[ne]);
-		if (e[ne].dlid == 0)
-			break;	/* padding */
-		if (e[ne].dlid != pt->base_lid) {
-			bad = "a PathRecord for another DLID than asked";
-			break;
-		}
-		ne++;
-	}
+	if (t.n > 0)
+		ne = fa_ib_pr_port_entries(&t, (uint16_t)pt->base_lid, e, &bad);
 	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u DLID %u to the SA "
 	    "at LID %u, SM_Key 0", ib->lid, pt->base_lid, ib->sm_lid);
 	if (req != NULL)
@@ -474,56 +422,10 @@ port_feed(struct fa_ib *ib, unsigned long n,
 	return r;
 }
 
-static int
-pr_entry_cmp(const void *a, const void *b)
-{
-	const struct pr_entry *x = a, *y = b;
-
-	return x->dlid != y->dlid ? (x->dlid < y->dlid ? -1 : 1) :
-	    (x->pkey < y->pkey ? -1 : x->pkey > y->pkey);
-}
-
-/*
- * The paths of a complete PathRecord table, sorted by DLID; their count,
- * FA_ERR_INPUT with *bad set if a record is not from our LID, or
- * FA_ERR_NOMEM.  *out is NULL when
- * there are none.
- */
-static long
-pr_table_entries(const struct fa_ib *ib, const struct fa_sa_table *t,
-    struct pr_entry **out, const char **bad)
-{
-	struct pr_entry *e;
-	unsigned i;
-	long ne = 0;
-
-	*out = NULL;
-	if (t->n == 0)
-		return 0;
-	if ((e = calloc(t->n, sizeof(*e))) == NULL)
-		return FA_ERR_NOMEM;
-	for (i = 0; i < t->n; i++) {
-		const uint8_t *rec = t->recs + (size_t)i * t->recsz;
-
-		pr_entry_of(rec, &e[ne]);
-		if (e[ne].dlid == 0)
-			continue;	/* padding */
-		if (mad_get_field((void *)rec, 0, IB_SA_PR_SLID_F) != ib->lid) {
-			*bad = "a PathRecord from another SLID than asked";
-			free(e);
-			return FA_ERR_INPUT;
-		}
-		ne++;
-	}
-	qsort(e, (size_t)ne, sizeof(*e), pr_entry_cmp);
-	*out = e;
-	return ne;
-}
-
 /* Every CA port's PathRecord observation, from the table `e`. */
 static int
 pr_from_table(struct fa_ib *ib, const struct fa_mad_req *r,
-    const struct pr_entry *e, size_t ne)
+    const struct fa_ib_pr_entry *e, size_t ne)
 {
 	struct pr_cursor c = { ib->fabric->nodes, 0 };
 	size_t lo, hi, mid, k;
@@ -563,7 +465,7 @@ static int
 pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 {
 	struct fa_sa_table t = { 0 };
-	struct pr_entry *e = NULL;
+	struct fa_ib_pr_entry *e = NULL;
 	const uint8_t *msg = r->resp;
 	const char *bad = NULL;
 	char *req;
@@ -576,7 +478,8 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 	if (r->outcome == FA_MAD_ANSWERED &&
 	    fa_sa_table_parse(msg, r->resp_len, IB_SA_PR_RECSZ, &t, &bad) == 0 &&
 	    t.complete) {
-		if ((ne = pr_table_entries(ib, &t, &e, &bad)) == FA_ERR_NOMEM)
+		if ((ne = fa_ib_pr_table_entries(&t, ib->lid, &e, &bad)) ==
+		    FA_ERR_NOMEM)
 			return FA_ERR_NOMEM;
 		use = ne >= 0;
 	}

@@ -102,8 +102,7 @@ record(struct fa_ib *ib, struct sm_job *j)
 	const uint8_t *data = fa_mad_data(&j->r);
 	enum fa_obs_state st;
 	unsigned status = j->r.status & 0x7fff;
-	uint64_t guid, key = 0;
-	json_t *d, *secret;
+	json_t *d;
 	char *target, *req, *reason = NULL;
 	int r = FA_ERR_NOMEM;
 
@@ -133,20 +132,7 @@ record(struct fa_ib *ib, struct sm_job *j)
 		goto out;
 	if (j->r.outcome == FA_MAD_ANSWERED) {
 		st = FA_OBS_COMPLETE;
-		guid = mad_get_field64((void *)data, 0, IB_SMINFO_GUID_F);
-		key = mad_get_field64((void *)data, 0, IB_SMINFO_KEY_F);
-		/* set_new steals secret even when it fails. */
-		if ((secret = fa_secret_new(key)) == NULL ||
-		    json_object_set_new(d, "sm_key", secret) != 0 ||
-		    json_object_set_new(secret, "well_known",
-		    json_boolean(key == 0 || key == 1)) != 0 ||
-		    fa_json_set_u64(d, "guid", guid) != 0 ||
-		    json_object_set_new(d, "priority", json_integer(
-		    mad_get_field((void *)data, 0, IB_SMINFO_PRIO_F))) != 0 ||
-		    json_object_set_new(d, "state", json_integer(
-		    mad_get_field((void *)data, 0, IB_SMINFO_STATE_F))) != 0 ||
-		    json_object_set_new(d, "act_count", json_integer(
-		    mad_get_field((void *)data, 0, IB_SMINFO_ACT_F))) != 0)
+		if (fa_ib_sminfo_json(d, data) != 0)
 			goto out;
 	} else {
 		enum fa_smp_outcome oc = j->r.outcome == FA_MAD_STATUS ?
@@ -162,7 +148,6 @@ record(struct fa_ib *ib, struct sm_job *j)
 	    req, st, reason, d, NULL);
 	d = NULL;
 out:
-	key = 0;
 	/* The answer held the SM_Key. */
 	explicit_bzero(j->r.resp, sizeof(j->r.resp));
 	json_decref(d);

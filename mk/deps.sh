@@ -1,10 +1,12 @@
 #!/bin/sh
 # Install the Debian packages fabaudit needs to build, test and run the demo.
+# libclang-rt-dev holds clang's sanitizer and libFuzzer runtimes (make
+# fuzz); clang only recommends it.
 # As root: one `apt-get update`, then `apt-get install -y` of what is missing.
 # Otherwise: print the exact command and fail.  Called by `make deps`.
 set -eu
 
-PKGS="make gcc clang pkg-config
+PKGS="make gcc clang libclang-rt-dev pkg-config
 libibumad-dev libibmad-dev libibnetdisc-dev
 libnl-3-dev libnl-route-3-dev libpcap-dev libssl-dev libxml2-dev libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev

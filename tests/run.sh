@@ -1,9 +1,9 @@
 #!/bin/sh
 # The test runner behind `make check`: unit tests (plain and ASan+UBSan
-# builds), man page lint, CLI tests and the scenario suites (IB on the
-# simulator, Ethernet test bed, host trees, reports), which run the
-# ASan+UBSan build of fabaudit.  Prints every result and ends with
-# "N passed, N failed".
+# builds), man page lint, CLI tests, a short pass of every fuzz target,
+# and the scenario suites (IB on the simulator, Ethernet test bed, host
+# trees, reports), which run the ASan+UBSan build of fabaudit.  Prints
+# every result and ends with "N passed, N failed".
 # usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -68,6 +68,9 @@ done
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
+# Every libFuzzer target: its regressions, then 3 s of fuzzing (its own
+# sanitizer settings, before the ones of the scenario suites below).
+run "fuzz (short)" sh fuzz/run.sh build-fuzz --time 3
 
 # From here on the suites run the ASan+UBSan build ($A, with its own test
 # tools).  Every sanitizer report (memory error, undefined behaviour, leak;
