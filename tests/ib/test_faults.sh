@@ -88,8 +88,10 @@ EOF
 export FA_BIN="$BIN" FA_T="$T"
 fab() {	# fab FIXTURE SCRIPT: run SCRIPT (sh -c) on the fixture's fabric
 	LD_PRELOAD=$AGENT tests/ib/with-fabric.sh "fixtures/ib/$1" -- \
-	    sh -c "$2" 2>>"$T/fabric.err"
-	expect_eq "fabric $1 came up and the script ran" "$?" 0
+	    sh -c "$2" 2>"$T/fabric.err"
+	wf=$?
+	expect_eq "fabric $1 came up and the script ran" "$wf" 0
+	[ "$wf" -eq 0 ] || tail -n 5 "$T/fabric.err" | sed 's/^/    /'
 }
 rc() { cat "$T/$1.rc" 2>/dev/null || echo none; }
 
@@ -266,8 +268,10 @@ chain_fixture() {
 }
 chain_fixture "$T/chain255" 255
 LD_PRELOAD=$AGENT tests/ib/with-fabric.sh "$T/chain255" -- \
-    sh -c "FA_AGENT_SCENARIO= $S chain255" 2>>"$T/fabric.err"
-expect_eq "fabric chain255 came up and the script ran" "$?" 0
+    sh -c "FA_AGENT_SCENARIO= $S chain255" 2>"$T/fabric.err"
+wf=$?
+expect_eq "fabric chain255 came up and the script ran" "$wf" 0
+[ "$wf" -eq 0 ] || tail -n 5 "$T/fabric.err" | sed 's/^/    /'
 SCEN=$((SCEN + 1))
 r=$T/chain255/report.json
 case $(rc chain255) in
