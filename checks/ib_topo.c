@@ -43,16 +43,76 @@ fa_ib_sm_enum_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    "the tenant port's PortInfo were not looked for");
 }
 
+/*
+ * An incomplete topology (discovery lost SMPs at random, ib_discover.c)
+ * is still read: what it shows is true, and a failure seen on it is one;
+ * fa_ib_unsteady() keeps any check from passing on it.
+ */
 const struct fa_obs *
 fa_ib_topology(const struct fa_snapshot *s)
 {
 	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_IB_TOPOLOGY,
 	    "fabric");
 
-	if (o == NULL || o->state != FA_OBS_COMPLETE ||
+	if (o == NULL || (o->state != FA_OBS_COMPLETE &&
+	    o->state != FA_OBS_INCOMPLETE) ||
 	    !json_is_array(json_object_get(o->data, "nodes")))
 		return NULL;
 	return o;
+}
+
+static json_int_t
+count_of(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	    json_integer_value(v) : 0;
+}
+
+int
+fa_ib_unsteady(const struct fa_snapshot *s, char **why)
+{
+	const struct fa_obs *o;
+	const json_t *d, *disc;
+	json_int_t rec, silent, bad;
+
+	*why = NULL;
+	o = fa_snapshot_find(s, FA_KIND_IB_TOPOLOGY, "fabric");
+	if (o != NULL && o->state == FA_OBS_INCOMPLETE) {
+		*why = fa_strdup(fa_obs_reason(o));
+		goto out;
+	}
+	o = fa_snapshot_find(s, "ib.engine", "local");
+	d = o != NULL ? o->data : NULL;
+	disc = json_object_get(d, "discovery");
+	rec = count_of(d, "recovered") + count_of(disc, "recovered");
+	silent = count_of(d, "unanswered") + count_of(disc, "failed");
+	bad = count_of(d, "malformed") + count_of(disc, "malformed");
+	/* Loss seen, and something read as silence: it may be loss too. */
+	if (rec > 0 && silent > 0) {
+		*why = fa_strfmt("%lld MAD(s) were answered only after a "
+		    "lost send and %lld stayed unanswered: with MADs lost at "
+		    "random, silence proves nothing", (long long)rec,
+		    (long long)silent);
+		goto out;
+	}
+	if (bad > 0) {
+		*why = fa_strfmt("%lld malformed answer(s) were ignored: "
+		    "what they should have said was not seen", (long long)bad);
+		goto out;
+	}
+	o = fa_snapshot_find(s, "ib.sa.alive_after", "sa");
+	if (o != NULL && o->state != FA_OBS_COMPLETE &&
+	    o->state != FA_OBS_REJECTED) {
+		*why = fa_strfmt("the SA stopped answering during the scan "
+		    "(%s): what the SM and SA did not answer was not seen",
+		    fa_obs_reason(o));
+		goto out;
+	}
+	return 0;
+out:
+	return *why != NULL ? 1 : FA_ERR_NOMEM;
 }
 
 const struct fa_obs *

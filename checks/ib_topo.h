@@ -43,8 +43,21 @@ int fa_ib_secret_zero(const json_t *secret, int *zero);
 int fa_ib_sm_enum_gate(const struct fa_check *c,
     const struct fa_eval_ctx *ctx, struct fa_results *out);
 
-/* The complete topology observation, or NULL (absent or not complete). */
+/*
+ * The topology observation, complete or incomplete, or NULL (absent,
+ * failed).
+ */
 const struct fa_obs *fa_ib_topology(const struct fa_snapshot *s);
+/*
+ * Whether this scan's InfiniBand observations cannot back a pass: 1 with
+ * *why a new string saying why, 0 (*why NULL) when they can, or
+ * FA_ERR_NOMEM.  Unsteady: the topology is incomplete (two discoveries
+ * differed, or the 64-hop limit was reached), MADs were answered only
+ * after a lost send while others stayed unanswered, a malformed answer
+ * was ignored, or the SA no longer answered at the end of the scan.  Then
+ * results.c turns every IB pass or not_applicable into not_tested.
+ */
+int fa_ib_unsteady(const struct fa_snapshot *s, char **why);
 /* The local port observation, or NULL. */
 const struct fa_obs *fa_ib_local_obs(const struct fa_snapshot *s);
 

@@ -10,6 +10,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "check.h"
+#include "ib_topo.h"
 
 static void
 result_clear(struct fa_result *r)
@@ -141,6 +142,35 @@ fa_check_family_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 1;
 }
 
+/*
+ * Results [from, n) that pass, or are not applicable, become not_tested:
+ * the scan saw loss or malformed answers, or did not reach the whole
+ * fabric (why), so what was silent may have been lost, and what was not
+ * found may be there.
+ */
+static int
+no_pass(struct fa_results *out, size_t from, const char *why)
+{
+	char *reason;
+	size_t i;
+
+	for (i = from; i < out->n; i++) {
+		if (out->v[i].status != FA_ST_PASS &&
+		    out->v[i].status != FA_ST_NOT_APPLICABLE)
+			continue;
+		reason = fa_strfmt("would %s (%s), but %s",
+		    out->v[i].status == FA_ST_PASS ? "pass" :
+		    "not apply", out->v[i].reason != NULL ?
+		    out->v[i].reason : "no reason", why);
+		if (reason == NULL)
+			return FA_ERR_NOMEM;
+		free(out->v[i].reason);
+		out->v[i].reason = reason;
+		out->v[i].status = FA_ST_NOT_TESTED;
+	}
+	return 0;
+}
+
 int
 fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 {
@@ -148,16 +178,23 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 	const struct fa_pol_waiver *w;
 	enum fa_severity sev;
 	size_t before, i;
+	char *unsteady;
 	int r;
 
+	/* A scan that saw loss or could not reach everything: no IB pass. */
+	if ((r = fa_ib_unsteady(ctx->snap, &unsteady)) < 0)
+		return r;
 	for (c = fa_checks; *c != NULL; c++) {
 		before = out->n;
-		if ((r = (*c)->eval(*c, ctx, out)) < 0)
-			return r;
-		if (out->n == before && (r = fa_results_add(out, *c,
+		if ((r = (*c)->eval(*c, ctx, out)) < 0 ||
+		    (out->n == before && (r = fa_results_add(out, *c,
 		    FA_ST_NOT_TESTED, fa_family_name((*c)->family), NULL, NULL,
-		    "the check produced no result")) < 0)
+		    "the check produced no result")) < 0) ||
+		    ((*c)->family == FA_FAM_IB && unsteady != NULL &&
+		    (r = no_pass(out, before, unsteady)) < 0)) {
+			free(unsteady);
 			return r;
+		}
 		sev = fa_policy_severity(ctx->policy, (*c)->id, (*c)->severity);
 		for (i = before; i < out->n; i++) {
 			out->v[i].severity = sev;
@@ -184,6 +221,7 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 			out->v[i].waiver_line = w->line;
 		}
 	}
+	free(unsteady);
 	return 0;
 }
 

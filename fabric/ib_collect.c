@@ -128,12 +128,15 @@ engine_stats(struct fa_ib *ib)
 	 * The top-level counters are the engine's (discovery excluded, as
 	 * before); "discovery" holds what the tap saw of libibnetdisc.
 	 */
-	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
-	    "s:i, s:i, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
-	    "s:I}}",
+	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, "
+	    "s:i, s:i, s:i, s:i, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
+	    "s:I, s:i, s:i, s:i, s:i, s:I}}",
 	    "sent", (json_int_t)st.sent, "answered", (json_int_t)st.answered,
 	    "lost_sends", (json_int_t)st.lost,
 	    "unanswered", (json_int_t)st.unanswered,
+	    "recovered", (json_int_t)st.recovered,
+	    "malformed", (json_int_t)st.malformed,
+	    "busy", (json_int_t)st.busy,
 	    "stray", (json_int_t)st.stray, "captured",
 	    (json_int_t)(ib->pcap != NULL ? fa_ib_pcap_count(ib->pcap) : 0),
 	    "max_outstanding", (int)st.window,
@@ -147,6 +150,9 @@ engine_stats(struct fa_ib *ib)
 	    "discovery", "sent", (json_int_t)t->sent,
 	    "answered", (json_int_t)t->answered,
 	    "lost_sends", (json_int_t)t->lost, "held", (json_int_t)t->held,
+	    "malformed", (json_int_t)t->malformed,
+	    "failed", (json_int_t)t->failed,
+	    "recovered", (json_int_t)t->recovered,
 	    "max_outstanding", (int)ib->opts->max_outstanding,
 	    "per_destination", FA_IB_PER_DEST,
 	    "max_inflight", (int)t->max_inflight,
@@ -158,6 +164,36 @@ engine_stats(struct fa_ib *ib)
 	    "local", "MAD engine counters (discovery excluded: libibnetdisc "
 	    "sends its own; its counts are under \"discovery\")",
 	    FA_OBS_COMPLETE, NULL, d, NULL);
+}
+
+/*
+ * After the audit the SA is asked once more, for its ClassPortInfo (IBA
+ * vol. 1 13.4.8.1, which every SA answers): if the SM went away during
+ * the scan, what it then left unanswered was not refusal, and
+ * fa_ib_unsteady() (checks/ib_topo.c) keeps any check from passing.
+ */
+static int
+sa_alive_after(struct fa_ib *ib)
+{
+	struct fa_mad_req r;
+	json_t *d;
+	int rc;
+
+	if (ib->sm_lid == 0)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	ib_portid_set(&r.dest, ib->sm_lid, 1, IB_DEFAULT_QP1_QKEY);
+	r.mgmt_class = IB_SA_CLASS;
+	r.method = IB_MAD_METHOD_GET;
+	r.attr = CLASS_PORT_INFO;
+	if ((rc = fa_mad_call(ib->mad, &r)) != 0 &&
+	    r.outcome == FA_MAD_PENDING)
+		return rc;
+	if ((d = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_ib_add_req_obs(ib, "ib.sa.alive_after", "sa",
+	    "SubnAdmGet(ClassPortInfo) to the SA once the audit is done",
+	    &r, d, NULL, 0);
 }
 
 /*
@@ -322,7 +358,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	if ((r = fa_ib_pkeys_local(&ib)) != 0)
 		goto out;
 	first = snap->nobs;
-	if ((r = audit(&ib)) != 0 || (r = sort_obs(snap, first)) != 0)
+	if ((r = audit(&ib)) != 0 || (r = sort_obs(snap, first)) != 0 ||
+	    (r = sa_alive_after(&ib)) != 0)
 		goto out;
 	if ((r = engine_stats(&ib)) != 0)
 		goto out;

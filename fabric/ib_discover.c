@@ -95,14 +95,85 @@ fail:
 	free(desc);
 }
 
+static unsigned long
+count_nodes(const ibnd_fabric_t *f)
+{
+	const ibnd_node_t *n;
+	unsigned long c = 0;
+
+	for (n = f->nodes; n != NULL; n = n->next)
+		c++;
+	return c;
+}
+
+/*
+ * Switch ports with a link (PortState Init or beyond) but no peer found,
+ * when discovery went as deep as directed routes go: 64 hops, the
+ * InitialPath of a DR SMP (IBA vol. 1 14.2.2, IB_SUBNET_PATH_HOPS_MAX).
+ * What lies beyond was not reached.
+ */
+static unsigned long
+beyond_reach(const ibnd_fabric_t *f)
+{
+	const ibnd_node_t *n;
+	const ibnd_port_t *p;
+	unsigned long c = 0;
+	int i;
+
+	if (f->maxhops_discovered + 1 < IB_SUBNET_PATH_HOPS_MAX)
+		return 0;
+	for (n = f->nodes; n != NULL; n = n->next) {
+		if (n->type != IB_NODE_SWITCH || n->ports == NULL)
+			continue;
+		for (i = 1; i <= n->numports; i++)
+			if ((p = n->ports[i]) != NULL && p->remoteport == NULL &&
+			    mad_get_field((void *)p->info, 0,
+			    IB_PORT_STATE_F) >= 2)
+				c++;
+	}
+	return c;
+}
+
+/* One libibnetdisc discovery through the tap; the MADs it captured. */
+static unsigned long
+discover_once(struct fa_ib *ib, struct ibnd_config *cfg,
+    struct fa_ib_tap_stats *st)
+{
+	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal, FA_IB_PER_DEST,
+	    ib->opts->retries, fa_ib_tick, ib);
+	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, cfg);
+	fa_ib_tap_stats(st);
+	return fa_ib_tap_close();
+}
+
+/* Both discoveries' counts in a; the highest of the maxima. */
+static void
+add_stats(struct fa_ib_tap_stats *a, const struct fa_ib_tap_stats *b)
+{
+	a->sent += b->sent;
+	a->answered += b->answered;
+	a->lost += b->lost;
+	a->failed += b->failed;
+	a->recovered += b->recovered;
+	a->held += b->held;
+	a->malformed += b->malformed;
+	a->nodes += b->nodes;
+	a->ports += b->ports;
+	if (b->max_inflight > a->max_inflight)
+		a->max_inflight = b->max_inflight;
+	if (b->max_per_dest > a->max_per_dest)
+		a->max_per_dest = b->max_per_dest;
+}
+
 int
 fa_ib_discover(struct fa_ib *ib)
 {
 	struct ibnd_config cfg;
 	struct walk w = { NULL, 0 };
-	unsigned long captured;
+	struct fa_ib_tap_stats first;
+	unsigned long captured, edge;
+	char *req, *unsteady = NULL;
 	json_t *d;
-	char *req;
 	int r;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -117,11 +188,56 @@ fa_ib_discover(struct fa_ib *ib)
 	if (req == NULL)
 		return FA_ERR_NOMEM;
 	ib->phase = "discovery";
-	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal, FA_IB_PER_DEST,
-	    fa_ib_tick, ib);
-	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, &cfg);
-	fa_ib_tap_stats(&ib->disc);
-	captured = fa_ib_tap_close();
+	captured = discover_once(ib, &cfg, &first);
+	/*
+	 * Sends that stayed unanswered through their retries (ib_tap.c) are
+	 * either a port that refuses them (M_Key protection level 2, a VF)
+	 * or loss.  A second discovery tells them apart: refusal is the same
+	 * again, loss is not.  When
+	 * the two differ, the topology kept (the one with more nodes) is
+	 * marked incomplete, and no check passes on it (results.c).
+	 */
+	if (ib->fabric != NULL && first.failed > 0) {
+		ibnd_fabric_t *f1 = ib->fabric;
+		unsigned long n1 = count_nodes(f1);
+		struct fa_ib_tap_stats second;
+
+		ib->fabric = NULL;
+		captured += discover_once(ib, &cfg, &second);
+		if (ib->fabric == NULL || second.failed != first.failed ||
+		    count_nodes(ib->fabric) != n1) {
+			unsteady = fa_strfmt("%lu discovery SMPs stayed "
+			    "unanswered after their retries and a second "
+			    "discovery differed (%lu nodes, %lu unanswered; "
+			    "then %lu nodes, %lu): nodes neither reached may "
+			    "be missing", first.failed, n1, first.failed,
+			    ib->fabric != NULL ? count_nodes(ib->fabric) : 0,
+			    second.failed);
+			if (unsteady == NULL) {
+				ibnd_destroy_fabric(f1);
+				free(req);
+				return FA_ERR_NOMEM;
+			}
+		}
+		if (ib->fabric == NULL ||
+		    count_nodes(ib->fabric) < n1) {
+			if (ib->fabric != NULL)
+				ibnd_destroy_fabric(ib->fabric);
+			ib->fabric = f1;
+		} else
+			ibnd_destroy_fabric(f1);
+		add_stats(&first, &second);
+	}
+	ib->disc = first;
+	if (ib->fabric != NULL && unsteady == NULL &&
+	    (edge = beyond_reach(ib->fabric)) > 0 &&
+	    (unsteady = fa_strfmt("discovery reached the directed-route "
+	    "limit of %d hops (IBA vol. 1 14.2.2) and %lu switch port(s) "
+	    "with a link lead further: the nodes beyond were not reached",
+	    IB_SUBNET_PATH_HOPS_MAX, edge)) == NULL) {
+		free(req);
+		return FA_ERR_NOMEM;
+	}
 	if (ib->fabric == NULL) {
 		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",
 		    KIND_TOPOLOGY, "fabric", req, FA_OBS_ERROR,
@@ -143,7 +259,9 @@ fa_ib_discover(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology", KIND_TOPOLOGY,
-	    "fabric", req, FA_OBS_COMPLETE, NULL, d, NULL);
+	    "fabric", req, unsteady != NULL ? FA_OBS_INCOMPLETE :
+	    FA_OBS_COMPLETE, unsteady, d, NULL);
 	free(req);
+	free(unsteady);
 	return r;
 }

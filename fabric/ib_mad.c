@@ -292,6 +292,7 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 
 	r->outcome = FA_MAD_PENDING;
 	r->status = 0;
+	r->busy = 0;
 	r->sends = 0;
 	r->inflight = 0;
 	r->next = r->prev = NULL;
@@ -508,6 +509,7 @@ resend(struct fa_mad *m, struct fa_mad_req *r)
 	unlink_inflight(m, r);
 	append_inflight(m, r);
 	r->tid = next_tid(m, r->slot);
+	r->busy = 0;
 	return send_one(m, r);
 }
 
@@ -581,10 +583,17 @@ fill(struct fa_mad *m)
 static void
 lost(struct fa_mad *m, struct fa_mad_req *r)
 {
-	m->st.lost++;
+	if (r->busy == 0)
+		m->st.lost++;
 	if (!r->once && r->sends <= m->o.retries) {
 		if (resend(m, r) != 0)
 			finish(m, r, FA_MAD_SEND_ERROR);
+		return;
+	}
+	if (r->busy != 0) {
+		/* Busy to the last send: that is the answer. */
+		r->status = r->busy;
+		finish(m, r, FA_MAD_STATUS);
 		return;
 	}
 	finish(m, r, FA_MAD_NO_RESPONSE);
@@ -595,6 +604,7 @@ received(struct fa_mad *m, int len)
 {
 	const uint8_t *mad = umad_get_mad(m->rbuf);
 	struct fa_mad_req *r;
+	enum fa_mad_outcome oc;
 	uint32_t tid;
 
 	if (len < 24)
@@ -610,8 +620,41 @@ received(struct fa_mad *m, int len)
 		lost(m, r);
 		return;
 	}
+	/*
+	 * An answer must be of the request's class and attribute, with the
+	 * response bit set (IBA vol. 1 13.4.5), and whole: a MAD (256
+	 * bytes), or for the SA, whose answers come reassembled (RMPP) to
+	 * their real length, at least its header (56 bytes, 15.2.1.1; the
+	 * records are counted from the length).  Anything else with our TID
+	 * is malformed, decoded by nobody.  The request waits on, so it is
+	 * resent or ends with no response: what was not seen is never read
+	 * as zeros.
+	 */
+	if (len < (r->mgmt_class == IB_SA_CLASS ? IB_SA_DATA_OFFS :
+	    IB_MAD_SIZE) || mad[1] != (r->mgmt_class & 0xff) ||
+	    !(mad[3] & 0x80) ||
+	    (unsigned)(mad[16] << 8 | mad[17]) != r->attr) {
+		m->st.malformed++;
+		return;
+	}
+	if (r->sends > 1)
+		m->st.recovered++;
 	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
-	finish(m, r, fa_mad_set_resp(r, mad, (size_t)len));
+	oc = fa_mad_set_resp(r, mad, (size_t)len);
+	/*
+	 * Status bit 0, busy (IBA vol. 1 13.4.7): the responder could not
+	 * take the request now and it may be retried.  The request waits
+	 * out its timeout and is resent while it has sends left; a busy
+	 * answer to its last one ends it with that status.
+	 */
+	r->busy = 0;
+	if ((r->status & 0x0001) != 0 && !r->once &&
+	    r->sends <= m->o.retries) {
+		m->st.busy++;
+		r->busy = r->status;
+		return;
+	}
+	finish(m, r, oc);
 }
 
 enum fa_mad_outcome

@@ -74,6 +74,7 @@ struct fa_mad_req {
 	struct fa_mad_dest *dst;
 	uint64_t	 deadline_ms;
 	unsigned	 slot;		/* window slot while in flight */
+	unsigned	 busy;		/* the last answer's status, if busy */
 	int		 inflight;
 };
 
@@ -101,6 +102,12 @@ struct fa_mad_stats {
 	unsigned long	lost;		/* sends that timed out */
 	unsigned long	unanswered;	/* requests never answered */
 	unsigned long	stray;		/* responses matching no request */
+	unsigned long	malformed;	/* answers with a request's TID but
+					   too short, or of another class,
+					   method or attribute: ignored */
+	unsigned long	recovered;	/* requests answered only after a
+					   send of theirs was lost */
+	unsigned long	busy;		/* busy answers, the request resent */
 	unsigned	window;		/* the bound in force */
 	unsigned	per_dest;
 	unsigned	inflight;	/* now */

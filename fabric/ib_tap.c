@@ -19,6 +19,13 @@
  * back to libibnetdisc as a send returned unanswered (status set), as the
  * kernel returns a timed-out one.
  *
+ * Retries.  libibnetdisc leaves them to the kernel (umad_send's retries),
+ * which the simulator's umad2sim ignores: one lost SMP there loses a node
+ * and everything behind it.  So the tap sends with no kernel retries and
+ * resends a send that came back unanswered itself, up to the retries
+ * libibnetdisc asked for (--retries), before handing the failure over:
+ * the same budget on hardware, and a working one on the simulator.
+ *
  * This is the one process-wide state in fabric/: libibnetdisc offers no
  * hook, and the alternative is to leave discovery out of the capture.
  */
@@ -56,6 +63,8 @@ struct held {
 struct flight {
 	uint32_t	tid;
 	uint64_t	dest;
+	struct held	*copy;		/* to resend; retries: sends left */
+	int		 resent;
 };
 
 static struct {
@@ -65,6 +74,7 @@ static struct {
 	unsigned long		 n;
 	int			 pacing;	/* open */
 	unsigned		 per_dest;
+	unsigned		 retries;	/* resends of a lost send */
 	void			(*tick)(void *);
 	void			*arg;
 	struct flight		 fl[MAX_FLIGHT];
@@ -96,8 +106,9 @@ next_recv(void)
 
 void
 fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
-    unsigned per_dest, void (*tick)(void *), void *arg)
+    unsigned per_dest, unsigned retries, void (*tick)(void *), void *arg)
 {
+	tap.retries = retries;
 	tap.pcap = pcap;
 	tap.lid = own_lid;
 	tap.reveal = reveal;
@@ -137,6 +148,8 @@ fa_ib_tap_close(void)
 	 * a failed discovery may return early. */
 	free_list(tap.hhead);
 	free_list(tap.failed);
+	while (tap.nfl > 0)
+		free(tap.fl[--tap.nfl].copy);
 	tap.hhead = tap.htail = tap.failed = NULL;
 	tap.pacing = 0;
 	tap.pcap = NULL;
@@ -216,7 +229,9 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
     int retries, uint64_t dest)
 {
 	send_fn next = next_send();
+	struct held *copy = NULL;
 	unsigned n;
+	size_t sz;
 	int r;
 
 	if (next == NULL)
@@ -225,15 +240,35 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	if (!tap.pacing)
 		return next(portid, agentid, umad, length, timeout_ms, retries);
 	n = load(dest) + 1;
+	sz = umad_size() + (size_t)length;
+	/* libibmad's own calls (mad_rpc) send with no kernel retries and
+	 * retry themselves: they get the scan's budget here too. */
+	if (tap.nfl < MAX_FLIGHT && length >= 24 &&
+	    (copy = malloc(sizeof(*copy) + sz)) != NULL) {
+		memcpy(copy->umad, umad, sz);
+		copy->next = NULL;
+		copy->dest = dest;
+		copy->portid = portid;
+		copy->agentid = agentid;
+		copy->length = length;
+		copy->timeout_ms = timeout_ms;
+		copy->retries = retries > 0 ? retries : (int)tap.retries;
+		retries = 0;	/* ours, not the kernel's */
+	}
 	r = next(portid, agentid, umad, length, timeout_ms, retries);
-	if (r < 0)
+	if (r < 0) {
+		free(copy);
 		return r;
+	}
 	tap.st.sent++;
 	if (tap.nfl < MAX_FLIGHT && length >= 24) {
 		tap.fl[tap.nfl].tid = tid_of(umad_get_mad(umad));
 		tap.fl[tap.nfl].dest = dest;
+		tap.fl[tap.nfl].copy = copy;
+		tap.fl[tap.nfl].resent = 0;
 		tap.nfl++;
-	}
+	} else
+		free(copy);
 	if (tap.nfl > tap.st.max_inflight)
 		tap.st.max_inflight = tap.nfl;
 	if (n > tap.st.max_per_dest)
@@ -329,10 +364,14 @@ landed(void *umad, int len)
 	if (i == tap.nfl)
 		return;		/* not ours to count */
 	dest = tap.fl[i].dest;
+	if (tap.fl[i].resent && umad_status(umad) == 0)
+		tap.st.recovered++;
+	free(tap.fl[i].copy);
 	tap.fl[i] = tap.fl[--tap.nfl];
-	if (umad_status(umad) != 0)
+	if (umad_status(umad) != 0) {
 		tap.st.lost++;
-	else {
+		tap.st.failed++;
+	} else {
 		tap.st.answered++;
 		attr = (unsigned)(mad[16] << 8 | mad[17]);
 		if (attr == ATTR_NODE_DESC)
@@ -341,6 +380,65 @@ landed(void *umad, int len)
 			tap.st.ports++;
 	}
 	release(dest);
+}
+
+/*
+ * Whether an answer libibnetdisc would take is unusable: an SMP GetResp
+ * shorter than a MAD (its data would be read past what came), or a
+ * NodeInfo (IBA vol. 1 14.2.5.3: NumPorts at data byte 3, LocalPortNum at
+ * 36) with no port, or a local port beyond the ports it has -- which
+ * libibnetdisc 1.x indexes its port array with unchecked (it crashed on
+ * NumPorts 0).  Such an answer is handed back as unanswered.
+ */
+static int
+malformed(const void *umad, int len)
+{
+	const uint8_t *mad = umad_get_mad((void *)umad);
+	unsigned nports, local;
+
+	if (umad_status((void *)umad) != 0 || len < 24 ||
+	    (mad[1] != IB_SMI_CLASS && mad[1] != IB_SMI_DIRECT_CLASS) ||
+	    !(mad[3] & 0x80))
+		return 0;
+	if (len < IB_MAD_SIZE)
+		return 1;
+	if ((unsigned)(mad[16] << 8 | mad[17]) != IB_ATTR_NODE_INFO)
+		return 0;
+	nports = mad[IB_SMP_DATA_OFFS + 3];
+	local = mad[IB_SMP_DATA_OFFS + 36];
+	return nports == 0 || local > nports ||
+	    (local == 0 && mad[IB_SMP_DATA_OFFS + 2] != IB_NODE_SWITCH);
+}
+
+/*
+ * A send of ours came back unanswered: send its copy again if it has
+ * retries left; then the caller does not see this one (1).
+ */
+static int
+resend(void *umad, int len)
+{
+	send_fn next = next_send();
+	struct held *c;
+	uint32_t tid;
+	unsigned i;
+
+	if (umad_status(umad) == 0 || len < 24 || next == NULL)
+		return 0;
+	tid = tid_of(umad_get_mad(umad));
+	for (i = 0; i < tap.nfl; i++)
+		if (tap.fl[i].tid == tid)
+			break;
+	if (i == tap.nfl || (c = tap.fl[i].copy) == NULL || c->retries <= 0)
+		return 0;
+	c->retries--;
+	tap_mad(FA_PCAP_SENT, c->umad, c->length);
+	if (next(c->portid, c->agentid, c->umad, c->length, c->timeout_ms,
+	    0) < 0)
+		return 0;
+	tap.st.lost++;
+	tap.st.sent++;
+	tap.fl[i].resent = 1;
+	return 1;
 }
 
 int
@@ -361,11 +459,18 @@ umad_recv(int portid, void *umad, int *length, int timeout_ms)
 		r = h->agentid;
 		free(h);
 		tap.st.lost++;
+		tap.st.failed++;
 		return r;
 	}
-	r = next(portid, umad, length, timeout_ms);
-	if (r < 0 || length == NULL)
-		return r;
+	do {
+		r = next(portid, umad, length, timeout_ms);
+		if (r < 0 || length == NULL)
+			return r;
+		if (tap.pacing && malformed(umad, *length)) {
+			((struct ib_user_mad *)umad)->status = EIO;
+			tap.st.malformed++;
+		}
+	} while (tap.pacing && resend(umad, *length));
 	/* A send that came back unanswered (status set) is no answer. */
 	if (umad_status(umad) == 0)
 		tap_mad(FA_PCAP_RECEIVED, umad, *length);

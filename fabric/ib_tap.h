@@ -13,7 +13,13 @@ struct fa_ib_tap_stats {
 	unsigned long	sent;		/* sends (kernel retries not seen) */
 	unsigned long	answered;	/* responses */
 	unsigned long	lost;		/* sends returned unanswered */
+	unsigned long	failed;		/* ... handed to libibnetdisc so,
+					   once out of retries */
+	unsigned long	recovered;	/* answered after a resend */
 	unsigned long	held;		/* sends held back for pacing */
+	unsigned long	malformed;	/* answers handed back as unanswered:
+					   short, or a NodeInfo without
+					   ports (ib_tap.c) */
 	unsigned long	nodes;		/* new nodes (NodeDescription answers) */
 	unsigned long	ports;		/* PortInfo answers */
 	unsigned	inflight;	/* now */
@@ -24,11 +30,13 @@ struct fa_ib_tap_stats {
 /*
  * Start watching every MAD the process sends or receives: copy each to
  * pcap (may be NULL), and keep at most per_dest in flight to one
- * destination (a directed route or a LID), holding back the others.
+ * destination (a directed route or a LID), holding back the others,
+ * and resend a send that comes back unanswered up to `retries` times
+ * (or the retries its caller asked for).
  * tick(arg), if not NULL, is called after every send and receive.
  */
 void fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
-    unsigned per_dest, void (*tick)(void *), void *arg);
+    unsigned per_dest, unsigned retries, void (*tick)(void *), void *arg);
 /* What the tap saw since the open. */
 void fa_ib_tap_stats(struct fa_ib_tap_stats *st);
 /* Stop; returns the number of MADs captured since the open. */

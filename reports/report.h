@@ -42,6 +42,8 @@ void fa_tally(const struct fa_results *res, enum fa_severity fail_on,
 
 /* report.json's scope object; NULL on ENOMEM. */
 json_t *fa_report_scope(const struct fa_report_ctx *ctx);
+/* {sent, lost, retried, unanswered, malformed} of the IB scan, or NULL. */
+json_t *fa_report_ib_mads(const struct fa_snapshot *s);
 /* The policy's expired waivers as a JSON array; NULL on ENOMEM. */
 json_t *fa_report_expired_waivers(const struct fa_policy *p);
 

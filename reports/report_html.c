@@ -1228,6 +1228,27 @@ scope_fabric(struct html *h, xmlNodePtr tb)
 	kv_json(h, tb, "Local LID", jget(fab, "local_lid"));
 }
 
+/*
+ * The MADs an InfiniBand scan sent and lost (families.ib.mads), when every
+ * count is there as a number.
+ */
+static void
+family_mads(struct html *h, xmlNodePtr li, const json_t *m)
+{
+	static const char *const k[] = { "sent", "lost", "retried",
+	    "unanswered", "malformed" };
+	long long v[5];
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		if (!json_is_integer(jget(m, k[i])))
+			return;
+		v[i] = (long long)json_integer_value(jget(m, k[i]));
+	}
+	putf(h, li, "; MADs: %lld sent, %lld lost, %lld retried, %lld "
+	    "unanswered, %lld malformed", v[0], v[1], v[2], v[3], v[4]);
+}
+
 static void
 scope_families(struct html *h, xmlNodePtr tb)
 {
@@ -1246,6 +1267,7 @@ scope_families(struct html *h, xmlNodePtr tb)
 		    fam_state_word(jstr(f, "state")));
 		if (jstr(f, "reason") != NULL)
 			putf(h, li, " (%s)", jstr(f, "reason"));
+		family_mads(h, li, jget(f, "mads"));
 	}
 }
 

@@ -141,13 +141,20 @@ result_json(const struct fa_result *r, const struct check_texts *ct,
 static json_t *
 families_json(const struct fa_snapshot *s)
 {
-	json_t *o = json_object(), *f;
+	json_t *o = json_object(), *f, *m;
 	int i;
 
 	for (i = 0; o != NULL && i < FA_FAM_MAX; i++) {
 		f = json_pack("{s:s, s:s?}", "state",
 		    fa_fam_state_name(s->fam[i].state), "reason",
 		    s->fam[i].reason);
+		/* The IB family says how many MADs the scan sent and lost. */
+		if (f != NULL && i == FA_FAM_IB &&
+		    (m = fa_report_ib_mads(s)) != NULL &&
+		    json_object_set_new(f, "mads", m) != 0) {
+			json_decref(f);
+			f = NULL;
+		}
 		if (f == NULL || json_object_set_new(o,
 		    fa_family_name((enum fa_family)i), f) != 0) {
 			json_decref(o);

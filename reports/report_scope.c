@@ -81,6 +81,49 @@ fa_report_scope(const struct fa_report_ctx *ctx)
 	    "fabric", fabric(ctx->snap));
 }
 
+static json_int_t
+count(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	    json_integer_value(v) : 0;
+}
+
+/*
+ * The MADs of the InfiniBand scan, from its ib.engine observation (the
+ * engine's counters, discovery's under "discovery"): sent (retries
+ * included), lost (sends that timed out or came back unanswered),
+ * retried (resends), unanswered (the engine's requests never answered)
+ * and malformed (answers ignored).  NULL without that
+ * observation (no IB scan, or one that stopped before the audit).
+ */
+json_t *
+fa_report_ib_mads(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, "ib.engine", "local");
+	const json_t *d, *disc;
+	json_int_t sent, retried;
+
+	if (o == NULL || !json_is_object(o->data))
+		return NULL;
+	d = o->data;
+	disc = json_object_get(d, "discovery");
+	sent = count(d, "sent");
+	retried = sent - count(d, "answered") - count(d, "unanswered");
+	if (retried < 0)
+		retried = 0;
+	/* Discovery's lost sends were resent but for the last of each. */
+	if (count(disc, "lost_sends") > count(disc, "failed"))
+		retried += count(disc, "lost_sends") - count(disc, "failed");
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}",
+	    "sent", sent + count(disc, "sent"),
+	    "lost", count(d, "lost_sends") + count(disc, "lost_sends"),
+	    "retried", retried,
+	    "unanswered", count(d, "unanswered"),
+	    "malformed", count(d, "malformed") + count(disc, "malformed"));
+}
+
 json_t *
 fa_report_expired_waivers(const struct fa_policy *p)
 {

@@ -167,6 +167,7 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 	const json_t *cat = catalogue(ctx->snap);
 	const struct fa_pol_waiver *w;
 	struct fa_tally t;
+	json_t *m;
 	size_t i;
 
 	fa_tally(ctx->res, ctx->fail_on, &t);
@@ -177,6 +178,17 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 	    t.by_status[FA_ST_NOT_TESTED], t.by_status[FA_ST_NOT_APPLICABLE],
 	    t.by_status[FA_ST_ERROR], t.failing, fa_severity_name(ctx->fail_on),
 	    t.waived > 0 ? " (waived failures excluded)" : "");
+	if ((m = fa_report_ib_mads(ctx->snap)) != NULL) {
+		fprintf(f, "InfiniBand MADs: %lld sent, %lld lost, %lld "
+		    "retried, %lld unanswered, %lld malformed.\n",
+		    (long long)json_integer_value(json_object_get(m, "sent")),
+		    (long long)json_integer_value(json_object_get(m, "lost")),
+		    (long long)json_integer_value(json_object_get(m,
+		    "retried")), (long long)json_integer_value(
+		    json_object_get(m, "unanswered")), (long long)
+		    json_integer_value(json_object_get(m, "malformed")));
+		json_decref(m);
+	}
 	if (t.by_status[FA_ST_NOT_TESTED] + t.by_status[FA_ST_ERROR] > 0)
 		fprintf(f, "Note: %zu check results could not be decided "
 		    "(not tested or error); they are not passes.\n",

@@ -169,8 +169,13 @@ static const struct field evaluation_f[] = {
 static const struct field fileref_f[] = {
 	TEXT("file"), TYPED("sha256", F_SHA256), END
 };
+static const struct field mads_f[] = {
+	TYPED("sent", F_COUNT), TYPED("lost", F_COUNT),
+	TYPED("retried", F_COUNT), TYPED("unanswered", F_COUNT),
+	TYPED("malformed", F_COUNT), END
+};
 static const struct field famstate_f[] = {
-	ENUM("state", ok_famstate), TEXT("reason"), END
+	ENUM("state", ok_famstate), TEXT("reason"), OBJ("mads", mads_f), END
 };
 static const struct field families_f[] = {
 	OBJ("ib", famstate_f), OBJ("eth", famstate_f), OBJ("host", famstate_f),

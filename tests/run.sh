@@ -100,6 +100,7 @@ run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
+run "ib fault scenarios" sh tests/ib/test_faults.sh "$B"
 
 echo "== sanitizer reports"
 nsan=0

@@ -103,7 +103,27 @@ struct ag_rule {
 enum ag_vf { AG_VF_NO, AG_VF_YES, AG_VF_MLX4 };
 /* The SA: OpenSM's own (forwarded), one that trusts every requester, or
  * none that answers. */
-enum ag_sa { AG_SA_OPENSM, AG_SA_TRUST_ALL, AG_SA_SILENT };
+enum ag_sa { AG_SA_OPENSM, AG_SA_TRUST_ALL, AG_SA_SILENT, AG_SA_BUSY };
+
+/* Faults (fault.c): malformed answers, odd NodeInfo, a pause. */
+enum ag_mangle_how {
+	AG_MG_TRUNCATE, AG_MG_TID, AG_MG_ATTR, AG_MG_COUNT, AG_MG_LENGTH
+};
+
+struct ag_mangle {
+	int		 sa;		/* 1: SA answers; 0: SMP answers */
+	unsigned	 attr;		/* 0: any attribute */
+	enum ag_mangle_how how;
+	int		 line;
+};
+
+struct ag_numports {
+	struct ag_sel	 sel;
+	unsigned	 n;
+	int		 line;
+};
+
+#define AG_MAX_FAULTS	8
 
 struct ag_conf {
 	char		*path;
@@ -113,6 +133,11 @@ struct ag_conf {
 	int		 nself_pkeys;
 	struct ag_rule	*rules;
 	size_t		 nrules;
+	unsigned long	 pause_after;	/* 0: never pause */
+	struct ag_mangle mangles[AG_MAX_FAULTS];
+	size_t		 nmangles;
+	struct ag_numports numports[AG_MAX_FAULTS];
+	size_t		 nnumports;
 };
 
 extern struct ag_conf ag_conf;
@@ -168,6 +193,11 @@ void ag_queue_push(int fd, const void *umad, size_t total, int raw);
 int ag_on_send(int fd, int agent, void *umad, int length, int retries);
 void ag_on_recv(int fd, void *umad, int length);
 void ag_forget_fd(int fd);
+
+/* --- faults (fault.c) --------------------------------------------------- */
+
+void ag_fault_send(void);
+int ag_fault_recv(void *umad, int length);
 
 /* --- persistent key state and the decision log (state.c) --------------- */
 

@@ -242,6 +242,69 @@ add_rule(const struct pctx *c, const struct ag_rule *r)
 	ag_conf.rules[ag_conf.nrules++] = *r;
 }
 
+/* The fault directives (fault.c): 1 if the line was one of them. */
+static int
+parse_fault(struct pctx *c)
+{
+	static const char *const hows[] = {
+		"truncate", "tid", "attr", "count", "length"
+	};
+	const char *d = c->tok[0];
+	struct ag_mangle *g;
+	struct ag_numports *np;
+	size_t i;
+
+	if (strcmp(d, "pause_after") == 0) {
+		/* pause_after N: see fault.c; needs $FA_AGENT_PAUSE */
+		if (c->ntok != 2)
+			bad(c, "usage: pause_after N");
+		ag_conf.pause_after = (unsigned long)num(c, "count", c->tok[1],
+		    0xffffffffu);
+		if (ag_conf.pause_after == 0)
+			bad(c, "pause_after: N must be at least 1");
+		if (getenv("FA_AGENT_PAUSE") == NULL)
+			bad(c, "pause_after needs FA_AGENT_PAUSE (a file name)");
+		return 1;
+	}
+	if (strcmp(d, "mangle") == 0) {
+		/* mangle sa|smp ATTR|any truncate|tid|attr|count|length */
+		if (c->ntok != 4 || (strcmp(c->tok[1], "sa") != 0 &&
+		    strcmp(c->tok[1], "smp") != 0))
+			bad(c, "usage: mangle sa|smp ATTR|any "
+			    "truncate|tid|attr|count|length");
+		if (ag_conf.nmangles == AG_MAX_FAULTS)
+			bad(c, "more than %d mangle lines", AG_MAX_FAULTS);
+		g = &ag_conf.mangles[ag_conf.nmangles];
+		g->sa = strcmp(c->tok[1], "sa") == 0;
+		g->attr = strcmp(c->tok[2], "any") == 0 ? 0 :
+		    (unsigned)num(c, "attribute", c->tok[2], 0xffff);
+		for (i = 0; i < sizeof(hows) / sizeof(hows[0]); i++)
+			if (strcmp(c->tok[3], hows[i]) == 0)
+				break;
+		if (i == sizeof(hows) / sizeof(hows[0]))
+			bad(c, "mangle '%s': expected truncate, tid, attr, "
+			    "count or length", c->tok[3]);
+		g->how = (enum ag_mangle_how)i;
+		g->line = c->line;
+		ag_conf.nmangles++;
+		return 1;
+	}
+	if (strcmp(d, "numports") == 0) {
+		/* numports NODE N: NodeInfo answers say N ports */
+		if (c->ntok != 3)
+			bad(c, "usage: numports NODE N");
+		if (ag_conf.nnumports == AG_MAX_FAULTS)
+			bad(c, "more than %d numports lines", AG_MAX_FAULTS);
+		np = &ag_conf.numports[ag_conf.nnumports];
+		selector(c, c->tok[1], &np->sel, 0);
+		np->n = (unsigned)num(c, "port count", c->tok[2], 255);
+		np->line = c->line;
+		ag_conf.nnumports++;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 parse_line(struct pctx *c)
 {
@@ -264,18 +327,22 @@ parse_line(struct pctx *c)
 	if (strcmp(d, "sa") == 0) {
 		/* sa opensm|trust-all|silent */
 		if (c->ntok != 2)
-			bad(c, "usage: sa opensm|trust-all|silent");
+			bad(c, "usage: sa opensm|trust-all|silent|busy");
 		if (strcmp(c->tok[1], "opensm") == 0)
 			ag_conf.sa = AG_SA_OPENSM;
 		else if (strcmp(c->tok[1], "trust-all") == 0)
 			ag_conf.sa = AG_SA_TRUST_ALL;
 		else if (strcmp(c->tok[1], "silent") == 0)
 			ag_conf.sa = AG_SA_SILENT;
+		else if (strcmp(c->tok[1], "busy") == 0)
+			ag_conf.sa = AG_SA_BUSY;
 		else
-			bad(c, "sa '%s': expected opensm, trust-all or silent",
-			    c->tok[1]);
+			bad(c, "sa '%s': expected opensm, trust-all, silent "
+			    "or busy", c->tok[1]);
 		return;
 	}
+	if (parse_fault(c))
+		return;
 	if (strcmp(d, "self_pkeys") == 0) {
 		/* self_pkeys P_KEY... : our port's table, index order */
 		int i;
@@ -369,7 +436,7 @@ parse_line(struct pctx *c)
 	} else
 		bad(c, "unknown directive '%s' (local_vf, sa, self_pkeys, "
 		    "pkeys, mkey, part_enforce, switch_enforce_cap, cc, vs, am, "
-		    "bm, pma, smp_drop)", d);
+		    "bm, pma, smp_drop, pause_after, mangle, numports)", d);
 	add_rule(c, &r);
 }
 

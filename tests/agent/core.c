@@ -151,6 +151,7 @@ umad_send(int fd, int agentid, void *umad, int length, int timeout_ms,
 		    ag_conf.local_vf == AG_VF_NO ? "no" :
 		    ag_conf.local_vf == AG_VF_YES ? "yes" : "mlx4");
 	}
+	ag_fault_send();
 	if (ag_on_send(fd, agentid, umad, length, retries))
 		return 0;	/* answered or dropped here; see the queue */
 	return ag_real_send(fd, agentid, umad, length, timeout_ms, retries);
@@ -183,12 +184,15 @@ umad_recv(int fd, void *umad, int *length, int timeout_ms)
 		free(e);
 		if (raw)
 			ag_on_recv(fd, umad, *length);
+		*length = ag_fault_recv(umad, *length);
 		errno = 0;
 		return (int)((struct ib_user_mad *)umad)->agent_id;
 	}
 	n = ag_real_recv(fd, umad, length, timeout_ms);
-	if (n >= 0 && *length > 0)
+	if (n >= 0 && *length > 0) {
 		ag_on_recv(fd, umad, *length);
+		*length = ag_fault_recv(umad, *length);
+	}
 	return n;
 }
 
@@ -247,6 +251,7 @@ ag_start(void)
 	absolutize("FA_AGENT_SCENARIO");
 	absolutize("FA_AGENT_LOG");
 	absolutize("FA_AGENT_STATE");
+	absolutize("FA_AGENT_PAUSE");
 	if ((s = getenv("FA_AGENT_SCENARIO")) != NULL && *s != '\0')
 		ag_conf_load(s);
 }

@@ -721,6 +721,17 @@ sa_send(int fd, int agent, void *umad, const uint8_t *mad, size_t len)
 		    desc);
 		return 1;
 	}
+	if (ag_conf.sa == AG_SA_BUSY) {
+		/* MAD status bit 0, "Busy" (IBA vol. 1 13.4.7): the
+		 * responder cannot answer now, the requester may retry. */
+		m = begin_resp(buf, sizeof(buf), &n, umad, mad, len, agent,
+		    0x0001, 56);
+		m[AG_O_METHOD] = (uint8_t)(mad[AG_O_METHOD] | 0x80);
+		ag_queue_push(fd, buf, n, 0);
+		ag_log("%s rule=sa(busy) action=answer why=\"status 0x0001 "
+		    "busy\"", desc);
+		return 1;
+	}
 	if (mad[AG_O_METHOD] != AG_M_GET ||
 	    ag_be16(mad + AG_O_ATTR) != 0x0033)
 		return 0;

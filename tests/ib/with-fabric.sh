@@ -19,7 +19,8 @@
 #      STANDBY or MASTER state (a MASTER also until its SUBNET UP),
 #   5. runs CMD from the caller's cwd "from" node NODE (default $TENANT_HOST)
 #      with LD_PRELOAD=libumad2sim.so, SIM_HOST, IBSIM_SOCKNAME,
-#      FA_SCENARIO_DIR (absolute) and FA_WORKDIR exported, and
+#      FA_SCENARIO_DIR (absolute), FA_WORKDIR, FA_IBSIM_CTL and
+#      FA_OPENSM_PID exported (see "Faults" below), and
 #   6. exits with CMD's exit status, after stopping ibsim and every opensm.
 #
 # EXTRA_SMS (scenario file, optional): whitespace-separated
@@ -40,6 +41,10 @@
 # libumad2sim.so for CMD only. FA_UMAD2SIM overrides the library path.
 # FA_VERBOSE=1 reports progress on stderr. Processes are stopped by their
 # recorded PIDs only (TERM, then KILL after ~3 s).
+# Faults: CMD may drive ibsim's console through the FIFO FA_IBSIM_CTL
+# (ibsim's stdin; its answers go to FA_WORKDIR/ibsim.log), e.g. packet
+# loss or a link down, with tests/ib/ibsim-ctl.sh, and may stop the master
+# opensm, FA_OPENSM_PID, to have the SM disappear (cleanup copes).
 # FA_IBSIM_ARGS (optional): extra ibsim arguments, split on white space, for
 # fabrics beyond ibsim's built-in limits of 2048 nodes, 256 switches and
 # 13312 ports, e.g. FA_IBSIM_ARGS="-N 11500 -S 1420 -P 72200" (bench/ writes
@@ -193,14 +198,19 @@ wf_work=$(mktemp -d "${TMPDIR:-/tmp}/fa-ib-$wf_name.XXXXXX") ||
 IBSIM_SOCKNAME=fa-$wf_name-$$
 say "scenario $wf_scen, work dir $wf_work, IBSIM_SOCKNAME=$IBSIM_SOCKNAME"
 
+# ibsim's console (its stdin) is a FIFO, FA_IBSIM_CTL, opened read-write
+# by ibsim itself: it then never reads end-of-file (ibsim 0.10 would spin
+# on a console at EOF), and a writer never blocks on open.  CMD may write
+# console lines to it (tests/ib/ibsim-ctl.sh waits for each to be done).
+mkfifo "$wf_work/ibsim.ctl" || die3 "cannot create $wf_work/ibsim.ctl"
 (
 	cd "$wf_work" || exit 127
 	unset LD_PRELOAD
 	export IBSIM_SOCKNAME
 	set -f
 	# shellcheck disable=SC2086  # split into separate arguments
-	exec ibsim -s -n ${FA_IBSIM_ARGS:-} "$wf_scen/net"
-) >"$wf_work/ibsim.log" 2>&1 </dev/null &
+	exec ibsim -s ${FA_IBSIM_ARGS:-} "$wf_scen/net" <>"$wf_work/ibsim.ctl"
+) >"$wf_work/ibsim.log" 2>&1 &
 ibsim_pid=$!
 
 # ibsim is ready when its control socket exists (abstract "@NAME:ctl", shown
@@ -305,7 +315,9 @@ wf_preload=$umad2sim
 [ -n "$wf_caller_preload" ] && wf_preload="$wf_caller_preload $umad2sim"
 FA_SCENARIO_DIR=$wf_scen
 FA_WORKDIR=$wf_work
-export IBSIM_SOCKNAME FA_SCENARIO_DIR FA_WORKDIR
+FA_IBSIM_CTL=$wf_work/ibsim.ctl
+FA_OPENSM_PID=$osm_pid
+export IBSIM_SOCKNAME FA_SCENARIO_DIR FA_WORKDIR FA_IBSIM_CTL FA_OPENSM_PID
 if (exec 3<&0) 2>/dev/null; then exec 3<&0; else exec 3</dev/null; fi
 (
 	cd "$wf_cwd" || exit 127
