@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
@@ -141,6 +142,21 @@ fa_ib_discover(struct fa_ib *ib)
 	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, &cfg);
 	fa_ib_tap_stats(&ib->disc);
 	captured = fa_ib_tap_close();
+	if (ib->fabric == NULL && ib->disc.cut) {
+		/* Stopped by --max-time: not seen, rather than failed. */
+		char *why = fa_strfmt("--max-time %u s reached during discovery "
+		    "(%lu nodes and %lu ports answered so far; libibnetdisc "
+		    "returns no partial fabric)", fa_deadline_seconds(),
+		    ib->disc.nodes, ib->disc.ports);
+
+		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
+		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_OBS_NOT_COLLECTED, why, NULL, NULL);
+		fa_deadline_cut(FA_FAM_IB, "during discovery");
+		free(why);
+		free(req);
+		return r;
+	}
 	if (ib->fabric == NULL) {
 		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",
 		    KIND_TOPOLOGY, "fabric", req, FA_OBS_ERROR,

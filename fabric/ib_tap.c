@@ -31,6 +31,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "../core/deadline.h"
 #include "ib_mad.h"
 #include "ib_tap.h"
 
@@ -71,6 +72,7 @@ static struct {
 	unsigned		 nfl;
 	struct held		*hhead, *htail;	/* held, in send order */
 	struct held		*failed;	/* to hand back */
+	int			 cut;		/* --max-time ended it */
 	struct fa_ib_tap_stats	 st;
 } tap;
 
@@ -107,6 +109,7 @@ fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
 	tap.arg = arg;
 	tap.nfl = 0;
 	memset(&tap.st, 0, sizeof(tap.st));
+	tap.cut = 0;
 	tap.pacing = 1;
 }
 
@@ -115,6 +118,7 @@ fa_ib_tap_stats(struct fa_ib_tap_stats *st)
 {
 	*st = tap.st;
 	st->inflight = tap.nfl;
+	st->cut = tap.cut;
 }
 
 static void
@@ -363,7 +367,23 @@ umad_recv(int portid, void *umad, int *length, int timeout_ms)
 		tap.st.lost++;
 		return r;
 	}
+	/*
+	 * --max-time: a wait never goes past the deadline, and once it has
+	 * passed the receive fails, which ends libibnetdisc's discovery (it
+	 * gives up on a failed receive).  Never a timeout of 0: libibumad
+	 * then skips poll() and blocks in read().
+	 */
+	if (tap.pacing && fa_deadline_seconds() > 0) {
+		if (fa_deadline_passed()) {
+			tap.cut = 1;
+			return -ETIMEDOUT;
+		}
+		if ((timeout_ms = fa_deadline_clamp_ms(timeout_ms)) < 1)
+			timeout_ms = 1;
+	}
 	r = next(portid, umad, length, timeout_ms);
+	if (r == -ETIMEDOUT && tap.pacing && fa_deadline_passed())
+		tap.cut = 1;
 	if (r < 0 || length == NULL)
 		return r;
 	/* A send that came back unanswered (status set) is no answer. */
