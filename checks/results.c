@@ -145,8 +145,9 @@ fa_check_family_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 /*
  * A family whose acquisition --max-time cut short (a FA_DEADLINE_KIND
  * observation) cannot vouch for what it did not see: each pass of its
- * checks becomes not_tested, saying so and what the part seen showed.
- * Failures stay: what was seen is true whatever was not.
+ * checks becomes not_tested, saying so and what the part seen showed,
+ * and each not_tested says the budget ran out (unless it says so
+ * already).  Failures stay: what was seen is true whatever was not.
  */
 static int
 cut_passes(const struct fa_eval_ctx *ctx, enum fa_family f,
@@ -159,6 +160,16 @@ cut_passes(const struct fa_eval_ctx *ctx, enum fa_family f,
 
 	for (i = from; o != NULL && i < out->n; i++) {
 		r = &out->v[i];
+		if (r->status == FA_ST_NOT_TESTED && r->reason != NULL &&
+		    strstr(r->reason, "--max-time") == NULL) {
+			/* Say why it may not have been seen. */
+			if ((why = fa_strfmt("%s (%s)", r->reason,
+			    fa_obs_reason(o))) == NULL)
+				return FA_ERR_NOMEM;
+			free(r->reason);
+			r->reason = why;
+			continue;
+		}
 		if (r->status != FA_ST_PASS)
 			continue;
 		why = fa_strfmt("%s; the part scanned passed: %s",
