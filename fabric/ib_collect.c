@@ -259,9 +259,8 @@ cut_note(struct fa_ib *ib, const char *when)
 		return;
 	fa_mad_get_stats(ib->mad, &st);
 	if (st.cut > 0)
-		fa_deadline_cut(FA_FAM_IB, "%s: %lu of %lu audit items "
-		    "finished, %lu requests not sent or not awaited", when,
-		    ib->finished, ib->total, st.cut);
+		fa_deadline_cut(FA_FAM_IB, "%s: %lu requests not sent or "
+		    "not awaited", when, st.cut);
 }
 
 /*

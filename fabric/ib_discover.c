@@ -177,6 +177,22 @@ fa_ib_discover(struct fa_ib *ib)
 		free(req);
 		return FA_ERR_NOMEM;
 	}
+	if (ib->disc.cut) {
+		/* What was found before --max-time; the rest was not seen. */
+		char *why = fa_strfmt("--max-time %u s reached during discovery: "
+		    "the fabric beyond what answered until then was not seen",
+		    fa_deadline_seconds());
+
+		fa_deadline_cut(FA_FAM_IB, "during discovery");
+		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
+		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_OBS_INCOMPLETE, why, d, NULL);
+		if (why == NULL)
+			json_decref(d);
+		free(why);
+		free(req);
+		return r;
+	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology", KIND_TOPOLOGY,
 	    "fabric", req, FA_OBS_COMPLETE, NULL, d, NULL);
 	free(req);
