@@ -150,3 +150,15 @@ fa_interrupt_uninstall(void)
 		(void)sigaction(sigs[i], &sa, NULL);
 	child = 0;
 }
+
+void
+fa_interrupt_defer(sigset_t *old)
+{
+	mask(SIG_BLOCK, old);
+}
+
+void
+fa_interrupt_undefer(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}

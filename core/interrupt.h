@@ -13,6 +13,8 @@
 
 #include <sys/types.h>
 
+#include <signal.h>
+
 /* Install the handlers; 0 or FA_ERR_INTERNAL. */
 int fa_interrupt_install(void);
 
@@ -33,6 +35,14 @@ void fa_interrupt_forget(const char *path);
 void fa_interrupt_child(pid_t pid);
 /* In such a child: the default actions again (the parent cleans up). */
 void fa_interrupt_uninstall(void);
+
+/*
+ * Defer the handled signals over a few steps that must not be split (a
+ * mkdir and its registration, a link and its rename), restoring the mask
+ * in *old afterwards: nests inside a hold.
+ */
+void fa_interrupt_defer(sigset_t *old);
+void fa_interrupt_undefer(const sigset_t *old);
 
 /* Block / unblock the handled signals around a commit of outputs. */
 void fa_interrupt_hold(void);

@@ -80,6 +80,9 @@ run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
 run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
+run "privilege drop" sh tests/robust/test_privs.sh "$B"
+run "max-time budget" sh tests/robust/test_maxtime.sh "$B"
+run "interrupted runs" sh tests/robust/test_interrupt.sh "$B"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
