@@ -265,13 +265,14 @@ run(struct job *jobs, size_t n)
 		t = now_ms();
 		/* --max-time: what is not answered yet was not probed. */
 		if (fa_deadline_passed()) {
-			for (i = 0; i < n; i++)
-				if (jobs[i].outcome == NULL) {
-					finish(&jobs[i], "not_sent", 0);
-					snprintf(jobs[i].detail,
-					    sizeof(jobs[i].detail), "--max-time "
-					    "%u s reached", fa_deadline_seconds());
-				}
+			for (i = 0; i < n; i++) {
+				if (jobs[i].outcome != NULL)
+					continue;
+				finish(&jobs[i], "not_sent", 0);
+				snprintf(jobs[i].detail, sizeof(jobs[i].detail),
+				    "--max-time %u s reached",
+				    fa_deadline_seconds());
+			}
 			if (next < n || inflight > 0)
 				fa_deadline_cut(FA_FAM_ETH, "during the "
 				    "must-not-reach probes");

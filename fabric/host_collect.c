@@ -59,8 +59,8 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 	    sizeof(collectors[0]); i++) {
 		/* --max-time, between steps: each step is a few reads. */
 		if (fa_deadline_passed()) {
-			fa_deadline_cut(FA_FAM_HOST, "after %zu of the %zu steps "
-			    "of the host scan", i, sizeof(collectors) /
+			fa_deadline_cut(FA_FAM_HOST, "after %zu of the %zu "
+			    "steps of the host scan", i, sizeof(collectors) /
 			    sizeof(collectors[0]));
 			break;
 		}

@@ -144,8 +144,8 @@ fa_ib_discover(struct fa_ib *ib)
 	captured = fa_ib_tap_close();
 	if (ib->fabric == NULL && ib->disc.cut) {
 		/* Stopped by --max-time: not seen, rather than failed. */
-		char *why = fa_strfmt("--max-time %u s reached during discovery "
-		    "(%lu nodes and %lu ports answered so far; libibnetdisc "
+		char *why = fa_strfmt("--max-time %u s reached during "
+		    "discovery (%lu nodes and %lu ports answered so far; libibnetdisc "
 		    "returns no partial fabric)", fa_deadline_seconds(),
 		    ib->disc.nodes, ib->disc.ports);
 
@@ -179,8 +179,8 @@ fa_ib_discover(struct fa_ib *ib)
 	}
 	if (ib->disc.cut) {
 		/* What was found before --max-time; the rest was not seen. */
-		char *why = fa_strfmt("--max-time %u s reached during discovery: "
-		    "the fabric beyond what answered until then was not seen",
+		char *why = fa_strfmt("--max-time %u s reached during "
+		    "discovery: the fabric beyond what answered until then was not seen",
 		    fa_deadline_seconds());
 
 		fa_deadline_cut(FA_FAM_IB, "during discovery");

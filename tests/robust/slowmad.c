@@ -24,7 +24,8 @@ umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
     int retries)
 {
 	static send_fn real;
-	const uint8_t *mad = (const uint8_t *)((struct ib_user_mad *)umad)->data;
+	const struct ib_user_mad *um = umad;
+	const uint8_t *mad = (const uint8_t *)um->data;
 	struct timespec ts;
 	const char *v;
 	long ms;
