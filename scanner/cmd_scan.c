@@ -702,6 +702,7 @@ fa_cmd_scan(int argc, char **argv)
 	struct fa_priv_user user;
 	unsigned max_time = 0;
 	int drop = 0;
+	char *why = NULL;
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -928,6 +929,16 @@ fa_cmd_scan(int argc, char **argv)
 	if (want_host && (r = too_late(snap, FA_FAM_HOST)) <= 0 && (r < 0 ||
 	    run_host(&host, snap, out.quiet, &usable) != 0))
 		goto out;
+	/*
+	 * Not root, but with capabilities (file capabilities on the binary,
+	 * or a service's AmbientCapabilities): none is needed past the
+	 * acquisition, so none is held while reports are parsed and written.
+	 */
+	if (geteuid() != 0 && fa_priv_clear_caps(&why) != 0) {
+		fa_diag(NULL, "%s", why);
+		free(why);
+		goto out;
+	}
 	if (fa_deadline_record(snap) != 0) {
 		fa_diag(NULL, "out of memory");
 		goto out;
