@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "check.h"
@@ -171,6 +172,50 @@ no_pass(struct fa_results *out, size_t from, const char *why)
 	return 0;
 }
 
+/*
+ * A family whose acquisition --max-time cut short (a FA_DEADLINE_KIND
+ * observation) cannot vouch for what it did not see: each pass of its
+ * checks becomes not_tested, saying so and what the part seen showed,
+ * and each not_tested says the budget ran out (unless it says so
+ * already).  Failures stay: what was seen is true whatever was not.
+ */
+static int
+cut_passes(const struct fa_eval_ctx *ctx, enum fa_family f,
+    struct fa_results *out, size_t from)
+{
+	const struct fa_obs *o = fa_deadline_obs(ctx->snap, f);
+	struct fa_result *r;
+	char *why;
+	size_t i;
+
+	for (i = from; o != NULL && i < out->n; i++) {
+		r = &out->v[i];
+		if (r->status == FA_ST_NOT_TESTED && r->reason != NULL &&
+		    strstr(r->reason, "--max-time") == NULL) {
+			/* Say why it may not have been seen. */
+			if ((why = fa_strfmt("%s (%s)", r->reason,
+			    fa_obs_reason(o))) == NULL)
+				return FA_ERR_NOMEM;
+			free(r->reason);
+			r->reason = why;
+			continue;
+		}
+		if (r->status != FA_ST_PASS)
+			continue;
+		why = fa_strfmt("%s; the part scanned passed: %s",
+		    fa_obs_reason(o), r->reason != NULL ? r->reason : "");
+		if (why == NULL || fa_evidence_add(r->evidence, fa_evidence(o,
+		    "reason", json_string(fa_obs_reason(o)))) != 0) {
+			free(why);
+			return FA_ERR_NOMEM;
+		}
+		free(r->reason);
+		r->reason = why;
+		r->status = FA_ST_NOT_TESTED;
+	}
+	return 0;
+}
+
 int
 fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 {
@@ -192,6 +237,10 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		    "the check produced no result")) < 0) ||
 		    ((*c)->family == FA_FAM_IB && unsteady != NULL &&
 		    (r = no_pass(out, before, unsteady)) < 0)) {
+			free(unsteady);
+			return r;
+		}
+		if ((r = cut_passes(ctx, (*c)->family, out, before)) < 0) {
 			free(unsteady);
 			return r;
 		}

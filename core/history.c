@@ -20,6 +20,7 @@
 
 #include "errors.h"
 #include "history.h"
+#include "interrupt.h"
 #include "util.h"
 
 #define STAMP_LEN	16	/* YYYYmmddTHHMMSSZ */
@@ -303,6 +304,7 @@ int
 fa_history_publish(const char *dir, const char *rundir_name, char **why)
 {
 	char tmp[64];
+	sigset_t old;
 	int dfd, rfd, k, r, e;
 
 	if (why != NULL)
@@ -320,7 +322,12 @@ fa_history_publish(const char *dir, const char *rundir_name, char **why)
 	close(rfd);
 	if (r != 0)
 		goto out;
-	/* symlink(2) has no O_EXCL twin of mkstemp: try names until new. */
+	/*
+	 * symlink(2) has no O_EXCL twin of mkstemp: try names until new.
+	 * An interruption waits until the temporary link is renamed (or
+	 * removed): it must not be left behind (core/interrupt.h).
+	 */
+	fa_interrupt_defer(&old);
 	for (k = 0; ; k++) {
 		snprintf(tmp, sizeof(tmp), ".%s.%ld.%d", FA_HISTORY_LATEST,
 		    (long)getpid(), k);
@@ -328,6 +335,7 @@ fa_history_publish(const char *dir, const char *rundir_name, char **why)
 			break;
 		if (errno != EEXIST || k == 99) {
 			r = sys_err(why, errno, dir, tmp);
+			fa_interrupt_undefer(&old);
 			goto out;
 		}
 	}
@@ -335,9 +343,11 @@ fa_history_publish(const char *dir, const char *rundir_name, char **why)
 	if (renameat(dfd, tmp, dfd, FA_HISTORY_LATEST) != 0) {
 		e = errno;
 		unlinkat(dfd, tmp, 0);
+		fa_interrupt_undefer(&old);
 		r = sys_err(why, e, dir, FA_HISTORY_LATEST);
 		goto out;
 	}
+	fa_interrupt_undefer(&old);
 	/* Make the rename durable; not every file system can sync a dir. */
 	(void)fsync(dfd);
 out:

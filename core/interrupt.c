@@ -1,13 +1,19 @@
 /*
  * Interrupt cleanup (see interrupt.h).  The handler may only call
- * async-signal-safe functions (POSIX.1-2017 2.4.3): unlink, rmdir, _exit.
+ * async-signal-safe functions (POSIX.1-2017 2.4.3): kill, waitpid, unlink,
+ * rmdir, _exit.
  * The table is fixed storage written with the signals blocked, so the
  * handler never sees an entry half written.
  */
+#include <sys/types.h>
+#include <sys/wait.h>
+
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <errno.h>
 
 #include "errors.h"
 #include "interrupt.h"
@@ -22,11 +28,20 @@ static struct {
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* A child doing part of the run (cmd_scan.c's acquisition), or 0. */
+static volatile pid_t child;
+
 static void
 on_signal(int sig)
 {
 	int i;
 
+	/* The child first: it may be writing into a file listed here. */
+	if (child > 0) {
+		kill(child, SIGKILL);
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	for (i = 0; i < INT_MAX_PATHS; i++)
 		if (tab[i].used && !tab[i].is_dir)
 			unlink(tab[i].path);
@@ -111,4 +126,39 @@ void
 fa_interrupt_release(void)
 {
 	mask(SIG_UNBLOCK, NULL);
+}
+
+void
+fa_interrupt_child(pid_t pid)
+{
+	sigset_t old;
+
+	mask(SIG_BLOCK, &old);
+	child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void
+fa_interrupt_uninstall(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		(void)sigaction(sigs[i], &sa, NULL);
+	child = 0;
+}
+
+void
+fa_interrupt_defer(sigset_t *old)
+{
+	mask(SIG_BLOCK, old);
+}
+
+void
+fa_interrupt_undefer(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
 }

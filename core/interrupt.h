@@ -11,6 +11,10 @@
 #ifndef FA_INTERRUPT_H
 #define FA_INTERRUPT_H
 
+#include <sys/types.h>
+
+#include <signal.h>
+
 /* Install the handlers; 0 or FA_ERR_INTERNAL. */
 int fa_interrupt_install(void);
 
@@ -22,6 +26,23 @@ int fa_interrupt_install(void);
 int fa_interrupt_add(const char *path, int is_dir);
 /* Forget path (it is complete, or gone). */
 void fa_interrupt_forget(const char *path);
+
+/*
+ * A child process working for this run (pid, or 0 when it has ended): an
+ * interruption kills it (SIGKILL) and waits for it before removing the
+ * paths, so that nothing is written into them afterwards.
+ */
+void fa_interrupt_child(pid_t pid);
+/* In such a child: the default actions again (the parent cleans up). */
+void fa_interrupt_uninstall(void);
+
+/*
+ * Defer the handled signals over a few steps that must not be split (a
+ * mkdir and its registration, a link and its rename), restoring the mask
+ * in *old afterwards: nests inside a hold.
+ */
+void fa_interrupt_defer(sigset_t *old);
+void fa_interrupt_undefer(const sigset_t *old);
 
 /* Block / unblock the handled signals around a commit of outputs. */
 void fa_interrupt_hold(void);

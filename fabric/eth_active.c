@@ -18,6 +18,7 @@
 #include <netlink/route/link/vlan.h>
 #include <pcap/pcap.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_active.h"
@@ -146,14 +147,15 @@ vlan_device(const char *iface, unsigned vid, const uint8_t mac[6],
 		goto out;
 	}
 	(void)pcap_setnonblock(pc, 1, eb);
-	for (k = 0; k < nt; k++) {
+	for (k = 0; k < nt && !fa_deadline_passed(); k++) {
 		/* Untagged through the VLAN device: shift the tag out. */
 		arp_probe(f, mac, -1, vid, targets[k]);
 		memmove(f + 12, f + 16, 60 - 16);
 		(void)pcap_inject(pc, f, 60);
 		nanosleep(&gap, NULL);
 	}
-	for (end = time(NULL) + 2; time(NULL) < end && r == 1;)
+	for (end = time(NULL) + 2; time(NULL) < end && r == 1 &&
+	    !fa_deadline_passed();)
 		if (pcap_next_ex(pc, &h, &b) != 1)
 			nanosleep(&gap, NULL);
 		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
@@ -289,8 +291,8 @@ probe_one(const char *iface, const struct fa_policy *p,
 		goto not_probed;
 	}
 	(void)pcap_setnonblock(pc, 1, eb);
-	for (v = 0; v < p->n_foreign_vlan; v++)
-		for (k = 0; k < (size_t)nt; k++)
+	for (v = 0; v < p->n_foreign_vlan && !fa_deadline_passed(); v++)
+		for (k = 0; k < (size_t)nt && !fa_deadline_passed(); k++)
 			for (pass = vlan_dev[v] ? 1 : 0;
 			    pass < (outer >= 0 ? 2 : 1); pass++) {
 				n = arp_probe(f, mac, pass ? outer : -1,
@@ -316,7 +318,8 @@ probe_one(const char *iface, const struct fa_policy *p,
 						goto nomem;
 			}
 	/* Two seconds more for late replies. */
-	for (end = time(NULL) + 2; time(NULL) < end;) {
+	for (end = time(NULL) + 2; time(NULL) < end &&
+	    !fa_deadline_passed();) {
 		if (pcap_next_ex(pc, &h, &b) != 1)
 			nanosleep(&gap, NULL);
 		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
@@ -329,6 +332,13 @@ probe_one(const char *iface, const struct fa_policy *p,
 	if ((d = json_pack("{s:o, s:o, s:s, s:o}", "sent", sent, "replies",
 	    replies, "outer_source", src, "methods", method)) == NULL)
 		return FA_ERR_NOMEM;
+	if (fa_deadline_passed()) {
+		fa_deadline_cut(FA_FAM_ETH, "during the VLAN probes");
+		return fa_snapshot_add(snap, FA_FAM_ETH, NULL,
+		    FA_KIND_ETH_VLAN_PROBE, iface, "tagged ARP probes",
+		    FA_OBS_INCOMPLETE, "--max-time reached before every probe "
+		    "was sent and its replies awaited", d, NULL);
+	}
 	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_VLAN_PROBE,
 	    iface, "tagged ARP probes", st, st == FA_OBS_COMPLETE ? NULL :
 	    "the kernel dropped frames while the replies were awaited", d,
@@ -442,7 +452,8 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
 	mask = plen == 0 ? 0 : 0xffffffffu << (32 - plen);
 	first = (base & mask) + (plen <= 30 ? 1 : 0);
 	last = (base | ~mask) - (plen <= 30 ? 1 : 0);
-	for (h = first; h <= last && probed < FA_ARP_SCAN_MAX; h++) {
+	for (h = first; h <= last && probed < FA_ARP_SCAN_MAX &&
+	    !fa_deadline_passed(); h++) {
 		if (h == base)
 			continue;
 		ip[0] = (uint8_t)(h >> 24);
@@ -465,7 +476,8 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
 		if (h == 0xffffffffu)
 			break;
 	}
-	for (end = time(NULL) + 2; time(NULL) < end;) {
+	for (end = time(NULL) + 2; time(NULL) < end &&
+	    !fa_deadline_passed();) {
 		if (pcap_next_ex(pc, &ph, &b) != 1)
 			nanosleep(&gap, NULL);
 		else if (arp_reply(b, ph->caplen, hosts) != 0) {
@@ -484,6 +496,14 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
 	if ((d = json_pack("{s:s, s:I, s:o}", "prefix", full, "probed",
 	    (json_int_t)probed, "hosts", hosts)) == NULL)
 		return FA_ERR_NOMEM;
+	if (fa_deadline_passed()) {
+		fa_deadline_cut(FA_FAM_ETH, "during the ARP scan");
+		return fa_snapshot_add(snap, FA_FAM_ETH, NULL,
+		    FA_KIND_ETH_ARP_SCAN, target, "ARP probes to every address "
+		    "of the prefix", FA_OBS_INCOMPLETE, "--max-time reached "
+		    "before every address was probed and its reply awaited", d,
+		    NULL);
+	}
 	return fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_ARP_SCAN,
 	    target, "ARP probes to every address of the prefix",
 	    last - first + 1 > FA_ARP_SCAN_MAX ? FA_OBS_INCOMPLETE :

@@ -24,6 +24,7 @@
 #include <netlink/route/route.h>
 #include <pcap/pcap.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_capture.h"
@@ -316,7 +317,8 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 	struct pcap_stat ps;
 	time_t start, now;
 	size_t n = 0, i;
-	int r = 0;
+	int r = 0, cut = 0;
+	char why[160];
 
 	memset(c, 0, sizeof(c));
 	for (i = 0; ifaces[i] != NULL && i < FA_ETH_LISTEN_MAX && r >= 0;
@@ -329,7 +331,8 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 		}
 	}
 	start = now = time(NULL);
-	while (r >= 0 && n > 0 && now - start < (time_t)seconds) {
+	while (r >= 0 && n > 0 && now - start < (time_t)seconds &&
+	    !(cut = fa_deadline_passed())) {
 		for (i = 0, frames = 0; i < n; i++)
 			frames += fa_eth_agg_frames(c[i].agg);
 		if (progress)
@@ -337,7 +340,7 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 			    "interface%s: %3ld s left, %llu frames ", n,
 			    n > 1 ? "s" : "", (long)(seconds - (now - start)),
 			    frames);
-		if (poll(pfd, n, 200) > 0)
+		if (poll(pfd, n, fa_deadline_clamp_ms(200)) > 0)
 			for (i = 0; i < n; i++)
 				if (pfd[i].revents & POLLIN)
 					(void)pcap_dispatch(c[i].p, -1,
@@ -349,8 +352,19 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 	}
 	if (progress && n > 0)
 		fputs("\n", stderr);
+	/* --max-time: what was heard is kept, marked as a shorter listen. */
+	if (cut && n > 0) {
+		snprintf(why, sizeof(why), "--max-time %u s reached after %ld "
+		    "of the %u s of listening", fa_deadline_seconds(),
+		    (long)(now - start), seconds);
+		fa_deadline_cut(FA_FAM_ETH, "during the capture, after %ld of "
+		    "%u s", (long)(now - start), seconds);
+	}
 	for (i = 0; i < n; i++) {
-		if (r >= 0)
+		if (r >= 0 && cut)
+			r = fa_eth_agg_finish(c[i].agg, snap, FA_OBS_INCOMPLETE,
+			    why, (long)(now - start));
+		else if (r >= 0)
 			r = pcap_stats(c[i].p, &ps) == 0 && ps.ps_drop > 0 ?
 			    fa_eth_agg_finish(c[i].agg, snap,
 			    FA_OBS_INCOMPLETE, "the kernel dropped frames "

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_reach.h"
@@ -262,6 +263,21 @@ run(struct job *jobs, size_t n)
 			if (jobs[i].outcome == NULL)
 				inflight++;
 		t = now_ms();
+		/* --max-time: what is not answered yet was not probed. */
+		if (fa_deadline_passed()) {
+			for (i = 0; i < n; i++) {
+				if (jobs[i].outcome != NULL)
+					continue;
+				finish(&jobs[i], "not_sent", 0);
+				snprintf(jobs[i].detail, sizeof(jobs[i].detail),
+				    "--max-time %u s reached",
+				    fa_deadline_seconds());
+			}
+			if (next < n || inflight > 0)
+				fa_deadline_cut(FA_FAM_ETH, "during the "
+				    "must-not-reach probes");
+			return;
+		}
 		while (next < n && inflight < FA_REACH_WINDOW &&
 		    t - last >= 1000.0 / FA_REACH_RATE) {
 			start(&jobs[next]);
@@ -285,7 +301,8 @@ run(struct job *jobs, size_t n)
 			    POLLOUT : POLLIN;
 			map[np++] = i;
 		}
-		if (poll(pfd, np, 1000 / FA_REACH_RATE) > 0)
+		if (poll(pfd, np, fa_deadline_clamp_ms(1000 / FA_REACH_RATE)) >
+		    0)
 			for (i = 0; i < np; i++)
 				if (pfd[i].revents != 0)
 					ready(&jobs[map[i]], pfd[i].revents);

@@ -1,6 +1,7 @@
 /* The host family's collection run (see host.h). */
 #include <stdlib.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host.h"
@@ -55,8 +56,16 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 		    FA_FAMST_UNAVAILABLE, why != NULL ? *why : NULL);
 	}
 	for (i = 0, r = 0; r == 0 && i < sizeof(collectors) /
-	    sizeof(collectors[0]); i++)
+	    sizeof(collectors[0]); i++) {
+		/* --max-time, between steps: each step is a few reads. */
+		if (fa_deadline_passed()) {
+			fa_deadline_cut(FA_FAM_HOST, "after %zu of the %zu "
+			    "steps of the host scan", i, sizeof(collectors) /
+			    sizeof(collectors[0]));
+			break;
+		}
 		r = collectors[i](&root, snap);
+	}
 	fa_sysroot_close(&root);
 	if (r == 0)
 		r = add_cvedb(o, snap);

@@ -11,6 +11,8 @@
 
 #include "../core/snapshot.h"
 
+struct fa_ib_pcap;
+
 /* What an IB scan is doing, for a progress line (fa_ib_opts.progress). */
 struct fa_ib_progress {
 	const char	*phase;		/* "discovery", "audit" */
@@ -32,6 +34,9 @@ struct fa_ib_opts {
 	unsigned	 max_outstanding;	/* MADs in flight, in
 					   discovery and after (1..256) */
 	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
+	struct fa_ib_pcap *capture;	/* or into this capture, opened by
+					   the caller, which closes it (the
+					   collection only syncs it) */
 	int		 reveal;	/* keep keys in mads.pcap */
 	int		 active;	/* --active: the probes of ib_active.c */
 	/* Called at most every FA_IB_PROGRESS_MS while the scan runs, and

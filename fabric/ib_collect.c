@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
@@ -284,6 +285,20 @@ count_ports(struct fa_ib *ib)
 	}
 }
 
+/* If --max-time cut requests short, note it (core/deadline.h). */
+static void
+cut_note(struct fa_ib *ib, const char *when)
+{
+	struct fa_mad_stats st;
+
+	if (ib->mad == NULL)
+		return;
+	fa_mad_get_stats(ib->mad, &st);
+	if (st.cut > 0)
+		fa_deadline_cut(FA_FAM_IB, "%s: %lu requests not sent or "
+		    "not awaited", when, st.cut);
+}
+
 /*
  * Every phase after our own port's: each starts its feed, then one engine
  * run drives them all.  0, or the first failure.
@@ -310,6 +325,7 @@ audit(struct fa_ib *ib)
 	r = fa_mad_run(ib->mad);
 	e = fa_ib_feeds_end(ib);
 	ib->audit_ms = now_ms() - t0;
+	cut_note(ib, "during the audit");
 	return r != 0 ? r : e;
 }
 
@@ -338,8 +354,10 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 		    FA_FAMST_UNAVAILABLE, "no usable InfiniBand port (umad)");
 		goto out;
 	}
-	if (o->capture_dir != NULL && (r = fa_ib_pcap_open(o->capture_dir,
-	    "mads.pcap", &ib.pcap, &why)) != 0) {
+	if (o->capture != NULL)
+		ib.pcap = o->capture;
+	else if (o->capture_dir != NULL && (r = fa_ib_pcap_open(
+	    o->capture_dir, "mads.pcap", &ib.pcap, &why)) != 0) {
 		r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_FAILED,
 		    why != NULL ? why : "cannot create mads.pcap");
 		goto out;
@@ -351,11 +369,15 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	ib.discovery_ms = now_ms() - t0;
 	if (ib.fabric != NULL)
 		count_ports(&ib);
-	if ((r = fa_ib_local(&ib)) != 0 || ib.mad == NULL ||
+	r = fa_ib_local(&ib);
+	cut_note(&ib, "reading the local port");
+	if (r != 0 || ib.mad == NULL ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_FAILED ||
 	    snap->fam[FA_FAM_IB].state == FA_FAMST_UNAVAILABLE)
 		goto out;
-	if ((r = fa_ib_pkeys_local(&ib)) != 0)
+	r = fa_ib_pkeys_local(&ib);
+	cut_note(&ib, "reading the local P_Key table");
+	if (r != 0)
 		goto out;
 	first = snap->nobs;
 	if ((r = audit(&ib)) != 0 || (r = sort_obs(snap, first)) != 0 ||
@@ -364,7 +386,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	if ((r = engine_stats(&ib)) != 0)
 		goto out;
 	if (ib.pcap != NULL) {
-		r = fa_ib_pcap_close(ib.pcap, &why);
+		r = ib.pcap == o->capture ? fa_ib_pcap_sync(ib.pcap, &why) :
+		    fa_ib_pcap_close(ib.pcap, &why);
 		ib.pcap = NULL;
 		if (r != 0) {
 			r = fa_snapshot_set_family(snap, FA_FAM_IB,
@@ -389,7 +412,8 @@ out:
 		r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_FAILED,
 		    "the local MAD stack failed during the scan (receive "
 		    "error or an answer beyond 16 MiB)");
-	fa_ib_pcap_abort(ib.pcap);
+	if (ib.pcap != o->capture)
+		fa_ib_pcap_abort(ib.pcap);
 	free(why);
 	if (ib.fabric != NULL)
 		ibnd_destroy_fabric(ib.fabric);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
@@ -157,6 +158,7 @@ add_stats(struct fa_ib_tap_stats *a, const struct fa_ib_tap_stats *b)
 	a->recovered += b->recovered;
 	a->held += b->held;
 	a->malformed += b->malformed;
+	a->cut |= b->cut;
 	a->nodes += b->nodes;
 	a->ports += b->ports;
 	if (b->max_inflight > a->max_inflight)
@@ -197,7 +199,7 @@ fa_ib_discover(struct fa_ib *ib)
 	 * the two differ, the topology kept (the one with more nodes) is
 	 * marked incomplete, and no check passes on it (results.c).
 	 */
-	if (ib->fabric != NULL && first.failed > 0) {
+	if (ib->fabric != NULL && first.failed > 0 && !first.cut) {
 		ibnd_fabric_t *f1 = ib->fabric;
 		unsigned long n1 = count_nodes(f1);
 		struct fa_ib_tap_stats second;
@@ -229,6 +231,21 @@ fa_ib_discover(struct fa_ib *ib)
 		add_stats(&first, &second);
 	}
 	ib->disc = first;
+	if (ib->fabric == NULL && ib->disc.cut) {
+		/* Stopped by --max-time: not seen, rather than failed. */
+		char *why = fa_strfmt("--max-time %u s reached during "
+		    "discovery (%lu nodes and %lu ports answered so far; "
+		    "libibnetdisc returns no partial fabric)",
+		    fa_deadline_seconds(), ib->disc.nodes, ib->disc.ports);
+
+		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
+		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_OBS_NOT_COLLECTED, why, NULL, NULL);
+		fa_deadline_cut(FA_FAM_IB, "during discovery");
+		free(why);
+		free(req);
+		return r;
+	}
 	if (ib->fabric != NULL && unsteady == NULL &&
 	    (edge = beyond_reach(ib->fabric)) > 0 &&
 	    (unsteady = fa_strfmt("discovery reached the directed-route "
@@ -257,6 +274,23 @@ fa_ib_discover(struct fa_ib *ib)
 		json_decref(d);
 		free(req);
 		return FA_ERR_NOMEM;
+	}
+	if (ib->disc.cut) {
+		/* What was found before --max-time; the rest was not seen. */
+		char *why = fa_strfmt("--max-time %u s reached during "
+		    "discovery: the fabric beyond what answered until then "
+		    "was not seen", fa_deadline_seconds());
+
+		fa_deadline_cut(FA_FAM_IB, "during discovery");
+		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
+		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_OBS_INCOMPLETE, why, d, NULL);
+		if (why == NULL)
+			json_decref(d);
+		free(why);
+		free(req);
+		free(unsteady);
+		return r;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology", KIND_TOPOLOGY,
 	    "fabric", req, unsteady != NULL ? FA_OBS_INCOMPLETE :

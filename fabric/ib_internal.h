@@ -117,6 +117,7 @@ enum fa_smp_outcome {
 	FA_SMP_STATUS,		/* GetResp with non-zero status */
 	FA_SMP_NO_RESPONSE,	/* no response after retries */
 	FA_SMP_ERROR,		/* not sent: the local stack or engine failed */
+	FA_SMP_CUT,		/* not sent or not awaited: --max-time */
 };
 
 /* A SubnGet(attr, mod) request to pid with M_Key 0, LID-routed or DR. */
@@ -144,6 +145,14 @@ enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
 int fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
     const char *request, const struct fa_mad_req *r, json_t *d,
     const char *bad, int cut);
+
+/* The reason of a request --max-time cut short; new string or NULL. */
+char *fa_ib_cut_reason(void);
+/* The state of an observation whose SMP ended as oc (not answered). */
+#define FA_IB_SMP_STATE(oc)						\
+	((oc) == FA_SMP_STATUS ? FA_OBS_REJECTED :			\
+	(oc) == FA_SMP_ERROR ? FA_OBS_ERROR :				\
+	(oc) == FA_SMP_CUT ? FA_OBS_NOT_COLLECTED : FA_OBS_NO_RESPONSE)
 
 /* A reason string for an unsuccessful outcome; new string or NULL. */
 char *fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status);

@@ -17,6 +17,7 @@
 
 #include <infiniband/umad.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_mad.h"
@@ -539,6 +540,8 @@ finish(struct fa_mad *m, struct fa_mad_req *r, enum fa_mad_outcome oc)
 	r->outcome = oc;
 	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS)
 		m->st.answered++;
+	else if (oc == FA_MAD_DEADLINE)
+		m->st.cut++;
 	else
 		m->st.unanswered++;
 	if (r->done != NULL)
@@ -675,19 +678,19 @@ fa_mad_set_resp(struct fa_mad_req *r, const uint8_t *mad, size_t len)
 }
 
 /*
- * Finish everything queued or in flight as failed, calling done() for
- * each (which may queue more, failed in turn), so that no request is left
- * linked when the engine gives up.
+ * Finish everything queued or in flight with outcome oc (a failure, or
+ * the deadline), calling done() for each (which may queue more, finished
+ * in turn), so that no request is left linked when the engine stops.
  */
 static void
-fail_all(struct fa_mad *m)
+fail_all(struct fa_mad *m, enum fa_mad_outcome oc)
 {
 	struct fa_mad_dest *d;
 	struct fa_mad_req *r;
 
 	for (;;) {
 		if (m->ihead != NULL) {
-			finish(m, m->ihead, FA_MAD_SEND_ERROR);
+			finish(m, m->ihead, oc);
 			continue;
 		}
 		/* Nothing in flight: every destination with a queue is
@@ -700,8 +703,11 @@ fail_all(struct fa_mad *m)
 				d->tail = NULL;
 			m->st.queued--;
 			r->next = NULL;
-			r->outcome = FA_MAD_SEND_ERROR;
-			m->st.unanswered++;
+			r->outcome = oc;
+			if (oc == FA_MAD_DEADLINE)
+				m->st.cut++;
+			else
+				m->st.unanswered++;
 			if (r->done != NULL)
 				r->done(r, r->arg);
 		}
@@ -715,6 +721,15 @@ fa_mad_run(struct fa_mad *m)
 	int len, n, wait, rc;
 
 	for (;;) {
+		/*
+		 * --max-time: nothing more is sent, and what is in flight is
+		 * not waited for; each request ends as cut, which its phase
+		 * records as not collected (its item not_tested).
+		 */
+		if (fa_deadline_passed()) {
+			fail_all(m, FA_MAD_DEADLINE);
+			return 0;
+		}
 		/* done() may queue more, even when a send failed in fill();
 		 * with nothing in flight, every queued request is ready. */
 		fill(m);
@@ -735,6 +750,8 @@ fa_mad_run(struct fa_mad *m)
 		 */
 		wait = m->ihead->deadline_ms + 50 > now ?
 		    (int)(m->ihead->deadline_ms + 50 - now) : 1;
+		if ((wait = fa_deadline_clamp_ms(wait)) < 1)
+			wait = 1;
 		len = (int)(m->rbuf_len - umad_size());
 		n = umad_recv(m->portid, m->rbuf, &len, wait);
 		if (n >= 0)
@@ -772,7 +789,7 @@ fa_mad_run(struct fa_mad *m)
 			lost(m, m->ihead);
 	}
 fail:
-	fail_all(m);
+	fail_all(m, FA_MAD_SEND_ERROR);
 	return rc;
 }
 

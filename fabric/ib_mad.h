@@ -37,6 +37,8 @@ enum fa_mad_outcome {
 	FA_MAD_NO_RESPONSE,	/* nothing after every send timed out */
 	FA_MAD_SEND_ERROR,	/* the local stack refused the send */
 	FA_MAD_REFUSED,		/* not sent: a Set without allow_set */
+	FA_MAD_DEADLINE,	/* not sent, or its answer not awaited:
+				   the scan's --max-time was reached */
 };
 
 struct fa_mad_req {
@@ -118,6 +120,7 @@ struct fa_mad_stats {
 	unsigned	max_sa;		/* highest to the SA */
 	unsigned long	queued;		/* submitted, not yet sent, now */
 	unsigned long	dests;		/* destinations seen */
+	unsigned long	cut;		/* requests ended by --max-time */
 };
 
 /*

@@ -402,6 +402,26 @@ fa_ib_pcap_count(const struct fa_ib_pcap *c)
 }
 
 int
+fa_ib_pcap_sync(struct fa_ib_pcap *c, char **why)
+{
+	int saved;
+
+	if (why != NULL)
+		*why = NULL;
+	if (c == NULL)
+		return 0;
+	errno = 0;
+	if ((saved = c->err) == 0 && (pcap_dump_flush(c->dump) != 0 ||
+	    fsync(fileno(pcap_dump_file(c->dump))) != 0))
+		saved = errno != 0 ? errno : EIO;
+	if (saved == 0)
+		return 0;
+	if (why != NULL)
+		*why = fa_strfmt("%s: %s", c->dst, strerror(saved));
+	return FA_ERR_IO;
+}
+
+int
 fa_ib_pcap_close(struct fa_ib_pcap *c, char **why)
 {
 	int saved;

@@ -55,6 +55,14 @@ int fa_ib_pcap_write(struct fa_ib_pcap *c, const struct timeval *ts,
 unsigned long fa_ib_pcap_count(const struct fa_ib_pcap *c);
 
 /*
+ * Flush what is buffered and fsync, leaving the file open: for a capture
+ * written by another process (cmd_scan.c's unprivileged acquisition,
+ * which inherits it) before, and after, that process writes.  0, or
+ * FA_ERR_IO with *why (a write already failed, or this one).
+ */
+int fa_ib_pcap_sync(struct fa_ib_pcap *c, char **why);
+
+/*
  * Flush, close and rename into place.  Returns 0 or FA_ERR_IO with *why.
  * fa_ib_pcap_abort() closes and removes the temporary file instead.
  * Both accept NULL.

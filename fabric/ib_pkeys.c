@@ -65,9 +65,7 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	} else if (got == nblocks)
 		st = FA_OBS_COMPLETE;
 	else {
-		st = got > 0 ? FA_OBS_INCOMPLETE :
-		    oc == FA_SMP_STATUS ? FA_OBS_REJECTED :
-		    oc == FA_SMP_ERROR ? FA_OBS_ERROR : FA_OBS_NO_RESPONSE;
+		st = got > 0 ? FA_OBS_INCOMPLETE : FA_IB_SMP_STATE(oc);
 		reason = fa_ib_smp_reason(oc, status);
 	}
 	if (st != FA_OBS_COMPLETE && reason == NULL)

@@ -88,8 +88,10 @@ record(struct fa_ib *ib, struct port_job *j)
 		st = got > 0 ? FA_OBS_INCOMPLETE :
 		    last == FA_MAD_STATUS ? FA_OBS_REJECTED :
 		    last == FA_MAD_NO_RESPONSE ? FA_OBS_NO_RESPONSE :
+		    last == FA_MAD_DEADLINE ? FA_OBS_NOT_COLLECTED :
 		    FA_OBS_ERROR;
-		reason = last == FA_MAD_STATUS ?
+		reason = got == 0 && last == FA_MAD_DEADLINE ?
+		    fa_ib_cut_reason() : last == FA_MAD_STATUS ?
 		    fa_strfmt("a block was answered with MAD status 0x%04x",
 		    status) : fa_strfmt("%u of %u blocks got no usable answer",
 		    j->nblocks - got, j->nblocks);

@@ -137,10 +137,10 @@ record(struct fa_ib *ib, struct sm_job *j)
 	} else {
 		enum fa_smp_outcome oc = j->r.outcome == FA_MAD_STATUS ?
 		    FA_SMP_STATUS : j->r.outcome == FA_MAD_NO_RESPONSE ?
-		    FA_SMP_NO_RESPONSE : FA_SMP_ERROR;
+		    FA_SMP_NO_RESPONSE : j->r.outcome == FA_MAD_DEADLINE ?
+		    FA_SMP_CUT : FA_SMP_ERROR;
 
-		st = oc == FA_SMP_STATUS ? FA_OBS_REJECTED :
-		    oc == FA_SMP_ERROR ? FA_OBS_ERROR : FA_OBS_NO_RESPONSE;
+		st = FA_IB_SMP_STATE(oc);
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
 			goto out;
 	}

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
@@ -48,9 +49,18 @@ fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid, unsigned attr,
 		return FA_SMP_STATUS;
 	case FA_MAD_NO_RESPONSE:
 		return FA_SMP_NO_RESPONSE;
+	case FA_MAD_DEADLINE:
+		return FA_SMP_CUT;
 	default:
 		return FA_SMP_ERROR;
 	}
+}
+
+char *
+fa_ib_cut_reason(void)
+{
+	return fa_strfmt("--max-time %u s reached before it was answered",
+	    fa_deadline_seconds());
 }
 
 char *
@@ -66,6 +76,8 @@ fa_ib_smp_reason(enum fa_smp_outcome oc, unsigned status)
 	case FA_SMP_ERROR:
 		return fa_strdup("the request could not be sent (local MAD "
 		    "stack failure)");
+	case FA_SMP_CUT:
+		return fa_ib_cut_reason();
 	}
 	return fa_strdup("no response (timed out after retries)");
 }
@@ -131,6 +143,10 @@ fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
 	case FA_MAD_NO_RESPONSE:
 		st = FA_OBS_NO_RESPONSE;
 		reason = fa_strfmt("no response after %u sends", r->sends);
+		break;
+	case FA_MAD_DEADLINE:
+		st = FA_OBS_NOT_COLLECTED;
+		reason = fa_ib_cut_reason();
 		break;
 	default:
 		st = FA_OBS_ERROR;

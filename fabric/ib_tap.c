@@ -31,13 +31,17 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "../core/deadline.h"
 #include "ib_mad.h"
 #include "ib_tap.h"
 
@@ -81,6 +85,8 @@ static struct {
 	unsigned		 nfl;
 	struct held		*hhead, *htail;	/* held, in send order */
 	struct held		*failed;	/* to hand back */
+	int			 cut;		/* --max-time ended it */
+	int			 saved_err;	/* stderr while muted, or -1 */
 	struct fa_ib_tap_stats	 st;
 } tap;
 
@@ -118,6 +124,8 @@ fa_ib_tap_open(struct fa_ib_pcap *pcap, uint16_t own_lid, int reveal,
 	tap.arg = arg;
 	tap.nfl = 0;
 	memset(&tap.st, 0, sizeof(tap.st));
+	tap.cut = 0;
+	tap.saved_err = -1;
 	tap.pacing = 1;
 }
 
@@ -126,6 +134,7 @@ fa_ib_tap_stats(struct fa_ib_tap_stats *st)
 {
 	*st = tap.st;
 	st->inflight = tap.nfl;
+	st->cut = tap.cut;
 }
 
 static void
@@ -152,6 +161,12 @@ fa_ib_tap_close(void)
 		free(tap.fl[--tap.nfl].copy);
 	tap.hhead = tap.htail = tap.failed = NULL;
 	tap.pacing = 0;
+	if (tap.cut && tap.saved_err >= 0) {
+		fflush(stderr);
+		(void)dup2(tap.saved_err, STDERR_FILENO);
+		close(tap.saved_err);
+	}
+	tap.saved_err = -1;
 	tap.pcap = NULL;
 	tap.tick = NULL;
 	tap.n = 0;
@@ -276,6 +291,55 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	return r;
 }
 
+/*
+ * The cut begins: libibnetdisc reports every SMP handed back on stderr
+ * (IBND_ERROR, unconditional), one line each; those would be about our
+ * cut, not the fabric, so stderr goes to /dev/null until the tap closes.
+ */
+static void
+mute(void)
+{
+	int fd;
+
+	if (tap.cut)
+		return;
+	tap.cut = 1;
+	fflush(stderr);
+	if ((fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+		return;
+	if ((tap.saved_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) >= 0 &&
+	    dup2(fd, STDERR_FILENO) < 0) {
+		close(tap.saved_err);
+		tap.saved_err = -1;
+	}
+	close(fd);
+}
+
+/*
+ * --max-time: a send after the deadline is not sent but handed back at
+ * once as unanswered, so libibnetdisc ends its discovery with the fabric
+ * found so far.  (Failing its receive instead would be simpler, but its
+ * error path frees a node twice: rdma-core 50, ibnd_discover_fabric.)
+ * What is on the wire still comes back, within the MAD timeout.
+ */
+static int
+cut_send(int agentid, void *umad, int length)
+{
+	size_t sz = umad_size() + (size_t)length;
+	struct held *h;
+
+	mute();
+	if ((h = malloc(sizeof(*h) + sz)) == NULL)
+		return -ENOMEM;
+	memcpy(h->umad, umad, sz);
+	((struct ib_user_mad *)(void *)h->umad)->status = ETIMEDOUT;
+	h->agentid = agentid;
+	h->length = length;
+	h->next = tap.failed;
+	tap.failed = h;
+	return 0;
+}
+
 int
 umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
     int retries)
@@ -288,6 +352,8 @@ umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	if (!tap.pacing || length < 24)
 		return do_send(portid, agentid, umad, length, timeout_ms,
 		    retries, 0);
+	if (fa_deadline_passed())
+		return cut_send(agentid, umad, length);
 	dest = dest_of(umad, length);
 	if (load(dest) < tap.per_dest) {
 		r = do_send(portid, agentid, umad, length, timeout_ms,
@@ -336,6 +402,13 @@ release(uint64_t dest)
 	if (tap.htail == h)
 		tap.htail = prev;
 	h->next = NULL;
+	if (fa_deadline_passed()) {
+		mute();		/* handed back unsent, as cut_send() */
+		((struct ib_user_mad *)(void *)h->umad)->status = ETIMEDOUT;
+		h->next = tap.failed;
+		tap.failed = h;
+		return;
+	}
 	if (do_send(h->portid, h->agentid, h->umad, h->length, h->timeout_ms,
 	    h->retries, dest) >= 0) {
 		free(h);

@@ -25,6 +25,7 @@ struct fa_ib_tap_stats {
 	unsigned	inflight;	/* now */
 	unsigned	max_inflight;	/* highest, all destinations */
 	unsigned	max_per_dest;	/* highest to one destination */
+	int		cut;		/* --max-time ended discovery */
 };
 
 /*

@@ -3,21 +3,32 @@
  * Families: ib, eth and host (with no family option, every one that can
  * run: ib when a port is usable, eth on the interfaces that are up, host
  * on "/").
+ *
+ * Started as root, the scan does its network-facing part (the live
+ * Ethernet capture and probes, the whole InfiniBand acquisition) in a
+ * child that drops to --user (default nobody) first; see acquire_as().
  */
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/caps.h"
+#include "../core/deadline.h"
 #include "../core/errors.h"
 #include "../core/interrupt.h"
+#include "../core/privdrop.h"
 #include "../core/util.h"
 #include "../fabric/eth_active.h"
 #include "../fabric/eth_capture.h"
@@ -25,6 +36,8 @@
 #include "../fabric/eth_reach.h"
 #include "../fabric/host.h"
 #include "../fabric/ib.h"
+#include "../fabric/ib_pcap.h"
+#include "../fabric/ib_portkeep.h"
 #include "scanner.h"
 
 const char fa_usage_scan[] =
@@ -36,12 +49,13 @@ const char fa_usage_scan[] =
     "                     [--max-outstanding count]\n"
     "                     [--baseline report.json] [--sign key.pem]\n"
     "                     [--history dir] [--keep count] [--metrics file]\n"
-    "                     [--syslog] [--timeout ms]\n";
+    "                     [--syslog] [--timeout ms] [--max-time seconds]\n"
+    "                     [--user name]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
-	OPT_SYSLOG, OPT_MAX_OUTSTANDING };
+	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -68,6 +82,8 @@ static const struct option longopts[] = {
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -365,6 +381,300 @@ run_host(const struct fa_host_opts *host, struct fa_snapshot *snap,
 	return 0;
 }
 
+/*
+ * --max-time reached before family f began: it is recorded as unavailable
+ * with that reason (its checks then not_tested); 1 if so, else 0.
+ */
+static int
+too_late(struct fa_snapshot *snap, enum fa_family f)
+{
+	char *why;
+	int r;
+
+	if (!fa_deadline_passed())
+		return 0;
+	why = fa_strfmt("--max-time %u s reached before the %s family was "
+	    "scanned", fa_deadline_seconds(), fa_family_name(f));
+	r = fa_snapshot_set_family(snap, f, FA_FAMST_UNAVAILABLE, why);
+	free(why);
+	return r == 0 ? 1 : -1;
+}
+
+/*
+ * Who runs the network-facing acquisition.  Root drops to --user (default
+ * nobody, when it exists); --user root, or root without a nobody, keeps
+ * root.  Another user cannot change user: --user must then name itself.
+ * 0 (*drop set), or FA_EXIT_USAGE after one diagnostic line.
+ */
+static int
+pick_user(const char *name, int quiet, struct fa_priv_user *u, int *drop)
+{
+	int r;
+
+	*drop = 0;
+	if (name == NULL && geteuid() != 0)
+		return 0;
+	r = fa_priv_lookup(name != NULL ? name : FA_PRIV_DEFAULT_USER, u);
+	if (r != 0 && name == NULL) {
+		if (!quiet)
+			fa_diag("--user", "no user '%s' to drop to: the scan "
+			    "runs as root (give --user)", FA_PRIV_DEFAULT_USER);
+		return 0;
+	}
+	if (r != 0) {
+		fa_diag("--user", "'%s' is not a known user", name);
+		return FA_EXIT_USAGE;
+	}
+	if (geteuid() != 0 && u->uid != geteuid()) {
+		fa_diag("--user", "only root can change to user '%s' (the scan "
+		    "runs as uid %lu)", name, (unsigned long)geteuid());
+		return FA_EXIT_USAGE;
+	}
+	*drop = geteuid() == 0 && u->uid != 0;
+	return 0;
+}
+
+/* Write all of buf to the fd at arg (json_dump_callback). */
+static int
+write_all(const char *buf, size_t len, void *arg)
+{
+	int fd = *(int *)arg;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, buf, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Everything the fd gives until EOF, at most max bytes; NULL if more. */
+static char *
+read_all(int fd, size_t max, size_t *len)
+{
+	size_t cap = 64 * 1024, n = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+
+	while (buf != NULL) {
+		if (n == cap) {
+			if (cap >= max || (nb = realloc(buf, cap * 2)) == NULL)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		if ((r = read(fd, buf + n, cap - n)) < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (r == 0) {
+			*len = n;
+			return buf;
+		}
+		n += (size_t)r;
+	}
+	free(buf);
+	return NULL;
+}
+
+struct acq {
+	const struct fa_priv_user *user;
+	struct eth_opts	*eth;		/* NULL: no live Ethernet */
+	struct fa_ib_opts *ib;		/* NULL: no InfiniBand */
+	const struct fa_policy *policy;
+	int		 quiet;
+};
+
+/* The child's credentials, for the snapshot's scan.acquired_as. */
+static int
+note_creds(struct fa_snapshot *snap, const struct fa_priv_user *u)
+{
+	char *caps = NULL;
+	cap_t c = cap_get_proc();
+	uint64_t mask = 0;
+	cap_flag_value_t v;
+	cap_value_t i;
+	int r;
+
+	for (i = 0; c != NULL && i <= CAP_LAST_CAP && i < 64; i++)
+		if (cap_get_flag(c, i, CAP_EFFECTIVE, &v) == 0 && v)
+			mask |= UINT64_C(1) << i;
+	cap_free(c);
+	if ((caps = fa_caps_names(mask)) == NULL)
+		return FA_ERR_NOMEM;
+	r = json_object_set_new(json_object_get(snap->meta, "scan"),
+	    "acquired_as", json_pack("{s:s, s:I, s:I, s:s}", "user", u->name,
+	    "uid", (json_int_t)getuid(), "gid", (json_int_t)getgid(),
+	    "capabilities", caps));
+	free(caps);
+	return r != 0 ? FA_ERR_NOMEM : 0;
+}
+
+/*
+ * The child: keep the umad ports open, drop to the user (keeping
+ * CAP_NET_RAW, and CAP_NET_ADMIN for --active's VLAN devices, while the
+ * live Ethernet steps run, none after), acquire, and send the snapshot
+ * back on fd as {"rc", "usable", "snapshot"}.  Never returns.
+ */
+static void __attribute__((__noreturn__))
+acq_child(const struct acq *a, struct fa_snapshot *snap, int fd,
+    pid_t parent)
+{
+	cap_value_t keep[2];
+	int nkeep = 0, usable = 0, rc = 0, r;
+	char *why = NULL;
+	json_t *msg;
+
+	/* An interruption is the parent's to clean up. */
+	fa_interrupt_uninstall();
+	fa_interrupt_release();
+	if (a->ib != NULL && (r = fa_ib_keep_ports(a->ib->ca, a->ib->port,
+	    &why)) != 0 && r != FA_ERR_UNAVAIL)
+		fa_diag("ib", "%s", why);	/* the scan says why later */
+	free(why);
+	if (a->eth != NULL) {
+		keep[nkeep++] = CAP_NET_RAW;
+		if (a->eth->active)
+			keep[nkeep++] = CAP_NET_ADMIN;
+	}
+	if (fa_priv_drop(a->user, keep, nkeep, &why) != 0) {
+		fa_diag(NULL, "%s", why);
+		_exit(FA_EXIT_NORUN);
+	}
+	/* The parent gone (killed), the child goes too. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
+	    getppid() != parent)
+		_exit(FA_EXIT_NORUN);
+	if (note_creds(snap, a->user) != 0)
+		rc = FA_EXIT_NORUN;
+	if (rc == 0 && a->eth != NULL && (r = too_late(snap, FA_FAM_ETH)) <= 0)
+		rc = r < 0 ? FA_EXIT_NORUN : run_eth(a->eth, a->policy, snap,
+		    a->quiet, &usable);
+	if (rc == 0 && fa_priv_clear_caps(&why) != 0) {
+		fa_diag(NULL, "%s", why);
+		_exit(FA_EXIT_NORUN);
+	}
+	if (rc == 0 && a->ib != NULL && (r = too_late(snap, FA_FAM_IB)) <= 0)
+		rc = r < 0 ? FA_EXIT_NORUN : run_ib(a->ib, snap, a->quiet,
+		    &usable);
+	if (rc == 0 && fa_deadline_record(snap) != 0)
+		rc = FA_EXIT_NORUN;
+	msg = json_pack("{s:i, s:i, s:o}", "rc", rc, "usable", usable,
+	    "snapshot", fa_snapshot_to_json(snap, 1));
+	if (msg == NULL || json_dump_callback(msg, write_all, &fd,
+	    JSON_COMPACT) != 0)
+		_exit(FA_EXIT_NORUN);
+	_exit(0);
+}
+
+/*
+ * Privilege separation.  The child drops to the user and does the
+ * network-facing acquisition, where the fabric's and the wire's answers
+ * are parsed; the parent keeps the invoking user's rights for what needs
+ * them and faces no network: the host family (which must see the
+ * credentials the scan was started with, and root-only files), reading
+ * --pcap and policy files given by that user, and writing the outputs
+ * where that user asked (the output and history directories, a root-only
+ * signing key), so nothing has to be chowned or opened in advance.  What
+ * comes back is the snapshot, as JSON, read with the checks of
+ * `fabaudit check` (fa_snapshot_from_json).  mads.pcap is opened here and
+ * written by the child through the inherited descriptor, then renamed
+ * into place here.  0, or an exit status after a diagnostic.
+ */
+static int
+acquire_as(const struct acq *a, const char *outdir,
+    struct fa_snapshot **snap, int *usable)
+{
+	struct fa_ib_pcap *cap = NULL;
+	struct fa_snapshot *ns = NULL;
+	json_error_t jerr;
+	json_t *msg = NULL;
+	char *why = NULL, *buf = NULL;
+	size_t len = 0;
+	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc, cus;
+	pid_t pid, parent = getpid();
+
+	if (a->ib != NULL && a->ib->capture_dir != NULL) {
+		if (fa_ib_pcap_open(outdir, "mads.pcap", &cap, &why) != 0 ||
+		    fa_ib_pcap_sync(cap, &why) != 0) {
+			fa_diag("ib", "%s", why != NULL ? why :
+			    "cannot create mads.pcap");
+			free(why);
+			fa_ib_pcap_abort(cap);
+			return FA_EXIT_NORUN;
+		}
+		a->ib->capture = cap;
+	}
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		fa_diag(NULL, "pipe: %s", strerror(errno));
+		fa_ib_pcap_abort(cap);
+		return FA_EXIT_NORUN;
+	}
+	fflush(NULL);		/* nothing buffered twice */
+	fa_interrupt_hold();	/* the child is known before any signal */
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		acq_child(a, *snap, fds[1], parent);
+	}
+	close(fds[1]);
+	if (pid > 0)
+		fa_interrupt_child(pid);
+	fa_interrupt_release();
+	if (pid < 0) {
+		fa_diag(NULL, "fork: %s", strerror(errno));
+		close(fds[0]);
+		fa_ib_pcap_abort(cap);
+		return FA_EXIT_NORUN;
+	}
+	buf = read_all(fds[0], 4 * (size_t)FA_SNAPSHOT_MAX_BYTES, &len);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	fa_interrupt_child(0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status))
+			fa_diag(NULL, "the acquisition (as user %s) was killed "
+			    "by signal %d", a->user->name, WTERMSIG(status));
+		goto out;	/* else it said why */
+	}
+	if (buf == NULL || (msg = json_loadb(buf, len, 0, &jerr)) == NULL ||
+	    json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) != 0 ||
+	    fa_snapshot_from_json(json_object_get(msg, "snapshot"), &ns,
+	    &why) != 0) {
+		fa_diag(NULL, "the acquisition (as user %s) sent back no "
+		    "usable snapshot%s%s", a->user->name, why != NULL ? ": " :
+		    "", why != NULL ? why : "");
+		goto out;
+	}
+	fa_snapshot_free(*snap);
+	*snap = ns;
+	*usable += cus;
+	rc = crc;
+out:
+	/* The capture stands beside a report only if IB was collected. */
+	if (rc == 0 && cap != NULL &&
+	    (*snap)->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED) {
+		free(why);
+		why = NULL;
+		if (fa_ib_pcap_close(cap, &why) != 0) {
+			fa_diag("ib", "%s", why);
+			rc = FA_EXIT_NORUN;
+		}
+	} else
+		fa_ib_pcap_abort(cap);
+	if (a->ib != NULL)
+		a->ib->capture = NULL;
+	json_decref(msg);
+	free(buf);
+	free(why);
+	return rc;
+}
+
 int
 fa_cmd_scan(int argc, char **argv)
 {
@@ -388,6 +698,11 @@ fa_cmd_scan(int argc, char **argv)
 	int usable = 0, made_outdir = 0, began = 0, r;
 	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
 	struct fa_emitted done = { NULL, 0 };
+	const char *user_opt = NULL;
+	struct fa_priv_user user;
+	unsigned max_time = 0;
+	int drop = 0;
+	char *why = NULL;
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
@@ -498,6 +813,14 @@ fa_cmd_scan(int argc, char **argv)
 				goto usage;
 			ib.timeout_ms = (unsigned)v;
 			break;
+		case OPT_MAX_TIME:
+			if (num_opt("--max-time", optarg, 1, 604800, &v) != 0)
+				goto usage;
+			max_time = (unsigned)v;
+			break;
+		case OPT_USER:
+			user_opt = optarg;
+			break;
 		case 'h':
 			fputs(fa_usage_scan, stdout);
 			return FA_EXIT_OK;
@@ -520,6 +843,8 @@ fa_cmd_scan(int argc, char **argv)
 		    "exclude each other");
 		goto usage;
 	}
+	if ((rc = pick_user(user_opt, out.quiet, &user, &drop)) != 0)
+		goto out;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
 		goto out;
@@ -529,6 +854,7 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	started = time(NULL);
+	fa_deadline_set(max_time);
 	r = fa_load_catalogue(cvedb_opt, &cvedb, &cvedb_path, &cvedb_why);
 	if (r == FA_ERR_NOMEM) {
 		fa_diag(NULL, "out of memory");
@@ -579,17 +905,54 @@ fa_cmd_scan(int argc, char **argv)
 	/* With no family named, every family that can run does. */
 	if (!want_ib && !want_host && !want_eth)
 		want_ib = want_host = want_eth = 1;
-	/* Ethernet first: a bad --pcap is a usage error before any probe. */
-	if (want_eth && (r = run_eth(&eth, policy, snap, out.quiet,
-	    &usable)) != 0) {
-		rc = r;
+	/*
+	 * Ethernet first: a bad --pcap is a usage error before any probe.
+	 * A capture file is the invoking user's to read: it is read here.
+	 */
+	if (want_eth && (!drop || eth.pcap != NULL) &&
+	    (r = too_late(snap, FA_FAM_ETH)) <= 0 && (r < 0 ||
+	    (r = run_eth(&eth, policy, snap, out.quiet, &usable)) != 0)) {
+		rc = r < 0 ? FA_EXIT_NORUN : r;
 		goto out;
 	}
-	if (want_ib && (r = run_ib(&ib, snap, out.quiet, &usable)) != 0)
+	if (drop && ((want_eth && eth.pcap == NULL) || want_ib)) {
+		struct acq a = { &user, want_eth && eth.pcap == NULL ? &eth :
+		    NULL, want_ib ? &ib : NULL, policy, out.quiet };
+
+		if ((rc = acquire_as(&a, out.outdir, &snap, &usable)) != 0)
+			goto out;
+		rc = FA_EXIT_NORUN;
+	} else if (want_ib && (r = too_late(snap, FA_FAM_IB)) <= 0 &&
+	    (r < 0 || run_ib(&ib, snap, out.quiet, &usable) != 0))
 		goto out;
 	out.pcap = want_ib && exists_in(out.outdir, "mads.pcap");
-	if (want_host && (r = run_host(&host, snap, out.quiet, &usable)) != 0)
+	if (want_host && (r = too_late(snap, FA_FAM_HOST)) <= 0 && (r < 0 ||
+	    run_host(&host, snap, out.quiet, &usable) != 0))
 		goto out;
+	/*
+	 * Not root, but with capabilities (file capabilities on the binary,
+	 * or a service's AmbientCapabilities): none is needed past the
+	 * acquisition, so none is held while reports are parsed and written.
+	 */
+	if (geteuid() != 0 && fa_priv_clear_caps(&why) != 0) {
+		fa_diag(NULL, "%s", why);
+		free(why);
+		goto out;
+	}
+	if (fa_deadline_record(snap) != 0) {
+		fa_diag(NULL, "out of memory");
+		goto out;
+	}
+	{
+		size_t it = 0;
+
+		/* The cuts of the unprivileged child are in the snapshot. */
+		if (fa_snapshot_next(snap, FA_DEADLINE_KIND, &it) != NULL &&
+		    !out.quiet)
+			fa_diag("--max-time", "%u s reached: what was not "
+			    "scanned is not_tested in the report",
+			    fa_deadline_seconds());
+	}
 	fa_time_rfc3339(time(NULL), when, sizeof(when));
 	if (json_object_set_new(json_object_get(snap->meta, "scan"),
 	    "finished", json_string(when)) != 0 ||

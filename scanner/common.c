@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/errors.h"
+#include "../core/interrupt.h"
 #include "../core/util.h"
 #include "../reports/diff.h"
 #include "../reports/report.h"
@@ -234,6 +235,26 @@ fa_load_policy(const char *path, struct fa_policy **out)
 	return 0;
 }
 
+/*
+ * mkdir(2) of one level; a directory it creates is removed again if the
+ * run is interrupted before it is filled (rmdir: only while empty), so
+ * the two steps are not split by a signal.  0, or -1 with errno.
+ */
+static int
+mkdir_one(const char *s)
+{
+	sigset_t old;
+	int r, e;
+
+	fa_interrupt_defer(&old);
+	if ((r = mkdir(s, 0750)) == 0)
+		(void)fa_interrupt_add(s, 1);
+	e = errno;
+	fa_interrupt_undefer(&old);
+	errno = e;
+	return r != 0 && e != EEXIST ? -1 : 0;
+}
+
 /* mkdir -p, mode 0750 for what it creates; 0 or -1 with errno. */
 static int
 mkdir_p(const char *dir)
@@ -247,12 +268,11 @@ mkdir_p(const char *dir)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(s, 0750) != 0 && errno != EEXIST)
-			r = -1;
+		r = mkdir_one(s);
 		*p = '/';
 	}
-	if (r == 0 && mkdir(s, 0750) != 0 && errno != EEXIST)
-		r = -1;
+	if (r == 0)
+		r = mkdir_one(s);
 	free(s);
 	return r;
 }

@@ -101,6 +101,9 @@ run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
 run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
 run "ib fault scenarios" sh tests/ib/test_faults.sh "$B"
+run "privilege drop" sh tests/robust/test_privs.sh "$B"
+run "max-time budget" sh tests/robust/test_maxtime.sh "$B"
+run "interrupted runs" sh tests/robust/test_interrupt.sh "$B"
 
 echo "== sanitizer reports"
 nsan=0

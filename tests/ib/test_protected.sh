@@ -19,14 +19,17 @@ status() {
 }
 
 # scan_agent NAME [OPTION...]: scan fixtures/ib/NAME through the agent
-# into $T/NAME (or $T/NAME-active with --active).
+# into $T/NAME (or $T/NAME-active with --active).  The agent lives in the
+# scanner's process and writes its log and state where this user can:
+# --user keeps the scan as this user (as root it would drop to nobody).
 scan_agent() {
 	n=$1
 	shift
 	o=$T/$n${1:+-active}
 	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$n/agent.conf \
 	    FA_AGENT_LOG=$o.agent.log LD_PRELOAD=$AGENT \
-	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan --ib -q "$@" \
+	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan --ib -q \
+	    --user "$(id -un)" "$@" \
 	    -c "fixtures/ib/$n/policy.conf" -o "$o" 2>"$o.err"
 	echo $?
 }

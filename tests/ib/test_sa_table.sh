@@ -108,7 +108,7 @@ if [ -f "$AGENT" ]; then
 	FA_AGENT_SCENARIO=$T/lossy.conf FA_AGENT_LOG=$T/lossy.log \
 	    LD_PRELOAD=$AGENT tests/ib/with-fabric.sh fixtures/ib/careless -- \
 	    "$BIN" scan --ib -q -f json -c fixtures/ib/careless/policy.conf \
-	    -o "$T/lossy" 2>"$T/lossy.err"
+	    --user "$(id -un)" -o "$T/lossy" 2>"$T/lossy.err"
 	expect_eq "lossy: scan exits 1" "$?" 1
 	D=$T/lossy
 	expect_eq "lossy: SMP could not read zeta-gpu-01's table" \

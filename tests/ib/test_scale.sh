@@ -130,7 +130,7 @@ if [ -f "$AGENT" ]; then
 	    FA_AGENT_LOG=$o.agent.log LD_PRELOAD=$AGENT \
 	    tests/ib/with-fabric.sh fixtures/ib/protected -- "$BIN" scan --ib \
 	    -q --max-outstanding 64 -c fixtures/ib/protected/policy.conf \
-	    -o "$o" 2>"$o.err"
+	    --user "$(id -un)" -o "$o" 2>"$o.err"
 	expect_eq "protected, window 64: scan exits 1" "$?" 1
 	expect_eq "protected, window 64: the silent SMA got one SMInfo Get" \
 	    "$(grep 'attr=0x0020' "$o.agent.log" | grep -c 'method=0x01')" 1

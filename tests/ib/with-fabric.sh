@@ -168,6 +168,18 @@ cleanup() {
 	    [ -d "$wf_cwd/sys-$cmd_done/sys/class/infiniband_mad" ]; then
 		rm -rf "${wf_cwd:?}/sys-$cmd_done"
 	fi
+	# A child of CMD that ends with _exit() (fabaudit scan's acquisition
+	# as --user, which could not remove root's files anyway) leaves its
+	# ./sys-PID too: remove those that appeared while CMD ran, whose
+	# process is gone.
+	if [ -n "$cmd_done" ] && [ -n "${wf_cwd:-}" ]; then
+		for d in "$wf_cwd"/sys-[0-9]*; do
+			[ -d "$d/sys/class/infiniband_mad" ] || continue
+			n=${d##*/sys-}
+			case " $wf_sys_before " in *" $n "*) continue ;; esac
+			kill -0 "$n" 2>/dev/null || rm -rf "$d"
+		done
+	fi
 	for p in $xsm_pids; do stop "$p"; done
 	stop "$osm_pid"
 	stop "$ibsim_pid"
@@ -319,6 +331,8 @@ FA_IBSIM_CTL=$wf_work/ibsim.ctl
 FA_OPENSM_PID=$osm_pid
 export IBSIM_SOCKNAME FA_SCENARIO_DIR FA_WORKDIR FA_IBSIM_CTL FA_OPENSM_PID
 if (exec 3<&0) 2>/dev/null; then exec 3<&0; else exec 3</dev/null; fi
+wf_sys_before=$(cd "$wf_cwd" && for d in sys-[0-9]*; do
+	[ -d "$d" ] && printf '%s ' "${d#sys-}"; done)
 (
 	cd "$wf_cwd" || exit 127
 	SIM_HOST=$wf_host LD_PRELOAD=$wf_preload
