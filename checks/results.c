@@ -231,16 +231,14 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		return r;
 	for (c = fa_checks; *c != NULL; c++) {
 		before = out->n;
+		/* A cut by --max-time first: its reason says what passed. */
 		if ((r = (*c)->eval(*c, ctx, out)) < 0 ||
 		    (out->n == before && (r = fa_results_add(out, *c,
 		    FA_ST_NOT_TESTED, fa_family_name((*c)->family), NULL, NULL,
 		    "the check produced no result")) < 0) ||
+		    (r = cut_passes(ctx, (*c)->family, out, before)) < 0 ||
 		    ((*c)->family == FA_FAM_IB && unsteady != NULL &&
 		    (r = no_pass(out, before, unsteady)) < 0)) {
-			free(unsteady);
-			return r;
-		}
-		if ((r = cut_passes(ctx, (*c)->family, out, before)) < 0) {
 			free(unsteady);
 			return r;
 		}

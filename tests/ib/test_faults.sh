@@ -78,11 +78,14 @@ judge() {
 }
 
 # scan OUT [OPTION...]: one scan (from inside with-fabric.sh) into $T/OUT.
+# The test agent lives in the scanner's process and writes its log and
+# state where this user can: --user keeps the scan as this user (as root
+# it would drop to nobody).
 cat >"$T/scan.sh" <<'EOF'
 o=$1
 shift
 "$FA_BIN" scan --ib -q -c "$FA_SCENARIO_DIR/policy.conf" -o "$FA_T/$o" \
-    "$@" 2>"$FA_T/$o.err"
+    --user "$(id -un)" "$@" 2>"$FA_T/$o.err"
 echo $? >"$FA_T/$o.rc"
 EOF
 export FA_BIN="$BIN" FA_T="$T"
