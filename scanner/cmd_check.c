@@ -167,7 +167,7 @@ fa_cmd_check(int argc, char **argv)
 	fa_interrupt_release();
 	goto out;
 usage:
-	fa_print_usage(stderr, fa_usage_check);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	json_decref(out.baseline);

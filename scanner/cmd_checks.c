@@ -549,6 +549,6 @@ nomem:
 	fa_diag(NULL, "out of memory");
 	return FA_EXIT_NORUN;
 usage:
-	fa_print_usage(stderr, fa_usage_checks);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }

@@ -168,7 +168,7 @@ nomem:
 	rc = FA_EXIT_NORUN;
 	goto out;
 usage:
-	fputs(fa_usage_diff, stderr);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	json_decref(old);

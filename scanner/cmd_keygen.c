@@ -182,6 +182,6 @@ fa_cmd_keygen(int argc, char **argv)
 	}
 	return generate(type, prefix, force);
 usage:
-	fa_print_usage(stderr, fa_usage_keygen);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }

@@ -220,7 +220,7 @@ nomem:
 	rc = FA_EXIT_NORUN;
 	goto out;
 usage:
-	fa_print_usage(stderr, fa_usage_merge);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	free(why);

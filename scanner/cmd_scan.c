@@ -7,6 +7,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
+#include <net/if.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
@@ -82,6 +84,30 @@ num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 		fa_diag(name, "'%s' is %s (allowed %llu-%llu)", arg, err,
 		    (unsigned long long)min, (unsigned long long)max);
 		return -1;
+	}
+	return 0;
+}
+
+/* Every name of the --eth list is an interface; 0, or -1 after naming
+ * the first that is not (a typo would otherwise scan nothing). */
+static int
+check_ifaces(const char *list)
+{
+	char name[IF_NAMESIZE];
+	const char *p = list;
+	size_t n;
+
+	for (; *p != '\0'; p += n + (p[n] == ',')) {
+		n = strcspn(p, ",");
+		if (n == 0)
+			continue;
+		if (n >= sizeof(name) ||
+		    (memcpy(name, p, n), name[n] = '\0',
+		    if_nametoindex(name) == 0)) {
+			fa_diag("--eth", "no such interface '%.*s'", (int)n,
+			    p);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -520,6 +546,8 @@ fa_cmd_scan(int argc, char **argv)
 		    "exclude each other");
 		goto usage;
 	}
+	if (eth.ifaces != NULL && check_ifaces(eth.ifaces) != 0)
+		goto usage;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
 		goto out;
@@ -613,7 +641,7 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	goto out;
 usage:
-	fputs(fa_usage_scan, stderr);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	if (began) {

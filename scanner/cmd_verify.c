@@ -163,6 +163,6 @@ fa_cmd_verify(int argc, char **argv)
 	EVP_PKEY_free(pub);
 	return r;
 usage:
-	fa_print_usage(stderr, fa_usage_verify);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }
