@@ -1010,9 +1010,11 @@ fa_policy_parse(const char *name, const char *text, size_t len, time_t now,
 		if (ll > FA_POLICY_MAX_LINE)
 			perr(c, lno, "line too long (more than %d bytes)",
 			    FA_POLICY_MAX_LINE);
-		else if (memchr(ls, '\0', ll) != NULL)
-			perr(c, lno, "NUL byte in line");
-		else
+		else if (memchr(ls, '\0', ll) != NULL) {
+			/* A binary file: one message, not one per line. */
+			perr(c, lno, "NUL byte in line (a binary file?)");
+			break;
+		} else
 			parse_line(c, lno, ls, ll);
 		pos = next;
 	}

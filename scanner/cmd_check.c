@@ -57,10 +57,9 @@ load_snapshot(const char *path, struct fa_snapshot **out, char sha[65])
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(buf);
 	if (j == NULL) {
-		char *msg = fa_str_sanitize(jerr.text, sizeof(jerr.text));
+		char *msg = fa_json_errmsg(path, &jerr);
 
-		fa_diag(NULL, "%s:%d: %s", path, jerr.line, msg != NULL ? msg :
-		    "invalid JSON");
+		fa_diag(NULL, "%s", msg != NULL ? msg : "out of memory");
 		free(msg);
 		return FA_EXIT_USAGE;
 	}
@@ -159,7 +158,8 @@ fa_cmd_check(int argc, char **argv)
 		fa_diag("--sign", "needs an output directory (-o)");
 		goto usage;
 	}
-	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
+	    (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0))
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, sha,

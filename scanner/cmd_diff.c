@@ -47,7 +47,9 @@ load(const char *path)
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
 	if (root == NULL) {
-		fa_diag(path, "line %d: %s", je.line, je.text);
+		why = fa_json_errmsg(path, &je);
+		fa_diag(NULL, "%s", why != NULL ? why : "out of memory");
+		free(why);
 		return NULL;
 	}
 	if ((r = fa_diff_index(root, &map, &why)) != 0)

@@ -62,9 +62,8 @@ add_file(struct fa_merge *m, const char *path)
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
 	if (j == NULL) {
-		msg = fa_str_sanitize(je.text, sizeof(je.text));
-		fa_diag(path, "line %d: %s", je.line, msg != NULL ? msg :
-		    "invalid JSON");
+		msg = fa_json_errmsg(path, &je);
+		fa_diag(NULL, "%s", msg != NULL ? msg : "out of memory");
 		free(msg);
 		return FA_EXIT_USAGE;
 	}
@@ -186,6 +185,8 @@ fa_cmd_merge(int argc, char **argv)
 		fa_diag(NULL, "more than %d reports", FA_MERGE_MAX_REPORTS);
 		goto usage;
 	}
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0)
+		goto out;
 	if ((m = fa_merge_new(out.fail_on)) == NULL)
 		goto nomem;
 	for (i = optind; i < argc; i++)
@@ -199,7 +200,9 @@ fa_cmd_merge(int argc, char **argv)
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
+	fa_output_begin();	/* a failure leaves the old report */
 	rc = emit(&out, mj);
+	fa_output_end(rc == 0);
 	fa_interrupt_release();
 	if (rc != 0)
 		goto out;

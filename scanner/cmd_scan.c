@@ -548,6 +548,8 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	if (eth.ifaces != NULL && check_ifaces(eth.ifaces) != 0)
 		goto usage;
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0)
+		goto out;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
 		goto out;
@@ -564,7 +566,7 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	if (r != 0 && cvedb_opt != NULL) {
-		fa_diag(NULL, "--cve-db %s", cvedb_why);
+		fa_diag("--cve-db", "%s", cvedb_why);
 		rc = FA_EXIT_USAGE;
 		goto out;
 	}

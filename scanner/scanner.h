@@ -166,4 +166,11 @@ void fa_reaudit_free(struct fa_reaudit *ra);
  */
 void fa_syslog_summary(const json_t *report, const char *outdir, int rc);
 
+/*
+ * --sign: the private key can be loaded and is of a supported type; 0, or
+ * FA_EXIT_USAGE after one line naming the file and the reason.  Called
+ * before anything is written.
+ */
+int fa_preflight_sign_key(const char *path);
+
 #endif
