@@ -167,8 +167,8 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		else if (rr != 0 || (hv = fa_cpuinfo_hypervisor(buf, len)) < 0)
 			r = json_object_set_new(unread, "cpu_hypervisor",
 			    json_sprintf("/proc/cpuinfo: %s", rr != 0 ?
-			    fa_sysroot_strerror(rr) : "no flags line")) ? FA_ERR_NOMEM
-			    : 0;
+			    fa_sysroot_strerror(rr) : "no flags line")) ?
+			    FA_ERR_NOMEM : 0;
 		else if (json_object_set_new(data, "cpu_hypervisor",
 		    json_boolean(hv)) != 0)
 			r = FA_ERR_NOMEM;
@@ -182,8 +182,8 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			r = rr;
 		else if (rr != 0)
 			r = json_object_set_new(unread, "net_ifaces",
-			    json_sprintf("/sys/class/net: %s", fa_sysroot_strerror(rr)))
-			    ? FA_ERR_NOMEM : 0;
+			    json_sprintf("/sys/class/net: %s",
+			    fa_sysroot_strerror(rr))) ? FA_ERR_NOMEM : 0;
 		else if ((ifs = json_array()) == NULL ||
 		    json_object_set_new(data, "net_ifaces", ifs) != 0)
 			r = FA_ERR_NOMEM;

@@ -97,8 +97,8 @@ fa_host_probe_path(const struct fa_sysroot *root, struct fa_snapshot *snap,
 	} else {
 		data = json_pack("{s:s, s:s}", "path", path, "role", role);
 		st = FA_OBS_NOT_COLLECTED;
-		if ((reason = fa_strfmt("%s: %s", path, fa_sysroot_strerror(r))) ==
-		    NULL) {
+		if ((reason = fa_strfmt("%s: %s", path,
+		    fa_sysroot_strerror(r))) == NULL) {
 			json_decref(data);
 			return FA_ERR_NOMEM;
 		}

@@ -100,11 +100,17 @@ fa_cmd_check(int argc, char **argv)
 	const char *policy_path = NULL, *path;
 	char sha[65];
 	int c, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'c', 'f', 'o', OPT_FAIL_ON, OPT_SIGN,
+	    OPT_BASELINE, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qc:f:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'q':
 			out.quiet = 1;

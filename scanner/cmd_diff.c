@@ -94,10 +94,15 @@ fa_cmd_diff(int argc, char **argv)
 	enum fa_severity fail_on = FA_SEV_HIGH;
 	size_t unchanged, failing;
 	int c, json = 0, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'f', 'F', 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "json") != 0 &&

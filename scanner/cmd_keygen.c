@@ -156,11 +156,16 @@ fa_cmd_keygen(int argc, char **argv)
 {
 	const char *type = "ed25519", *prefix = NULL;
 	int c, force = 0;
+	static const int once[] = { 't', 'o', 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":ft:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'f':
 			force = 1;

@@ -142,11 +142,16 @@ fa_cmd_merge(int argc, char **argv)
 	json_t *mj = NULL;
 	char *why = NULL, *sum;
 	int c, i, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'f', 'o', OPT_FAIL_ON, OPT_SIGN, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qf:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'q':
 			out.quiet = 1;

@@ -414,11 +414,19 @@ fa_cmd_scan(int argc, char **argv)
 	int usable = 0, made_outdir = 0, began = 0, r;
 	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
 	struct fa_emitted done = { NULL, 0 };
+	static const int once[] = { 'c', 'o', 'C', 'P', 'f', OPT_FAIL_ON,
+	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
+	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
+	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qC:c:f:o:P:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case OPT_IB:
 			want_ib = 1;

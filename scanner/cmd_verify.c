@@ -120,10 +120,15 @@ fa_cmd_verify(int argc, char **argv)
 	const char *pubpath = NULL;
 	char *why = NULL, *signer = NULL;
 	int c, chain = 0, r;
+	static const int once[] = { 'p', OPT_CHAIN, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":p:h", longopts, NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen,
+		    argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'p':
 			pubpath = optarg;

@@ -438,7 +438,8 @@ fa_load_baseline(const char *path, struct fa_out_opts *o)
 	if ((j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		free(buf);
 		why = fa_json_errmsg(path, &je);
-		fa_diag("--baseline", "%s", why != NULL ? why : "out of memory");
+		fa_diag("--baseline", "%s", why != NULL ? why :
+		    "out of memory");
 		free(why);
 		return FA_EXIT_USAGE;
 	}

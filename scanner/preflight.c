@@ -3,7 +3,9 @@
  * one is a usage error (exit 2) with no report rather than a failure
  * after the report was written.
  */
+#include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/errors.h"
 #include "../reports/sign.h"
@@ -25,4 +27,37 @@ fa_preflight_sign_key(const char *path)
 	}
 	EVP_PKEY_free(k);
 	return 0;
+}
+
+/* Did the option just returned come as --name (not -x)? */
+static int
+typed_long(char **argv)
+{
+	const char *a = optind >= 1 ? argv[optind - 1] : "";
+	const char *b = optind >= 2 ? argv[optind - 2] : "";
+
+	/* "--name", "--name=value", or "--name" then its value. */
+	return strncmp(a, "--", 2) == 0 || (strncmp(b, "--", 2) == 0 &&
+	    strchr(b, '=') == NULL && b[2] != '\0');
+}
+
+int
+fa_opt_repeated(int c, const int *once, const struct option *longopts,
+    unsigned char *seen, char **argv)
+{
+	const struct option *lo;
+
+	if (c < 0 || c >= FA_OPT_SEEN)
+		return 0;
+	for (; *once != 0 && *once != c; once++)
+		;
+	if (*once == 0 || seen[c]++ == 0)
+		return 0;
+	for (lo = longopts; lo->name != NULL && lo->val != c; lo++)
+		;
+	if (lo->name != NULL && (c >= 256 || typed_long(argv)))
+		fa_diag(NULL, "option --%s is given twice", lo->name);
+	else
+		fa_diag(NULL, "option -%c is given twice", c);
+	return -1;
 }

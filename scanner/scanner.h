@@ -173,4 +173,15 @@ void fa_syslog_summary(const json_t *report, const char *outdir, int rc);
  */
 int fa_preflight_sign_key(const char *path);
 
+/*
+ * For each option getopt_long() returns: -1, after one line naming it,
+ * when c is one of once[] (0-terminated) and was seen before: a second
+ * -o, -c or --sign would silently replace the first.  seen is
+ * FA_OPT_SEEN zeroed bytes kept across the calls.
+ */
+#define FA_OPT_SEEN	512
+struct option;
+int fa_opt_repeated(int c, const int *once, const struct option *longopts,
+    unsigned char *seen, char **argv);
+
 #endif
