@@ -556,7 +556,8 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	if (eth.ifaces != NULL && check_ifaces(eth.ifaces) != 0)
 		goto usage;
-	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0)
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
+	    (rc = fa_preflight_pcap(eth.pcap)) != 0)
 		goto out;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../fabric/eth_capture.h"
 #include "../reports/sign.h"
 #include "scanner.h"
 
@@ -60,4 +61,17 @@ fa_opt_repeated(int c, const int *once, const struct option *longopts,
 	else
 		fa_diag(NULL, "option -%c is given twice", c);
 	return -1;
+}
+
+int
+fa_preflight_pcap(const char *path)
+{
+	char *why = NULL;
+	int r;
+
+	if (path == NULL || (r = fa_eth_pcap_check(path, &why)) == 0)
+		return 0;
+	fa_diag("--pcap", "%s: %s", path, why != NULL ? why : fa_strerror(r));
+	free(why);
+	return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
 }

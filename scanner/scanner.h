@@ -172,6 +172,9 @@ void fa_syslog_summary(const json_t *report, const char *outdir, int rc);
  * before anything is written.
  */
 int fa_preflight_sign_key(const char *path);
+/* --pcap: a readable Ethernet capture; 0, or FA_EXIT_USAGE after one
+ * line naming the file. */
+int fa_preflight_pcap(const char *path);
 
 /*
  * For each option getopt_long() returns: -1, after one line naming it,
