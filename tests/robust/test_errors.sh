@@ -49,6 +49,8 @@ jq '.families = "yes"' "$S" >"$T/famtype.json"
 jq '.observations = {}' "$S" >"$T/obstype.json"
 jq '.results = "none"' "$R" >"$T/restype.json"
 jq '.results[0].severity = "extreme"' "$R" >"$T/badsev.json"
+jq '.results[0].status = "maybe"' "$R" >"$T/badstatus.json"
+jq '.results += [.results[0]]' "$R" >"$T/dupresult.json"
 jq 'del(.schema)' "$R" >"$T/noschema.json"
 printf 'tenant_node acme-*\nfrobnicate yes\n' >"$T/badkw.conf"
 printf 'tenant_guid 0xZZ\n' >"$T/badguid.conf"
@@ -304,6 +306,9 @@ done <<'TABLE'
 2 | huge: larger than | diff $R $T/huge
 2 | restype.json: | diff $T/restype.json $R
 2 | badsev.json: results\[0\] | diff $T/badsev.json $R
+2 | badstatus.json: results\[0\] | diff $R $T/badstatus.json
+2 | dupresult.json: results\[[0-9]+\] | diff $T/dupresult.json $R
+2 | dupresult.json: | merge -o $NEW $T/dupresult.json
 2 | noschema.json: not a fabaudit-report/1 report | diff $T/noschema.json $R
 2 | none.json: No such file | merge -o $NEW $T/none.json
 2 | trunc.json:2:[0-9]+: | merge -o $NEW $R $T/trunc.json
