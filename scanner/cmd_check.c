@@ -108,8 +108,7 @@ fa_cmd_check(int argc, char **argv)
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qc:f:o:h", longopts,
 	    NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case 'q':

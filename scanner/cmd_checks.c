@@ -476,8 +476,7 @@ fa_cmd_checks(int argc, char **argv)
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (fa_opt_repeated(ch, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(ch, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (ch) {
 		case 'F':

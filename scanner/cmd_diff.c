@@ -100,8 +100,7 @@ fa_cmd_diff(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case 'f':

@@ -163,8 +163,7 @@ fa_cmd_keygen(int argc, char **argv)
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":ft:o:h", longopts,
 	    NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case 'f':

@@ -149,8 +149,7 @@ fa_cmd_merge(int argc, char **argv)
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qf:o:h", longopts,
 	    NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case 'q':

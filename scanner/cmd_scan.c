@@ -7,8 +7,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include <net/if.h>
-
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
@@ -84,30 +82,6 @@ num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 		fa_diag(name, "'%s' is %s (allowed %llu-%llu)", arg, err,
 		    (unsigned long long)min, (unsigned long long)max);
 		return -1;
-	}
-	return 0;
-}
-
-/* Every name of the --eth list is an interface; 0, or -1 after naming
- * the first that is not (a typo would otherwise scan nothing). */
-static int
-check_ifaces(const char *list)
-{
-	char name[IF_NAMESIZE];
-	const char *p = list;
-	size_t n;
-
-	for (; *p != '\0'; p += n + (p[n] == ',')) {
-		n = strcspn(p, ",");
-		if (n == 0)
-			continue;
-		if (n >= sizeof(name) ||
-		    (memcpy(name, p, n), name[n] = '\0',
-		    if_nametoindex(name) == 0)) {
-			fa_diag("--eth", "no such interface '%.*s'", (int)n,
-			    p);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -424,8 +398,7 @@ fa_cmd_scan(int argc, char **argv)
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qC:c:f:o:P:h", longopts,
 	    NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case OPT_IB:
@@ -554,8 +527,6 @@ fa_cmd_scan(int argc, char **argv)
 		    "exclude each other");
 		goto usage;
 	}
-	if (eth.ifaces != NULL && check_ifaces(eth.ifaces) != 0)
-		goto usage;
 	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
 	    (rc = fa_preflight_pcap(eth.pcap)) != 0)
 		goto out;

@@ -126,8 +126,7 @@ fa_cmd_verify(int argc, char **argv)
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":p:h", longopts, NULL)) != -1) {
-		if (fa_opt_repeated(c, once, longopts, seen,
-		    argv) != 0)
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
 			goto usage;
 		switch (c) {
 		case 'p':

@@ -150,5 +150,18 @@ expect_eq "down: the capture is incomplete" \
 expect_eq "down: no pass for the capture" "$(passes down v0)" 0
 expect_eq "down: does not wait out the listen" \
     "$([ "$(cat "$T/down.s")" -lt 5 ] && echo yes)" yes
-echo "FIGURE eth_fault_scenarios 3"
+
+# An interface that does not exist, beside one that does: recorded as not
+# listened to, with the reason; the other is listened to as usual.
+scan missing v0,fa-nosuch0 2 0
+expect_eq "missing: the scan runs" "$(cat "$T/missing.rc")" 1
+expect_eq "missing: not listened to, with the reason" \
+    "$(capture missing fa-nosuch0)" "not_collected|fa-nosuch0: no such interface"
+expect_eq "missing: no pass for it" "$(passes missing fa-nosuch0)" 0
+expect_eq "missing: its checks are not tested" "$(jq '[.results[] |
+    select(.target == "fa-nosuch0" and .status != "not_tested")] |
+    length' "$T/missing/report.json")" 0
+expect_eq "missing: the other is complete" \
+    "$(capture missing v0 | cut -d'|' -f1)" complete
+echo "FIGURE eth_fault_scenarios 4"
 fa_done
