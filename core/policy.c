@@ -999,7 +999,7 @@ fa_policy_parse(const char *name, const char *text, size_t len, time_t now,
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		pos = 3;
 	/* A binary file: one message, at the first NUL, not one per line. */
-	if ((nul = memchr(text, '\0', len)) != NULL) {
+	if (len > 0 && (nul = memchr(text, '\0', len)) != NULL) {
 		for (q = text; q < nul; q++)
 			lno += *q == '\n';
 		perr(c, lno + 1, "NUL byte in line (a binary file?)");
