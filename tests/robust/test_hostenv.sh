@@ -67,7 +67,8 @@ fault() {
 	rm -rf "$f"
 	mkdir -p "$(dirname "$f")"
 	case $1 in
-	mode000) cp "fixtures/host/gpu-privileged$2" "$f"; chmod 000 "$f" ;;
+	mode000) cp -a "fixtures/host/gpu-privileged$2" "$f"; chmod 000 "$f" ;;
+	file) echo "not what was expected" >"$f" ;;
 	dir) mkdir "$f" ;;
 	fifo) mkfifo "$f" ;;
 	chrdev) mknod "$f" c 1 3 ;;	# /dev/null's numbers
@@ -75,7 +76,7 @@ fault() {
 	cycle) ln -s "$(basename "$f").b" "$f"; ln -s "$(basename "$f")" \
 	    "$f.b" ;;
 	deep)	# 45 links: the kernel follows at most 40 (ELOOP)
-		cp "fixtures/host/gpu-privileged$2" "$f.45"
+		cp -a "fixtures/host/gpu-privileged$2" "$f.45"
 		i=44
 		while [ "$i" -ge 0 ]; do
 			ln -s "$(basename "$f").$((i + 1))" "$f.$i"
@@ -97,14 +98,21 @@ want_reason() {
 	selfloop|cycle|deep) echo 'symbolic links' ;;
 	escape) echo 'not found|exists\)' ;;
 	huge) echo 'larger than|too large' ;;
+	*) echo . ;;
 	esac
 }
 
 cases=0
-for file in /proc/self/status /proc/self/mountinfo /proc/self/uid_map \
-    /var/lib/dpkg/status /proc/sys/kernel/osrelease \
-    /proc/driver/nvidia/version; do
-	for kind in mode000 dir fifo chrdev selfloop cycle deep escape huge; do
+# Files, then directories the family lists, each with every fault.
+FILES="/proc/self/status /proc/self/mountinfo /proc/self/uid_map
+    /var/lib/dpkg/status /proc/sys/kernel/osrelease
+    /proc/driver/nvidia/version"
+for file in $FILES /dev /proc/self/ns; do
+	case $file in
+	/dev|/proc/self/ns) kinds="mode000 file fifo selfloop cycle deep escape" ;;
+	*) kinds="mode000 dir fifo chrdev selfloop cycle deep escape huge" ;;
+	esac
+	for kind in $kinds; do
 		n="$kind$(echo "$file" | tr / _)"
 		cases=$((cases + 1))
 		fresh
@@ -134,8 +142,11 @@ for file in /proc/self/status /proc/self/mountinfo /proc/self/uid_map \
 		    select(.target == $f or .request == $f or
 		    .request == "read " + $f) | .reason // ""] | unique |
 		    join(" | ")' "$s")
+		# (directories: any reason that names them)
+		re=$(want_reason "$kind")
+		[ -d "fixtures/host/gpu-privileged$file" ] && re=.
 		if echo "$got" | grep -Fq -- "$file" &&
-		    echo "$got" | grep -Eq -- "$(want_reason "$kind")"; then
+		    echo "$got" | grep -Eq -- "$re"; then
 			fa_pass "$n: reason names the file and the fault"
 		else
 			fa_fail "$n: reason '$got'"
