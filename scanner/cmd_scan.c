@@ -528,7 +528,8 @@ fa_cmd_scan(int argc, char **argv)
 		goto usage;
 	}
 	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
-	    (rc = fa_preflight_pcap(eth.pcap)) != 0)
+	    (rc = fa_preflight_pcap(eth.pcap)) != 0 ||
+	    (rc = fa_preflight_metrics(ra.metrics)) != 0)
 		goto out;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)

@@ -3,11 +3,16 @@
  * one is a usage error (exit 2) with no report rather than a failure
  * after the report was written.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/util.h"
 #include "../fabric/eth_capture.h"
 #include "../reports/sign.h"
 #include "scanner.h"
@@ -74,4 +79,35 @@ fa_preflight_pcap(const char *path)
 	fa_diag("--pcap", "%s: %s", path, why != NULL ? why : fa_strerror(r));
 	free(why);
 	return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
+}
+
+int
+fa_preflight_metrics(const char *path)
+{
+	struct stat st;
+	char *copy, *dir;
+	int r = 0;
+
+	if (path == NULL)
+		return 0;
+	if (*path == '\0') {
+		fa_diag("--metrics", "empty file name");
+		return FA_EXIT_USAGE;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fa_diag("--metrics", "%s: not a regular file", path);
+		return FA_EXIT_USAGE;
+	}
+	if ((copy = fa_strdup(path)) == NULL) {
+		fa_diag(NULL, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fa_diag("--metrics", "%s: %s", dir, stat(dir, &st) != 0 ?
+		    strerror(errno) : "not a directory");
+		r = FA_EXIT_USAGE;
+	}
+	free(copy);
+	return r;
 }

@@ -175,6 +175,9 @@ int fa_preflight_sign_key(const char *path);
 /* --pcap: a readable Ethernet capture; 0, or FA_EXIT_USAGE after one
  * line naming the file. */
 int fa_preflight_pcap(const char *path);
+/* --metrics: not a directory, in a directory that exists; 0, or
+ * FA_EXIT_USAGE after one line. */
+int fa_preflight_metrics(const char *path);
 
 /*
  * For each option getopt_long() returns: -1, after one line naming it,

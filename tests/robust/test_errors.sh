@@ -259,6 +259,11 @@ done <<'TABLE'
 2 | --pcap: a capture file and --eth interfaces exclude | scan -o $OUT --pcap $T/raw.pcap --eth=lo
 2 | --history: .*-o cannot be given too | scan --host=$H --history $T/hist -o $OUT
 2 | --sign: needs an output directory \(-o\) | check --sign $T/key.pem $S
+2 | --metrics: .*adir: not a regular file | scan --host=$H -o $OUT --metrics $T/adir
+2 | --metrics: .*nonexistent: No such file | scan --host=$H -o $OUT --metrics $T/nonexistent/m.prom
+2 | --metrics: .*empty: not a directory | scan --host=$H -o $OUT --metrics $T/empty/m.prom
+2 | --metrics: empty file name | scan --host=$H -o $OUT --metrics ''
+2 | --history: .*empty: Not a directory | scan --host=$H --history $T/empty
 # ---- output paths ---------------------------------------------------------
 2 | report.json: not a directory | scan --host=$H -o $OUT/report.json
 2 | report.json: not a directory | check -o $OUT/report.json $S
