@@ -78,6 +78,7 @@ sums sums-dup "$HEX  report.json\n$HEX  report.json\n"
 sums sums-slash "$HEX  ../report.json\n"
 sums sums-upper "$(echo "$HEX" | tr a-f A-F)  report.json\n"
 cp -r "$T/good" "$T/sums-dir" && mkdir "$T/sums-dir/SHA256SUMS"
+cp -r "$T/good" "$T/sums-fifo" && mkfifo "$T/sums-fifo/SHA256SUMS"
 cp -r "$T/good" "$T/sums-huge" && truncate -s 2M "$T/sums-huge/SHA256SUMS"
 mkdir "$T/hist-empty"
 # A pcap that is not Ethernet: a DLT_RAW header (RFC 9555 link type 101).
@@ -344,6 +345,10 @@ done <<'TABLE'
 2 | --pubkey: .*key.pem: not a PEM public key | verify -p $T/key.pem $T/signed
 2 | --pubkey: .*adir: not a regular file | verify -p $T/adir $T/signed
 2 | --pubkey: .*none.pem: | verify -p $T/none.pem $T/signed
+2 | --sign: .*fifo: not a regular file | check -o $OUT --sign $T/fifo $S
+2 | --pubkey: .*fifo: not a regular file | verify -p $T/fifo $T/signed
+2 | --cve-db: .*fifo: not a regular file | scan --host=$H -o $OUT --cve-db $T/fifo
+2 | fifo: not a regular file | check -o $OUT --baseline $T/fifo $S
 # ---- SHA256SUMS (FILE:LINE: message) ------------------------------------------
 2 | nonexistent: No such file | verify $T/nonexistent
 2 | signed/SHA256SUMS: missing | verify $T/signed
@@ -354,6 +359,7 @@ done <<'TABLE'
 2 | sums-slash/SHA256SUMS:1: | verify $T/sums-slash
 2 | sums-upper/SHA256SUMS:1: | verify $T/sums-upper
 2 | sums-dir/SHA256SUMS: not a regular file | verify $T/sums-dir
+2 | sums-fifo/SHA256SUMS: not a regular file | verify $T/sums-fifo
 2 | sums-huge/SHA256SUMS: | verify $T/sums-huge
 2 | empty: | verify $T/empty
 2 | hist-empty: no runs | verify --chain $T/hist-empty
