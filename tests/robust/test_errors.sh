@@ -117,9 +117,9 @@ run() {
 		fa_fail "$name: '$(head -1 "$T/stderr")' does not match '$re'"
 	fi
 	# Nothing written, nothing changed.
-	if [ -e "$NEW" ]; then
-		fa_fail "$name: made $NEW ($(ls "$NEW" | tr '\n' ' '))"
-		rm -rf "$NEW"
+	if [ -n "$(ls -d "$NEW"* 2>/dev/null)" ]; then
+		fa_fail "$name: made $(ls -d "$NEW"* | tr '\n' ' ')"
+		rm -rf "$NEW"*
 	fi
 	if [ -n "$(ls -A "$T/cwd")" ]; then
 		fa_fail "$name: wrote $(ls -A "$T/cwd") in the working directory"
