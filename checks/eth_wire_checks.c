@@ -49,6 +49,11 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    o->state != FA_OBS_INCOMPLETE) {
 			r = fa_results_add(out, c, fa_status_for_obs(o),
 			    o->target, NULL, NULL, "%s", fa_obs_reason(o));
+		} else if (frames == 0 && o->state == FA_OBS_INCOMPLETE) {
+			/* Silence from a capture cut short: say why. */
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
+			    NULL, NULL, "nothing was heard; %s",
+			    fa_obs_reason(o));
 		} else if (frames == 0) {
 			r = secs >= 0 ? fa_results_add(out, c,
 			    FA_ST_NOT_TESTED, o->target, NULL, NULL, "nothing "

@@ -395,7 +395,8 @@ fa_cvedb_parse(const char *buf, size_t len, struct fa_cvedb **out, char **why)
 		return fa_why(why, "larger than %u bytes", FA_CVEDB_MAX_BYTES);
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
 	if (j == NULL)
-		return fa_why(why, "line %d: %s", e.line, e.text);
+		return fa_why(why, "line %d, column %d: %s", e.line, e.column,
+		    e.text);
 	r = fa_cvedb_from_json(j, out, why);
 	json_decref(j);
 	return r;

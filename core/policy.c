@@ -966,6 +966,7 @@ fa_policy_parse(const char *name, const char *text, size_t len, time_t now,
 	struct pctx *c = NULL;
 	size_t pos = 0;
 	unsigned lno = 0;
+	const char *nul, *q;
 	char *s;
 	int r;
 
@@ -997,6 +998,13 @@ fa_policy_parse(const char *name, const char *text, size_t len, time_t now,
 	/* A UTF-8 byte order mark, as some editors write, is not text. */
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		pos = 3;
+	/* A binary file: one message, at the first NUL, not one per line. */
+	if (len > 0 && (nul = memchr(text, '\0', len)) != NULL) {
+		for (q = text; q < nul; q++)
+			lno += *q == '\n';
+		perr(c, lno + 1, "NUL byte in line (a binary file?)");
+		pos = len;
+	}
 	while (pos < len && !c->toomany && !c->nomem) {
 		const char *ls = text + pos, *nl;
 		size_t ll, next;
@@ -1010,8 +1018,6 @@ fa_policy_parse(const char *name, const char *text, size_t len, time_t now,
 		if (ll > FA_POLICY_MAX_LINE)
 			perr(c, lno, "line too long (more than %d bytes)",
 			    FA_POLICY_MAX_LINE);
-		else if (memchr(ls, '\0', ll) != NULL)
-			perr(c, lno, "NUL byte in line");
 		else
 			parse_line(c, lno, ls, ll);
 		pos = next;

@@ -215,3 +215,19 @@ fa_grow(void *arrp, size_t *cap, size_t need, size_t size)
 	*cap = nc;
 	return 0;
 }
+
+char *
+fa_json_errmsg(const char *label, const json_error_t *je)
+{
+	char *t = fa_str_sanitize(je->text, sizeof(je->text)), *m;
+
+	if (t == NULL)
+		return NULL;
+	if (je->line > 0)
+		m = fa_strfmt("%s:%d:%d: %s", label, je->line,
+		    je->column > 0 ? je->column : 1, t);
+	else
+		m = fa_strfmt("%s: %s", label, t);
+	free(t);
+	return m;
+}

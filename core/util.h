@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <jansson.h>
+
 /*
  * Parse an unsigned integer in base 10, or base 16 with a 0x prefix, that
  * must lie in [min, max] and fill the whole string.  On failure returns
@@ -73,4 +75,12 @@ void fa_freezero(void *p, size_t len);
  * NULL on ENOMEM.
  */
 char *fa_str_sanitize(const void *buf, size_t len);
+
+/*
+ * The message for a jansson parse error of the file named label:
+ * "LABEL:LINE:COLUMN: text" (the compiler convention, so that editors
+ * jump to it), the text sanitized (it quotes the input); "LABEL: text"
+ * when jansson gives no position.  NULL on ENOMEM.
+ */
+char *fa_json_errmsg(const char *label, const json_error_t *je);
 #endif

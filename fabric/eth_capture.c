@@ -2,9 +2,14 @@
  * Summarising decoded frames (see eth_capture.h), and reading saved
  * captures with libpcap.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pcap/pcap.h>
 
@@ -292,6 +297,60 @@ nomem:
 	return FA_ERR_NOMEM;
 }
 
+/*
+ * pcap_open_offline() on a regular file only: it would block forever on a
+ * FIFO and read a device.  NULL with *why set, or with eb from libpcap.
+ */
+static pcap_t *
+open_capture(const char *path, char *eb, char **why)
+{
+	struct stat st = { 0 };
+	pcap_t *p;
+	FILE *f;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) < 0) {
+		(void)fa_why(why, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		(void)fa_why(why, "%s", !S_ISREG(st.st_mode) ?
+		    "not a regular file" : strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if ((f = fdopen(fd, "rb")) == NULL) {
+		(void)fa_why(why, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	/* On failure libpcap leaves the stream to its caller. */
+	if ((p = pcap_fopen_offline(f, eb)) == NULL)
+		fclose(f);
+	return p;
+}
+
+int
+fa_eth_pcap_check(const char *path, char **why)
+{
+	char eb[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+	int r = 0;
+
+	eb[0] = '\0';
+	if ((p = open_capture(path, eb, why)) == NULL)
+		return why != NULL && *why != NULL ? FA_ERR_INPUT :
+		    fa_why(why, "%s", eb[0] != '\0' ? eb :
+		    "cannot be read as a capture");
+	if (pcap_datalink(p) != DLT_EN10MB)
+		r = fa_why(why, "link type %s, not Ethernet",
+		    pcap_datalink_val_to_name(pcap_datalink(p)) != NULL ?
+		    pcap_datalink_val_to_name(pcap_datalink(p)) : "unknown");
+	pcap_close(p);
+	return r;
+}
+
 int
 fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
 {
@@ -305,8 +364,9 @@ fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
 	int r, n;
 
 	eb[0] = '\0';
-	if ((p = pcap_open_offline(path, eb)) == NULL)
-		return fa_why(why, "%s", eb[0] != '\0' ? eb :
+	if ((p = open_capture(path, eb, why)) == NULL)
+		return why != NULL && *why != NULL ? FA_ERR_INPUT :
+		    fa_why(why, "%s", eb[0] != '\0' ? eb :
 		    "cannot be read as a capture");
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		r = fa_why(why, "link type %s, not Ethernet",

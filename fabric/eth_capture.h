@@ -49,4 +49,10 @@ int fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
  */
 int fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why);
 
+/*
+ * Whether path can be read by fa_eth_read_pcap() at all (a regular file,
+ * a pcap or pcapng capture of Ethernet), checked before a scan writes
+ * anything; 0 or FA_ERR_INPUT with *why.
+ */
+int fa_eth_pcap_check(const char *path, char **why);
 #endif

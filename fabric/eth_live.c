@@ -193,8 +193,8 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
-	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH", reason != NULL ?
-	    FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o, s:o, "
+	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH",
+	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o, s:o, "
 	    "s:o}", "links", ls, "addrs", as, "routes", rs, "neighbours", ns),
 	    NULL);
 	free(reason);
@@ -239,6 +239,8 @@ struct listen_ctx {
 	pcap_t		*p;
 	struct fa_eth_agg *agg;
 	int		 err;
+	char		*lost;		/* why the capture ended early */
+	long		 heard;		/* seconds listened before that */
 };
 
 static void
@@ -307,6 +309,26 @@ open_one(struct listen_ctx *c, struct fa_snapshot *snap)
 	return 1;
 }
 
+/*
+ * Read what is ready on c; the capture is lost (the interface deleted or
+ * gone down: libpcap reports ENODEV/ENETDOWN as an error, the socket as
+ * POLLERR) when reading fails or the socket reports an error.  Returns 1
+ * when it was lost (c->lost says why), 0, or FA_ERR_NOMEM.
+ */
+static int
+dispatch_one(struct listen_ctx *c, short revents, long heard)
+{
+	int n = pcap_dispatch(c->p, -1, on_frame, (u_char *)c);
+
+	if (n >= 0 && (revents & (POLLERR | POLLHUP | POLLNVAL)) == 0)
+		return 0;
+	c->lost = fa_strfmt("%s: the capture ended after %ld s: %s", c->iface,
+	    heard, n < 0 ? pcap_geterr(c->p) : "the capture socket reported "
+	    "an error");
+	c->heard = heard;
+	return c->lost != NULL ? 1 : FA_ERR_NOMEM;
+}
+
 int
 fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
     struct fa_snapshot *snap)
@@ -316,8 +338,8 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 	unsigned long long frames;
 	struct pcap_stat ps;
 	time_t start, now;
-	size_t n = 0, i;
-	int r = 0, cut = 0;
+	size_t n = 0, i, live;
+	int r = 0, cut = 0, d;
 	char why[160];
 
 	memset(c, 0, sizeof(c));
@@ -331,7 +353,8 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 		}
 	}
 	start = now = time(NULL);
-	while (r >= 0 && n > 0 && now - start < (time_t)seconds &&
+	live = n;
+	while (r >= 0 && live > 0 && now - start < (time_t)seconds &&
 	    !(cut = fa_deadline_passed())) {
 		for (i = 0, frames = 0; i < n; i++)
 			frames += fa_eth_agg_frames(c[i].agg);
@@ -340,11 +363,19 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 			    "interface%s: %3ld s left, %llu frames ", n,
 			    n > 1 ? "s" : "", (long)(seconds - (now - start)),
 			    frames);
+		/* A lost capture's fd is set to -1: poll(2) skips it. */
 		if (poll(pfd, n, fa_deadline_clamp_ms(200)) > 0)
-			for (i = 0; i < n; i++)
-				if (pfd[i].revents & POLLIN)
-					(void)pcap_dispatch(c[i].p, -1,
-					    on_frame, (u_char *)&c[i]);
+			for (i = 0; i < n && r >= 0; i++) {
+				if (pfd[i].fd < 0 || pfd[i].revents == 0)
+					continue;
+				if ((d = dispatch_one(&c[i], pfd[i].revents,
+				    (long)(time(NULL) - start))) < 0)
+					r = d;
+				else if (d == 1) {
+					pfd[i].fd = -1;
+					live--;
+				}
+			}
 		for (i = 0; i < n; i++)
 			if (c[i].err != 0)
 				r = c[i].err;
@@ -361,7 +392,12 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 		    "%u s", (long)(now - start), seconds);
 	}
 	for (i = 0; i < n; i++) {
-		if (r >= 0 && cut)
+		/* What was heard before the loss stands; the rest is not
+		 * known, so the capture is incomplete (never a pass). */
+		if (r >= 0 && c[i].lost != NULL)
+			r = fa_eth_agg_finish(c[i].agg, snap,
+			    FA_OBS_INCOMPLETE, c[i].lost, c[i].heard);
+		else if (r >= 0 && cut)
 			r = fa_eth_agg_finish(c[i].agg, snap, FA_OBS_INCOMPLETE,
 			    why, (long)(now - start));
 		else if (r >= 0)
@@ -373,6 +409,7 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 			    NULL, (long)seconds);
 		else
 			fa_eth_agg_free(c[i].agg);
+		free(c[i].lost);
 		pcap_close(c[i].p);
 	}
 	return r < 0 ? r : 0;

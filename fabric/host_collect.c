@@ -50,7 +50,8 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 		if (r == FA_ERR_NOMEM)
 			return r;
 		if (why != NULL && (*why = fa_strfmt("sysroot %s: %s",
-		    o->sysroot, fa_strerror(r))) == NULL)
+		    o->sysroot, r == FA_ERR_INPUT ?
+		    "not a directory" : fa_sysroot_strerror(r))) == NULL)
 			return FA_ERR_NOMEM;
 		return fa_snapshot_set_family(snap, FA_FAM_HOST,
 		    FA_FAMST_UNAVAILABLE, why != NULL ? *why : NULL);

@@ -220,7 +220,7 @@ spec_facts(const struct fa_sysroot *root, const char *dir, const char *name)
 		return NULL;
 	j = r == 0 ? json_pack("{s:s, s:b, s:b}", "name", s, "nvidia", nv,
 	    "cuda_compat_hook", compat) : json_pack("{s:s, s:s}", "name", s,
-	    "unread", fa_strerror(r));
+	    "unread", fa_sysroot_strerror(r));
 	free(s);
 	return j;
 }
@@ -241,7 +241,7 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		}
 		specs = json_array();
 		d = rr != 0 ? json_pack("{s:s, s:b, s:s}", "path", cdi_dirs[i],
-		    "listed", 0, "reason", fa_strerror(rr)) : json_pack(
+		    "listed", 0, "reason", fa_sysroot_strerror(rr)) : json_pack(
 		    "{s:s, s:b, s:O}", "path", cdi_dirs[i], "listed", 1,
 		    "specs", specs);
 		for (k = 0; rr == 0 && specs != NULL && k < n; k++) {

@@ -234,7 +234,7 @@ fa_host_collect_dpkg(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		    fa_strerror(r));
 		free(why);
 	} else {
-		reason = fa_strfmt("%s: %s%s", path, fa_strerror(r),
+		reason = fa_strfmt("%s: %s%s", path, fa_sysroot_strerror(r),
 		    r == FA_ERR_NOTFOUND ? " (not a dpkg-based system, or a "
 		    "container image without the database)" : "");
 	}

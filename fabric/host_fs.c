@@ -2,6 +2,7 @@
  * Sysroot-confined, bounded, read-only file access (see host_fs.h).
  * openat2(2) is called through syscall(2): glibc 2.36 has no wrapper.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +20,13 @@
 
 #define LINK_MAX_LEN	4096
 
+/* The errno behind this thread's last FA_ERR_IO, for its message. */
+static _Thread_local int last_errno;
+
 static int
 errno_to_fa(int e)
 {
+	last_errno = e;
 	switch (e) {
 	case ENOENT:
 	case ENOTDIR:
@@ -288,4 +293,24 @@ fa_sysroot_readlink(const struct fa_sysroot *root, const char *path,
 	if ((*target = fa_strdup(buf)) == NULL)
 		return FA_ERR_NOMEM;
 	return 0;
+}
+
+const char *
+fa_sysroot_strerror(int r)
+{
+	static _Thread_local char msg[128];
+
+	switch (r) {
+	case FA_ERR_IO:
+		/* "Permission denied" -> "permission denied", as ours. */
+		snprintf(msg, sizeof(msg), "%s", strerror(last_errno));
+		msg[0] = (char)tolower((unsigned char)msg[0]);
+		return msg;
+	case FA_ERR_INPUT:
+		return "not a regular file";
+	case FA_ERR_TOOBIG:
+		return "larger than the read limit";
+	default:
+		return fa_strerror(r);
+	}
 }

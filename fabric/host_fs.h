@@ -55,4 +55,12 @@ void fa_sysroot_names_free(char **names);
  * frees. */
 int fa_sysroot_readlink(const struct fa_sysroot *root, const char *path,
     char **target);
+
+/*
+ * The message for an error r of the functions above, in this thread: for
+ * FA_ERR_IO the errno behind it ("permission denied", "too many levels of
+ * symbolic links"), "not a regular file" for FA_ERR_INPUT, "larger than
+ * the read limit" for FA_ERR_TOOBIG.  Valid until the next call.
+ */
+const char *fa_sysroot_strerror(int r);
 #endif

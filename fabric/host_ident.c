@@ -53,7 +53,7 @@ put_line(const struct fa_sysroot *root, const char *path, json_t *obj,
 		return r;
 	if (r != 0)
 		return json_object_set_new(unread, key, json_sprintf("%s: %s",
-		    path, fa_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+		    path, fa_sysroot_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
 	r = json_object_set_new(obj, key, json_string(s));
 	free(s);
 	return r != 0 ? FA_ERR_NOMEM : 0;
@@ -96,7 +96,7 @@ put_lines(const struct fa_sysroot *root, const char *path, json_t *obj,
 		return r;
 	if (r != 0)
 		return json_object_set_new(unread, key, json_sprintf("%s: %s",
-		    path, fa_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+		    path, fa_sysroot_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
 	if ((a = json_array()) == NULL) {
 		free(buf);
 		return FA_ERR_NOMEM;
@@ -167,8 +167,8 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		else if (rr != 0 || (hv = fa_cpuinfo_hypervisor(buf, len)) < 0)
 			r = json_object_set_new(unread, "cpu_hypervisor",
 			    json_sprintf("/proc/cpuinfo: %s", rr != 0 ?
-			    fa_strerror(rr) : "no flags line")) ? FA_ERR_NOMEM
-			    : 0;
+			    fa_sysroot_strerror(rr) : "no flags line")) ?
+			    FA_ERR_NOMEM : 0;
 		else if (json_object_set_new(data, "cpu_hypervisor",
 		    json_boolean(hv)) != 0)
 			r = FA_ERR_NOMEM;
@@ -182,8 +182,8 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			r = rr;
 		else if (rr != 0)
 			r = json_object_set_new(unread, "net_ifaces",
-			    json_sprintf("/sys/class/net: %s", fa_strerror(rr)))
-			    ? FA_ERR_NOMEM : 0;
+			    json_sprintf("/sys/class/net: %s",
+			    fa_sysroot_strerror(rr))) ? FA_ERR_NOMEM : 0;
 		else if ((ifs = json_array()) == NULL ||
 		    json_object_set_new(data, "net_ifaces", ifs) != 0)
 			r = FA_ERR_NOMEM;

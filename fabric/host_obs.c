@@ -17,6 +17,9 @@ fa_host_read_decode(const struct fa_sysroot *root, struct fa_snapshot *snap,
 	int r;
 
 	r = fa_sysroot_read(root, path, max, &buf, &len);
+	if (r != 0 && r != FA_ERR_NOMEM &&
+	    (why = fa_strdup(fa_sysroot_strerror(r))) == NULL)
+		r = FA_ERR_NOMEM;
 	if (r == 0)
 		r = decode(buf, len, &data, &why);
 	free(buf);

@@ -97,8 +97,8 @@ fa_host_probe_path(const struct fa_sysroot *root, struct fa_snapshot *snap,
 	} else {
 		data = json_pack("{s:s, s:s}", "path", path, "role", role);
 		st = FA_OBS_NOT_COLLECTED;
-		if ((reason = fa_strfmt("%s: %s", path, fa_strerror(r))) ==
-		    NULL) {
+		if ((reason = fa_strfmt("%s: %s", path,
+		    fa_sysroot_strerror(r))) == NULL) {
 			json_decref(data);
 			return FA_ERR_NOMEM;
 		}
@@ -159,7 +159,7 @@ list_dev_dir(const struct fa_sysroot *root, const char *dir, json_t *dirs,
 		return r;
 	if (r != 0)
 		d = json_pack("{s:s, s:b, s:s}", "path", dir, "listed", 0,
-		    "reason", fa_strerror(r));
+		    "reason", fa_sysroot_strerror(r));
 	else
 		d = json_pack("{s:s, s:b}", "path", dir, "listed", 1);
 	if (d == NULL || json_array_append_new(dirs, d) != 0) {

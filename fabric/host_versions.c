@@ -140,7 +140,8 @@ collect_kernel(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	if (r == FA_ERR_NOMEM)
 		return r;
 	if (r != 0) {
-		if ((reason = fa_strfmt("%s: %s", rel, fa_strerror(r))) == NULL)
+		if ((reason = fa_strfmt("%s: %s", rel,
+		    fa_sysroot_strerror(r))) == NULL)
 			return FA_ERR_NOMEM;
 		r = add(snap, "kernel", rel, r == FA_ERR_NOTFOUND ?
 		    FA_OBS_NOT_COLLECTED : FA_OBS_ERROR, reason, NULL);
@@ -213,7 +214,8 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		return r;
 	}
 	if (r != 0) {
-		char *reason = fa_strfmt("%s: %s", nvrm, fa_strerror(r));
+		char *reason = fa_strfmt("%s: %s", nvrm,
+		    fa_sysroot_strerror(r));
 
 		if (reason == NULL)
 			return FA_ERR_NOMEM;

@@ -85,6 +85,82 @@ atomic_write(struct atomic *a, const void *buf, size_t len, char **why)
 	return 0;
 }
 
+/*
+ * The output set being written (fa_output_begin): each file put in place,
+ * with the hard link that keeps the file it replaced, if any.
+ */
+struct placed {
+	char	*dst;
+	char	*prev;		/* link to the replaced file, or NULL */
+	int	 existed;	/* dst existed but could not be kept */
+};
+static struct {
+	int		 active;
+	struct placed	*v;
+	size_t		 n, cap;
+} set;
+
+void
+fa_output_begin(void)
+{
+	fa_output_end(1);
+	set.active = 1;
+}
+
+void
+fa_output_end(int keep)
+{
+	struct placed *p;
+	size_t i;
+
+	for (i = set.n; i > 0; i--) {
+		p = &set.v[i - 1];
+		if (keep && p->prev != NULL)
+			(void)unlink(p->prev);
+		else if (!keep && p->prev != NULL)
+			(void)rename(p->prev, p->dst);	/* atomic: old back */
+		else if (!keep && !p->existed)
+			(void)unlink(p->dst);		/* new: removed */
+		free(p->dst);
+		free(p->prev);
+	}
+	free(set.v);
+	set.v = NULL;
+	set.n = set.cap = 0;
+	set.active = 0;
+}
+
+/*
+ * In an output set, keep the file dst is about to replace as a hard link
+ * (no data is copied: this works on a full disk) and record dst.  0, or
+ * FA_ERR_NOMEM; a file system without hard links loses only the undo.
+ */
+static int
+set_record(const struct atomic *a)
+{
+	struct placed *p;
+	struct stat st;
+
+	if (!set.active)
+		return 0;
+	if (fa_grow(&set.v, &set.cap, set.n + 1, sizeof(*set.v)) != 0)
+		return FA_ERR_NOMEM;
+	p = &set.v[set.n];
+	p->prev = NULL;
+	p->existed = lstat(a->dst, &st) == 0;
+	if ((p->dst = fa_strdup(a->dst)) == NULL)
+		return FA_ERR_NOMEM;
+	/* The temporary name is unique in dir: so is it with ".prev". */
+	if (p->existed && S_ISREG(st.st_mode) &&
+	    (p->prev = fa_strfmt("%s.prev", a->tmp)) != NULL &&
+	    link(a->dst, p->prev) != 0) {
+		free(p->prev);
+		p->prev = NULL;
+	}
+	set.n++;
+	return 0;
+}
+
 /* Flush, close and rename into place. */
 static int
 atomic_commit(struct atomic *a, char **why)
@@ -94,7 +170,11 @@ atomic_commit(struct atomic *a, char **why)
 	if (fsync(fd) != 0)
 		return atomic_fail(a, why);
 	a->fd = -1;
-	if (close(fd) != 0 || rename(a->tmp, a->dst) != 0)
+	if (close(fd) != 0)
+		return atomic_fail(a, why);
+	if (set_record(a) != 0)
+		return FA_ERR_NOMEM;
+	if (rename(a->tmp, a->dst) != 0)
 		return atomic_fail(a, why);
 	fa_interrupt_forget(a->tmp);
 	free(a->tmp);

@@ -71,6 +71,17 @@ int fa_report_junit(const json_t *report, char **buf, size_t *len,
 char *fa_report_summary(const struct fa_report_ctx *ctx);
 
 /*
+ * An output set: the files one run writes, all or none.  After
+ * fa_output_begin(), each file fa_write_atomic*() puts in place is
+ * recorded, a file it replaces kept as a hard link beside it;
+ * fa_output_end(0) (the run failed half-way: a full disk) puts every
+ * replaced file back and removes every new one, so that the previous
+ * report set is as it was; fa_output_end(1) drops what was kept.
+ */
+void fa_output_begin(void);
+void fa_output_end(int keep);
+
+/*
  * Write buf to dir/name atomically: a temporary file in dir, fsync, rename.
  * Returns 0 or FA_ERR_IO / FA_ERR_NOMEM with *why (if not NULL) a new
  * string naming the file and the system error.

@@ -57,10 +57,9 @@ load_snapshot(const char *path, struct fa_snapshot **out, char sha[65])
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(buf);
 	if (j == NULL) {
-		char *msg = fa_str_sanitize(jerr.text, sizeof(jerr.text));
+		char *msg = fa_json_errmsg(path, &jerr);
 
-		fa_diag(NULL, "%s:%d: %s", path, jerr.line, msg != NULL ? msg :
-		    "invalid JSON");
+		fa_diag(NULL, "%s", msg != NULL ? msg : "out of memory");
 		free(msg);
 		return FA_EXIT_USAGE;
 	}
@@ -101,11 +100,16 @@ fa_cmd_check(int argc, char **argv)
 	const char *policy_path = NULL, *path;
 	char sha[65];
 	int c, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'c', 'f', 'o', OPT_FAIL_ON, OPT_SIGN,
+	    OPT_BASELINE, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qc:f:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'q':
 			out.quiet = 1;
@@ -159,7 +163,8 @@ fa_cmd_check(int argc, char **argv)
 		fa_diag("--sign", "needs an output directory (-o)");
 		goto usage;
 	}
-	if (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0)
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
+	    (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0))
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, sha,
@@ -167,7 +172,7 @@ fa_cmd_check(int argc, char **argv)
 	fa_interrupt_release();
 	goto out;
 usage:
-	fa_print_usage(stderr, fa_usage_check);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	json_decref(out.baseline);

@@ -470,10 +470,14 @@ fa_cmd_checks(int argc, char **argv)
 	json_t *arr = NULL, *o;
 	char *s, date[64];
 	int ch;
+	static const int once[] = { 'F', 'f', 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (fa_opt_repeated(ch, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (ch) {
 		case 'F':
 			if (fa_family_parse(optarg, &fam) != 0) {
@@ -549,6 +553,6 @@ nomem:
 	fa_diag(NULL, "out of memory");
 	return FA_EXIT_NORUN;
 usage:
-	fa_print_usage(stderr, fa_usage_checks);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }

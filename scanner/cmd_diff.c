@@ -47,7 +47,9 @@ load(const char *path)
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
 	if (root == NULL) {
-		fa_diag(path, "line %d: %s", je.line, je.text);
+		why = fa_json_errmsg(path, &je);
+		fa_diag(NULL, "%s", why != NULL ? why : "out of memory");
+		free(why);
 		return NULL;
 	}
 	if ((r = fa_diff_index(root, &map, &why)) != 0)
@@ -92,10 +94,14 @@ fa_cmd_diff(int argc, char **argv)
 	enum fa_severity fail_on = FA_SEV_HIGH;
 	size_t unchanged, failing;
 	int c, json = 0, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'f', 'F', 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "json") != 0 &&
@@ -168,7 +174,7 @@ nomem:
 	rc = FA_EXIT_NORUN;
 	goto out;
 usage:
-	fputs(fa_usage_diff, stderr);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	json_decref(old);

@@ -35,7 +35,8 @@ static const struct option longopts[] = {
  * creates it 0600, so a private key is never readable by others, whatever
  * the umask), fsync, then rename(2) over path when force, else link(2),
  * which fails with EEXIST rather than replace a file created meanwhile.
- * 0 or -1 after a diagnostic.
+ * 0, or after a diagnostic -2 when the file could not even be created
+ * (a missing or read-only directory), else -1.
  */
 static int
 write_key_file(const char *path, const char *buf, size_t len, mode_t mode,
@@ -50,9 +51,11 @@ write_key_file(const char *path, const char *buf, size_t len, mode_t mode,
 		return -1;
 	}
 	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		fa_diag(path, "%s", strerror(errno));
+		r = errno;
+		fa_diag(path, "%s", strerror(r));
 		free(tmp);
-		return -1;
+		/* Nothing written: the place named is unusable (exit 2). */
+		return r == ENOSPC || r == EDQUOT || r == EIO ? -1 : -2;
 	}
 	if (fchmod(fd, mode) != 0)
 		goto fail;
@@ -121,9 +124,15 @@ generate(const char *type, const char *prefix, int force)
 		rc = r == FA_ERR_INPUT ? FA_EXIT_USAGE : FA_EXIT_NORUN;
 		goto out;
 	}
-	if (write_key_file(privpath, priv, privlen, 0600, force) != 0 ||
-	    write_key_file(pubpath, pub, publen, 0644, force) != 0)
+	if ((r = write_key_file(privpath, priv, privlen, 0600, force)) != 0) {
+		rc = r == -2 ? FA_EXIT_USAGE : FA_EXIT_NORUN;
 		goto out;
+	}
+	if (write_key_file(pubpath, pub, publen, 0644, force) != 0) {
+		/* No half pair: the private key just made goes too. */
+		(void)unlink(privpath);
+		goto out;
+	}
 	free(why);
 	why = fa_key_describe(k);
 	printf("private key  %s (mode 0600; keep it secret, it signs "
@@ -147,11 +156,15 @@ fa_cmd_keygen(int argc, char **argv)
 {
 	const char *type = "ed25519", *prefix = NULL;
 	int c, force = 0;
+	static const int once[] = { 't', 'o', 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":ft:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'f':
 			force = 1;
@@ -174,6 +187,12 @@ fa_cmd_keygen(int argc, char **argv)
 		fa_diag("keygen", "needs -o prefix and no other argument");
 		goto usage;
 	}
+	/* "dir/" would make the hidden files dir/.pem and dir/.pub.pem. */
+	if (prefix[strlen(prefix) - 1] == '/') {
+		fa_diag("-o", "'%s' is a directory; give a file name prefix "
+		    "(e.g. %ssigning)", prefix, prefix);
+		goto usage;
+	}
 	if (strcmp(type, "ed25519") != 0 && strcmp(type, "rsa") != 0 &&
 	    strcmp(type, "ecdsa") != 0) {
 		fa_diag("-t", "unknown key type '%s'; use ed25519, rsa or "
@@ -182,6 +201,6 @@ fa_cmd_keygen(int argc, char **argv)
 	}
 	return generate(type, prefix, force);
 usage:
-	fa_print_usage(stderr, fa_usage_keygen);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }

@@ -62,9 +62,8 @@ add_file(struct fa_merge *m, const char *path)
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
 	if (j == NULL) {
-		msg = fa_str_sanitize(je.text, sizeof(je.text));
-		fa_diag(path, "line %d: %s", je.line, msg != NULL ? msg :
-		    "invalid JSON");
+		msg = fa_json_errmsg(path, &je);
+		fa_diag(NULL, "%s", msg != NULL ? msg : "out of memory");
 		free(msg);
 		return FA_EXIT_USAGE;
 	}
@@ -143,11 +142,15 @@ fa_cmd_merge(int argc, char **argv)
 	json_t *mj = NULL;
 	char *why = NULL, *sum;
 	int c, i, rc = FA_EXIT_USAGE;
+	static const int once[] = { 'f', 'o', OPT_FAIL_ON, OPT_SIGN, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qf:o:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'q':
 			out.quiet = 1;
@@ -186,6 +189,8 @@ fa_cmd_merge(int argc, char **argv)
 		fa_diag(NULL, "more than %d reports", FA_MERGE_MAX_REPORTS);
 		goto usage;
 	}
+	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0)
+		goto out;
 	if ((m = fa_merge_new(out.fail_on)) == NULL)
 		goto nomem;
 	for (i = optind; i < argc; i++)
@@ -199,7 +204,9 @@ fa_cmd_merge(int argc, char **argv)
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
+	fa_output_begin();	/* a failure leaves the old report */
 	rc = emit(&out, mj);
+	fa_output_end(rc == 0);
 	fa_interrupt_release();
 	if (rc != 0)
 		goto out;
@@ -220,7 +227,7 @@ nomem:
 	rc = FA_EXIT_NORUN;
 	goto out;
 usage:
-	fa_print_usage(stderr, fa_usage_merge);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	free(why);

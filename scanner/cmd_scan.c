@@ -703,11 +703,19 @@ fa_cmd_scan(int argc, char **argv)
 	unsigned max_time = 0;
 	int drop = 0;
 	char *why = NULL;
+	static const int once[] = { 'c', 'o', 'C', 'P', 'f', OPT_FAIL_ON,
+	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
+	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
+	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, OPT_MAX_TIME, OPT_USER,
+	    0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":qC:c:f:o:P:h", longopts,
 	    NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case OPT_IB:
 			want_ib = 1;
@@ -843,7 +851,10 @@ fa_cmd_scan(int argc, char **argv)
 		    "exclude each other");
 		goto usage;
 	}
-	if ((rc = pick_user(user_opt, out.quiet, &user, &drop)) != 0)
+	if ((rc = pick_user(user_opt, out.quiet, &user, &drop)) != 0 ||
+	    (rc = fa_preflight_sign_key(out.sign_key)) != 0 ||
+	    (rc = fa_preflight_pcap(eth.pcap)) != 0 ||
+	    (rc = fa_preflight_metrics(ra.metrics)) != 0)
 		goto out;
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
@@ -862,7 +873,7 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	if (r != 0 && cvedb_opt != NULL) {
-		fa_diag(NULL, "--cve-db %s", cvedb_why);
+		fa_diag("--cve-db", "%s", cvedb_why);
 		rc = FA_EXIT_USAGE;
 		goto out;
 	}
@@ -976,7 +987,7 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	goto out;
 usage:
-	fputs(fa_usage_scan, stderr);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	rc = FA_EXIT_USAGE;
 out:
 	if (began) {

@@ -120,10 +120,14 @@ fa_cmd_verify(int argc, char **argv)
 	const char *pubpath = NULL;
 	char *why = NULL, *signer = NULL;
 	int c, chain = 0, r;
+	static const int once[] = { 'p', OPT_CHAIN, 0 };
+	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
 	opterr = 0;	/* we report bad options ourselves */
 	while ((c = getopt_long(argc, argv, ":p:h", longopts, NULL)) != -1) {
+		if (fa_opt_repeated(c, once, longopts, seen, argv) != 0)
+			goto usage;
 		switch (c) {
 		case 'p':
 			pubpath = optarg;
@@ -163,6 +167,6 @@ fa_cmd_verify(int argc, char **argv)
 	EVP_PKEY_free(pub);
 	return r;
 usage:
-	fa_print_usage(stderr, fa_usage_verify);
+	/* One line on stderr: the diagnostic, not the whole usage. */
 	return FA_EXIT_USAGE;
 }

@@ -457,7 +457,10 @@ fa_load_baseline(const char *path, struct fa_out_opts *o)
 	}
 	if ((j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		free(buf);
-		fa_diag(path, "line %d: not a JSON report", je.line);
+		why = fa_json_errmsg(path, &je);
+		fa_diag("--baseline", "%s", why != NULL ? why :
+		    "out of memory");
+		free(why);
 		return FA_EXIT_USAGE;
 	}
 	free(buf);
@@ -586,6 +589,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		fa_diag(NULL, "evaluation failed: %s", fa_strerror(r));
 		goto out;
 	}
+	fa_output_begin();	/* a failure below leaves the old report */
 	memset(&rctx, 0, sizeof(rctx));
 	rctx.snap = snap;
 	rctx.res = &res;
@@ -657,6 +661,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	else
 		rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 out:
+	fa_output_end(rc != FA_EXIT_NORUN);
 	if (done == &local)
 		json_decref(local.report);
 	free(txt);

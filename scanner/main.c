@@ -41,8 +41,10 @@ main(int argc, char **argv)
 		return FA_EXIT_NORUN;
 	}
 
+	/* Errors are one line on stderr; -h prints the usage. */
 	if (argc < 2) {
-		usage(stderr);
+		fa_diag(NULL, "no command given (scan, check, checks, diff, "
+		    "merge, verify, keygen; see fabaudit -h)");
 		return FA_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
@@ -57,7 +59,6 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].fn(argc - 1, argv + 1);
-	fa_diag(NULL, "unknown command '%s'", argv[1]);
-	usage(stderr);
+	fa_diag(NULL, "unknown command '%s' (see fabaudit -h)", argv[1]);
 	return FA_EXIT_USAGE;
 }

@@ -166,4 +166,28 @@ void fa_reaudit_free(struct fa_reaudit *ra);
  */
 void fa_syslog_summary(const json_t *report, const char *outdir, int rc);
 
+/*
+ * --sign: the private key can be loaded and is of a supported type; 0, or
+ * FA_EXIT_USAGE after one line naming the file and the reason.  Called
+ * before anything is written.
+ */
+int fa_preflight_sign_key(const char *path);
+/* --pcap: a readable Ethernet capture; 0, or FA_EXIT_USAGE after one
+ * line naming the file. */
+int fa_preflight_pcap(const char *path);
+/* --metrics: not a directory, in a directory that exists; 0, or
+ * FA_EXIT_USAGE after one line. */
+int fa_preflight_metrics(const char *path);
+
+/*
+ * For each option getopt_long() returns: -1, after one line naming it,
+ * when c is one of once[] (0-terminated) and was seen before: a second
+ * -o, -c or --sign would silently replace the first.  seen is
+ * FA_OPT_SEEN zeroed bytes kept across the calls.
+ */
+#define FA_OPT_SEEN	512
+struct option;
+int fa_opt_repeated(int c, const int *once, const struct option *longopts,
+    unsigned char *seen, char **argv);
+
 #endif

@@ -67,8 +67,11 @@ run() {
 		SW=$!
 	fi
 	sleep 0.5
+	# The default policy, unless the case names one (-c once only).
+	pol=$T/policy.conf
+	case " $* " in *" -c "*) pol= ;; esac
 	ip netns exec "$NS-ta" "$BIN" scan -q --eth --listen 3 \
-	    -c "$T/policy.conf" -o "$T/$n" "$@" >/dev/null 2>"$T/$n.err" &
+	    ${pol:+-c "$pol"} -o "$T/$n" "$@" >/dev/null 2>"$T/$n.err" &
 	scan=$!
 	sleep 1
 	ip netns exec "$NS-ha" "$B/tests/replay" eth0 "$T/host-a.pcap" \

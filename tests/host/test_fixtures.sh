@@ -116,7 +116,7 @@ printf '{"format": 1, "date": "2026-13-01"}' >"$T/bad.json"
 "$BIN" scan -q --host=fixtures/host/hardened --cve-db "$T/bad.json" \
     -o "$T/badcat" >/dev/null 2>"$T/badcat.err"
 expect_eq "a malformed --cve-db exits 2" "$?" 2
-expect_grep "and names the file" "^fabaudit: --cve-db $T/bad.json: " \
+expect_grep "and names the file" "^fabaudit: --cve-db: $T/bad.json: " \
     "$T/badcat.err"
 expect_eq "and writes no report" "$(ls "$T/badcat" 2>/dev/null | wc -l)" 0
 "$BIN" scan -q --host=fixtures/host/hardened --cve-db "$T/none.json" \

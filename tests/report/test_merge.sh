@@ -206,7 +206,7 @@ bad() {
 	else fa_pass "$_name: nothing written"; fi
 }
 echo "not json" >"$T/nonjson.json"
-bad "non-JSON" "^fabaudit: $T/nonjson.json: line 1: " "$T/n1.json" \
+bad "non-JSON" "^fabaudit: $T/nonjson.json:1:[0-9]+: " "$T/n1.json" \
     "$T/nonjson.json"
 jq '.schema = "fabaudit-report/9"' "$R" >"$T/schema.json"
 bad "wrong schema" "^fabaudit: $T/schema.json: not a fabaudit-report/1 report" \
@@ -240,7 +240,7 @@ rm -rf "$T/obad"
 "$FA" merge "$T/n1.json" >/dev/null 2>"$T/stderr"
 expect_eq "no -o: exit 2" "$?" 2
 expect_grep "no -o: diagnostic" "needs an output directory" "$T/stderr"
-expect_grep "no -o: usage" "^usage: fabaudit merge " "$T/stderr"
+expect_eq "no -o: one line" "$(wc -l <"$T/stderr")" 1
 bad "bad format" "unknown format 'pdf'" -f pdf "$T/n1.json"
 bad "bad --fail-on" "unknown severity 'urgent'" --fail-on urgent "$T/n1.json"
 # An existing report stays as it was when an input is bad.

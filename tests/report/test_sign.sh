@@ -240,20 +240,21 @@ expect_eq "... verify" "$(rc "$BIN" verify -p "$T/o.pub.pem" \
 openssl genpkey -genparam -algorithm DSA -pkeyopt dsa_paramgen_bits:1024 \
     -out "$T/dsap.pem" 2>/dev/null
 openssl genpkey -paramfile "$T/dsap.pem" -out "$T/dsa.pem" 2>/dev/null
+# (an unusable key is an input error, found before anything is written)
 expect_eq "check --sign with a DSA key" \
-    "$(rc "$BIN" check -q --sign "$T/dsa.pem" -o "$T/o-dsa" "$SNAP")" 3
+    "$(rc "$BIN" check -q --sign "$T/dsa.pem" -o "$T/o-dsa" "$SNAP")" 2
 expect_grep "... says why" "dsa.pem: DSA key: DSA is no longer approved" \
     "$T/out"
-expect_eq "... no signature written" "$(ls "$T/o-dsa" | grep -c SHA256)" 0
+expect_eq "... no report written" "$(ls "$T/o-dsa" 2>/dev/null | wc -l)" 0
 openssl genpkey -algorithm ed25519 -aes-256-cbc -pass pass:secret \
     -out "$T/enc.pem" 2>/dev/null
 expect_eq "check --sign with an encrypted key" \
-    "$(rc "$BIN" check -q --sign "$T/enc.pem" -o "$T/o-enc" "$SNAP")" 3
+    "$(rc "$BIN" check -q --sign "$T/enc.pem" -o "$T/o-enc" "$SNAP")" 2
 expect_grep "... says why" "the key is encrypted" "$T/out"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 \
     -out "$T/rsa1024.pem" 2>/dev/null
 expect_eq "check --sign with a 1024-bit RSA key" \
-    "$(rc "$BIN" check -q --sign "$T/rsa1024.pem" -o "$T/o-r" "$SNAP")" 3
+    "$(rc "$BIN" check -q --sign "$T/rsa1024.pem" -o "$T/o-r" "$SNAP")" 2
 expect_grep "... says why" "RSA key of 1024 bits" "$T/out"
 
 # ---- verify --chain on a history directory built by hand ----

@@ -700,7 +700,7 @@ test_err_nul(void **state)
 
 	(void)state;
 	expect_first_now(text, sizeof(text) - 1, NOW,
-	    NAME ":2: NUL byte in line");
+	    NAME ":2: NUL byte in line (a binary file?)");
 }
 
 static void
