@@ -194,9 +194,9 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	}
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
 	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH",
-	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason, json_pack("{s:o, s:o, s:o, "
-	    "s:o}", "links", ls, "addrs", as, "routes", rs, "neighbours", ns),
-	    NULL);
+	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason,
+	    json_pack("{s:o, s:o, s:o, s:o}", "links", ls, "addrs", as,
+	    "routes", rs, "neighbours", ns), NULL);
 	free(reason);
 	return r;
 }
