@@ -1,0 +1,93 @@
+/*
+ * libFuzzer target: a snapshot file as `fabaudit check SNAPSHOT` reads it
+ * (scanner/cmd_check.c): jansson's parser (duplicate keys refused), the
+ * snapshot loader core/snapshot.c fa_snapshot_from_json, the policy text
+ * embedded in it (core/policy.c fa_policy_parse, dated by the scan's start
+ * as cmd_check.c does), then every check and every report writer on what
+ * was loaded (fuzz/fuzz_eval.h).  A snapshot that loads is also written
+ * back (fa_snapshot_to_json) and must load again.
+ *
+ * Input: the bytes of a snapshot.json.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "../core/errors.h"
+#include "../core/policy.h"
+#include "../core/snapshot.h"
+#include "fuzz_eval.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The scan's start from the snapshot, else the fixed clock (cmd_check.c:
+ * now). */
+static time_t
+scan_time(const struct fa_snapshot *snap)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(
+	    snap->meta, "scan"), "started"));
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (s == NULL || (end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) ==
+	    NULL || *end != '\0')
+		return FUZZ_NOW;
+	return timegm(&tm);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fa_snapshot *snap = NULL, *again = NULL;
+	struct fa_policy *pol = NULL;
+	json_error_t jerr;
+	json_t *j;
+	char *why = NULL, *errs = NULL, sha[65];
+	int r;
+
+	if ((j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
+	    &jerr)) == NULL)
+		return 0;
+	r = fa_snapshot_from_json(j, &snap, &why);
+	json_decref(j);
+	if (r != 0) {
+		if ((r != FA_ERR_INPUT && r != FA_ERR_NOMEM) || snap != NULL)
+			abort();
+		free(why);
+		return 0;
+	}
+	if (why != NULL)
+		abort();
+	/* What was loaded is written back and loads again. */
+	if ((j = fa_snapshot_to_json(snap, 1)) == NULL)
+		abort();
+	if (fa_snapshot_from_json(j, &again, &why) != 0 ||
+	    again->nobs != snap->nobs)
+		abort();
+	fa_snapshot_free(again);
+	json_decref(j);
+	if (snap->policy_name != NULL) {
+		r = fa_policy_parse(snap->policy_name, snap->policy_text,
+		    snap->policy_text != NULL ? strlen(snap->policy_text) : 0,
+		    scan_time(snap), &pol, &errs);
+		free(errs);
+		if (r != 0) {
+			if (pol != NULL)
+				abort();
+			fa_snapshot_free(snap);
+			return 0;	/* check exits 2 */
+		}
+	} else if ((pol = fa_policy_new_empty()) == NULL)
+		abort();
+	if (fa_sha256_hex(data, size, sha) != 0)
+		abort();
+	fuzz_evaluate(snap, pol, sha, 1);
+	fa_policy_free(pol);
+	fa_snapshot_free(snap);
+	return 0;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Seeds for fuzz_merge: report.json of the real scan
+# fixtures/reports/careless.snapshot.json made by `fabaudit check` (the
+# binary $FABAUDIT, default build/fabaudit; without it only the committed
+# fuzz/corpus/merge is used), alone, and as three NUL-separated nodes
+# (other scan.host and start, some statuses changed), in full and cut down
+# to a few results without texts.
+# usage: fuzz/seeds/merge.sh OUTDIR   (from the repo root)
+set -eu
+out=$1
+bin=${FABAUDIT:-build/fabaudit}
+mkdir -p "$out"
+if [ ! -x "$bin" ]; then
+	echo "merge.sh: no $bin: committed corpus only" >&2
+	exit 0
+fi
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+"$bin" check -q -f json -o "$t" fixtures/reports/careless.snapshot.json ||
+    [ $? -eq 1 ]
+small='.results |= (.[0:6] + .[-6:] | map(del(.rationale, .remediation,
+    .msa_clause, .references, .title)))'
+node='.scan.host = $h | .scan.started = "2026-12-0\($n)T01:00:00Z" |
+    .results |= (to_entries | map(if .key % 4 == ($n | tonumber) then
+    .value.status = "pass" else . end) | map(.value))'
+jq -c . "$t/report.json" >"$t/full"
+jq -c "$small" "$t/report.json" >"$t/small"
+for v in full small; do
+	cp "$t/$v" "$out/$v-one"
+	for n in 1 2 3; do
+		jq -c --arg h "node$n" --arg n "$n" "$node" "$t/$v" \
+		    >"$t/$v-$n"
+	done
+	{ cat "$t/$v-1"; printf '\000'; cat "$t/$v-2"; printf '\000';
+	    cat "$t/$v-3"; } >"$out/$v-three"
+done
