@@ -42,6 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *fr;
 	char *why = NULL, *s;
 	size_t n, wire;
+	unsigned tpid = 0;
 	int r, i;
 
 	if (size < HDR)
@@ -62,6 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fr[MACS + 3] = data[2];
 		memcpy(fr + MACS + 4, data + HDR + MACS, n - MACS);
 		n += 4;
+		tpid = (unsigned)fr[MACS] << 8 | fr[MACS + 1];
 	} else if (n > 0)
 		memcpy(fr, data + HDR, n);
 	wire = (data[0] & 4) ? n + 100 : n;
@@ -72,6 +74,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!json_is_object(facts) ||
 		    json_string_value(json_object_get(facts, "signal")) ==
 		    NULL || why != NULL)
+			abort();
+		/* The tag from metadata is the outer one, as on the wire. */
+		if ((tpid == 0x8100 || tpid == 0x88a8 || tpid == 0x9100 ||
+		    tpid == 0x9200) && json_integer_value(json_object_get(
+		    json_array_get(json_object_get(facts, "tags"), 0),
+		    "vid")) != ((data[1] << 8 | data[2]) & 0x0fff))
 			abort();
 		if ((s = json_dumps(facts, JSON_COMPACT)) == NULL)
 			abort();

@@ -62,8 +62,11 @@ decode(decoder fn, const char *text, size_t len)
 		if ((s = json_dumps(out, JSON_COMPACT)) == NULL)
 			abort();
 		free(s);
-	} else if (r == FA_ERR_INPUT || r == FA_ERR_TOOBIG) {
+	} else if (r == FA_ERR_INPUT) {
 		if (out != NULL || why == NULL)
+			abort();	/* the reason goes into the report */
+	} else if (r == FA_ERR_TOOBIG) {
+		if (out != NULL)
 			abort();
 	} else if (r != FA_ERR_NOMEM)
 		abort();
