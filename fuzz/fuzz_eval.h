@@ -4,8 +4,11 @@
  * and `scan` do (scanner/common.c fa_evaluate_and_emit), and render the
  * report to memory: report.json, report.txt, the summary and, when `all`
  * is set, report.xml, report.html, junit.xml and the comparison of the
- * report with itself as a baseline (--baseline).  Hostile values from a snapshot
- * reach the checks and writers here.  Nothing is written to a file.
+ * report with itself as a baseline (--baseline).  Hostile values from a
+ * snapshot reach the checks and writers here.  Nothing is written to a
+ * file.  Asserted: no pass or fail for a family that was not collected
+ * (nothing unseen is called safe), every result in report.json and in its
+ * summary, a report is its own baseline with nothing new.
  */
 #ifndef FUZZ_EVAL_H
 #define FUZZ_EVAL_H
@@ -35,6 +38,7 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 	struct fa_eval_ctx ectx = { snap, pol };
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rctx;
+	struct fa_tally t;
 	json_t *j, *base;
 	char *s, *why = NULL;
 	size_t i, len, newf;
@@ -46,6 +50,12 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 		fa_results_free(&res);
 		return;
 	}
+	/* No verdict on a family that was not collected: it was not seen. */
+	for (i = 0; i < res.n; i++)
+		if (snap->fam[res.v[i].check->family].state !=
+		    FA_FAMST_COLLECTED && (res.v[i].status == FA_ST_PASS ||
+		    res.v[i].status == FA_ST_FAIL))
+			abort();
 	memset(&rctx, 0, sizeof(rctx));
 	rctx.snap = snap;
 	rctx.res = &res;
@@ -57,6 +67,14 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 	rctx.policy = pol;
 	rctx.generated = FUZZ_NOW;
 	if ((j = fa_report_json(&rctx)) == NULL)
+		abort();
+	/* Every result is in the report and counted once. */
+	fa_tally(&res, FA_SEV_HIGH, &t);
+	if (json_array_size(json_object_get(j, "results")) != res.n ||
+	    (size_t)json_integer_value(json_object_get(json_object_get(j,
+	    "summary"), "fail")) != t.by_status[FA_ST_FAIL] ||
+	    (size_t)json_integer_value(json_object_get(json_object_get(j,
+	    "summary"), "pass")) != t.by_status[FA_ST_PASS])
 		abort();
 	free(fa_report_txt(&rctx));
 	free(fa_report_summary(&rctx));

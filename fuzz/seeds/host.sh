@@ -26,8 +26,8 @@ seed 005 proc/sys/kernel/osrelease osrelease
 seed 005 sys/module/nvidia/version sysmod
 seed 007 proc/cpuinfo cpuinfo
 k=0
-for v in $(sed -n 's/^Cap[A-Za-z]*:[[:space:]]*//p' fixtures/host/*/proc/self/status |
-    sort -u); do
+for v in $(sed -n 's/^Cap[A-Za-z]*:[[:space:]]*//p' \
+    fixtures/host/*/proc/self/status | sort -u); do
 	k=$((k + 1))
 	printf '\006%s' "$v" >"$out/cap-$k"
 done
