@@ -7,6 +7,11 @@
  * was loaded (fuzz/fuzz_eval.h).  A snapshot that loads is also written
  * back (fa_snapshot_to_json) and must load again.
  *
+ * No false pass: the checks are evaluated again without one observation
+ * (the input's length modulo their number picks it), and no result that
+ * failed with it may pass without it.  An observation a scan could not
+ * make must leave the verdict not_tested, never turn it into a pass.
+ *
  * Input: the bytes of a snapshot.json.
  */
 #include <stdint.h>
@@ -38,6 +43,39 @@ scan_time(const struct fa_snapshot *snap)
 	    NULL || *end != '\0')
 		return FUZZ_NOW;
 	return timegm(&tm);
+}
+
+/* Abort if a failing result of `with` passes in `without`. */
+static void
+no_false_pass(const struct fa_snapshot *snap, const struct fa_policy *pol,
+    size_t drop)
+{
+	struct fa_snapshot less = *snap;
+	struct fa_eval_ctx a = { snap, pol }, b = { &less, pol };
+	struct fa_results with = { NULL, 0, 0 }, without = { NULL, 0, 0 };
+	size_t i, j;
+
+	if ((less.obs = calloc(snap->nobs, sizeof(*less.obs))) == NULL)
+		abort();
+	/* Shares the observations' contents: only read, never freed. */
+	for (i = 0, j = 0; i < snap->nobs; i++)
+		if (i != drop)
+			less.obs[j++] = snap->obs[i];
+	less.nobs = less.cap = j;
+	if (fa_evaluate(&a, &with) != 0 || fa_evaluate(&b, &without) != 0)
+		abort();
+	for (i = 0; i < without.n; i++) {
+		if (without.v[i].status != FA_ST_PASS)
+			continue;
+		for (j = 0; j < with.n; j++)
+			if (with.v[j].status == FA_ST_FAIL &&
+			    with.v[j].check == without.v[i].check &&
+			    strcmp(with.v[j].target, without.v[i].target) == 0)
+				abort();
+	}
+	fa_results_free(&with);
+	fa_results_free(&without);
+	free(less.obs);
 }
 
 int
@@ -87,6 +125,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fa_sha256_hex(data, size, sha) != 0)
 		abort();
 	fuzz_evaluate(snap, pol, sha, 1);
+	if (snap->nobs > 0)
+		no_false_pass(snap, pol, size % snap->nobs);
 	fa_policy_free(pol);
 	fa_snapshot_free(snap);
 	return 0;
