@@ -1,6 +1,6 @@
 #!/bin/sh
-# Seeds for fuzz_merge: report.json of the real scan
-# fixtures/reports/careless.snapshot.json made by `fabaudit check` (the
+# Seeds for fuzz_merge: the reports diff.sh makes from
+# fixtures/reports/careless.snapshot.json with `fabaudit check` (the
 # binary $FABAUDIT, default build/fabaudit; without it only the committed
 # fuzz/corpus/merge is used), alone, and as three NUL-separated nodes
 # (other scan.host and start, some statuses changed); three nodes only
@@ -8,23 +8,20 @@
 # usage: fuzz/seeds/merge.sh OUTDIR   (from the repo root)
 set -eu
 out=$1
-bin=${FABAUDIT:-build/fabaudit}
 mkdir -p "$out"
-if [ ! -x "$bin" ]; then
-	echo "merge.sh: no $bin: committed corpus only" >&2
-	exit 0
-fi
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-"$bin" check -q -f json -o "$t" fixtures/reports/careless.snapshot.json ||
-    [ $? -eq 1 ]
-small='.results |= (.[0:6] + .[-6:] | map(del(.rationale, .remediation,
-    .msa_clause, .references, .title)))'
+# diff.sh's reports compared with themselves: "full" and "small".
+sh fuzz/seeds/diff.sh "$t/d"
+if [ ! -f "$t/d/full-self" ]; then
+	echo "merge.sh: committed corpus only" >&2
+	exit 0
+fi
+cp "$t/d/full-self" "$t/full"
+cp "$t/d/small-self" "$t/small"
 node='.scan.host = $h | .scan.started = "2026-12-0\($n)T01:00:00Z" |
     .results |= (to_entries | map(if .key % 4 == ($n | tonumber) then
     .value.status = "pass" else . end) | map(.value))'
-jq -c . "$t/report.json" >"$t/full"
-jq -c "$small" "$t/report.json" >"$t/small"
 for v in full small; do
 	cp "$t/$v" "$out/$v-one"
 	[ "$v" = small ] || continue
