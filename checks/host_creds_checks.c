@@ -460,7 +460,8 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			goto nomem;
 	}
 	t = fa_snapshot_find(ctx->snap, FA_KIND_HOST_TENANCY, "/");
-	ifs = t != NULL ? json_object_get(t->data, "net_ifaces") : NULL;
+	ifs = t != NULL && t->state == FA_OBS_COMPLETE ?
+	    json_object_get(t->data, "net_ifaces") : NULL;
 	json_array_foreach(ifs, i, v)
 		if (json_is_string(v) && host_iface(json_string_value(v))) {
 			snprintf(shared + strlen(shared), sizeof(shared) -
@@ -477,7 +478,19 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	else if (unknown == 4)
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
 		    "no namespace identity could be read");
-	else
+	else if (!json_is_array(ifs)) {
+		/* The network namespace was not seen: no pass. */
+		const char *why = t == NULL ? "no " FA_KIND_HOST_TENANCY
+		    " observation" : t->state != FA_OBS_COMPLETE ?
+		    fa_obs_reason(t) : fa_json_get_str(json_object_get(t->data,
+		    "unread"), "net_ifaces");
+
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "pid, ipc, uts and cgroup namespaces are the container's "
+		    "own%s, but the network interfaces were not read (%s)",
+		    unknown > 0 ? " (where readable)" : "", why != NULL ? why :
+		    "no reason recorded");
+	} else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 		    "pid, ipc, uts and cgroup namespaces are the container's "
 		    "own%s; no host-only network interface is visible",
@@ -616,5 +629,6 @@ HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
     "inode numbers), or when an interface that exists only in a host's "
     "network namespace (docker0, cni0, veth*, cali* and the like) is "
     "visible. Passes otherwise. Not tested when no namespace identity "
-    "could be read.",
+    "could be read, or when none is shared but the interface names could "
+    "not be read.",
     eval_ns_shared);

@@ -351,23 +351,18 @@ fa_eth_pcap_check(const char *path, char **why)
 	return r;
 }
 
-int
-fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
+/* Frames of an open capture into an eth.capture observation (p closed). */
+static int
+read_capture(pcap_t *p, const char *source, struct fa_snapshot *snap,
+    char **why)
 {
-	char eb[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *b;
 	struct fa_eth_agg *a;
 	enum fa_obs_state st = FA_OBS_COMPLETE;
 	const char *reason = NULL;
-	pcap_t *p;
 	int r, n;
 
-	eb[0] = '\0';
-	if ((p = open_capture(path, eb, why)) == NULL)
-		return why != NULL && *why != NULL ? FA_ERR_INPUT :
-		    fa_why(why, "%s", eb[0] != '\0' ? eb :
-		    "cannot be read as a capture");
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		r = fa_why(why, "link type %s, not Ethernet",
 		    pcap_datalink_val_to_name(pcap_datalink(p)) != NULL ?
@@ -375,7 +370,7 @@ fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
 		pcap_close(p);
 		return r;
 	}
-	if ((a = fa_eth_agg_new(path, "file")) == NULL) {
+	if ((a = fa_eth_agg_new(source, "file")) == NULL) {
 		pcap_close(p);
 		return FA_ERR_NOMEM;
 	}
@@ -397,4 +392,35 @@ fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
 	}
 	pcap_close(p);
 	return fa_eth_agg_finish(a, snap, st, reason, -1);
+}
+
+int
+fa_eth_read_pcap_stream(FILE *f, const char *source, struct fa_snapshot *snap,
+    char **why)
+{
+	char eb[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+
+	eb[0] = '\0';
+	/* On success the handle owns f (pcap_close closes it). */
+	if ((p = pcap_fopen_offline(f, eb)) == NULL) {
+		fclose(f);
+		return fa_why(why, "%s", eb[0] != '\0' ? eb :
+		    "cannot be read as a capture");
+	}
+	return read_capture(p, source, snap, why);
+}
+
+int
+fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
+{
+	char eb[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+
+	eb[0] = '\0';
+	if ((p = open_capture(path, eb, why)) == NULL)
+		return why != NULL && *why != NULL ? FA_ERR_INPUT :
+		    fa_why(why, "%s", eb[0] != '\0' ? eb :
+		    "cannot be read as a capture");
+	return read_capture(p, path, snap, why);
 }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../core/snapshot.h"
 
@@ -48,6 +49,12 @@ int fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
  * recorded as incomplete with what was read.
  */
 int fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why);
+/*
+ * The same from an open stream (fmemopen(3) in the fuzz target), named
+ * source in the observation.  f is closed in every case.
+ */
+int fa_eth_read_pcap_stream(FILE *f, const char *source,
+    struct fa_snapshot *snap, char **why);
 
 /*
  * Whether path can be read by fa_eth_read_pcap() at all (a regular file,

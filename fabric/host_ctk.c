@@ -30,10 +30,11 @@ struct toml_ctx {
 	json_t	*unparsed;
 };
 
+/* c may be a plain char from the text: isalnum(3) takes unsigned chars. */
 static int
 is_bare(int c)
 {
-	return isalnum(c) || c == '-' || c == '_';
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
 
 static char *

@@ -1,0 +1,116 @@
+/*
+ * libFuzzer target: a snapshot file as `fabaudit check SNAPSHOT` reads it
+ * (scanner/cmd_check.c): jansson's parser (duplicate keys refused), the
+ * snapshot loader core/snapshot.c fa_snapshot_from_json, the policy text
+ * embedded in it (core/policy.c fa_policy_parse; cmd_check.c dates its
+ * waivers by the scan's start, here a fixed day), then every check and
+ * every report writer on what was loaded (fuzz/fuzz_eval.h).  A snapshot
+ * that loads is also written back (fa_snapshot_to_json) and must load
+ * again.
+ *
+ * No false pass: the checks are evaluated again without one observation
+ * (the input's length modulo their number picks it), and no result that
+ * failed with it may pass without it.  An observation a scan could not
+ * make must leave the verdict not_tested, never turn it into a pass.
+ *
+ * Input: the bytes of a snapshot.json.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../core/errors.h"
+#include "../core/policy.h"
+#include "../core/snapshot.h"
+#include "fuzz_eval.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Abort if a failing result of `with` passes in `without`. */
+static void
+no_false_pass(const struct fa_snapshot *snap, const struct fa_policy *pol,
+    size_t drop)
+{
+	struct fa_snapshot less = *snap;
+	struct fa_eval_ctx a = { snap, pol }, b = { &less, pol };
+	struct fa_results with = { NULL, 0, 0 }, without = { NULL, 0, 0 };
+	size_t i, j;
+
+	if ((less.obs = calloc(snap->nobs, sizeof(*less.obs))) == NULL)
+		abort();
+	/* Shares the observations' contents: only read, never freed. */
+	for (i = 0, j = 0; i < snap->nobs; i++)
+		if (i != drop)
+			less.obs[j++] = snap->obs[i];
+	less.nobs = less.cap = j;
+	if (fa_evaluate(&a, &with) != 0 || fa_evaluate(&b, &without) != 0)
+		abort();
+	for (i = 0; i < without.n; i++) {
+		if (without.v[i].status != FA_ST_PASS)
+			continue;
+		for (j = 0; j < with.n; j++)
+			if (with.v[j].status == FA_ST_FAIL &&
+			    with.v[j].check == without.v[i].check &&
+			    strcmp(with.v[j].target, without.v[i].target) == 0)
+				abort();
+	}
+	fa_results_free(&with);
+	fa_results_free(&without);
+	free(less.obs);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fa_snapshot *snap = NULL, *again = NULL;
+	struct fa_policy *pol = NULL;
+	json_error_t jerr;
+	json_t *j;
+	char *why = NULL, *errs = NULL, sha[65];
+	int r;
+
+	if ((j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
+	    &jerr)) == NULL)
+		return 0;
+	r = fa_snapshot_from_json(j, &snap, &why);
+	json_decref(j);
+	if (r != 0) {
+		if ((r != FA_ERR_INPUT && r != FA_ERR_NOMEM) || snap != NULL)
+			abort();
+		free(why);
+		return 0;
+	}
+	if (why != NULL)
+		abort();
+	/* What was loaded is written back and loads again. */
+	if ((j = fa_snapshot_to_json(snap, 1)) == NULL)
+		abort();
+	if (fa_snapshot_from_json(j, &again, &why) != 0 ||
+	    again->nobs != snap->nobs)
+		abort();
+	fa_snapshot_free(again);
+	json_decref(j);
+	if (snap->policy_name != NULL) {
+		r = fa_policy_parse(snap->policy_name, snap->policy_text,
+		    snap->policy_text != NULL ? strlen(snap->policy_text) : 0,
+		    FUZZ_NOW, &pol, &errs);
+		free(errs);
+		if (r != 0) {
+			if (pol != NULL)
+				abort();
+			fa_snapshot_free(snap);
+			return 0;	/* check exits 2 */
+		}
+	} else if ((pol = fa_policy_new_empty()) == NULL)
+		abort();
+	if (fa_sha256_hex(data, size, sha) != 0)
+		abort();
+	fuzz_evaluate(snap, pol, sha, 1);
+	if (snap->nobs > 0)
+		no_false_pass(snap, pol, size % snap->nobs);
+	fa_policy_free(pol);
+	fa_snapshot_free(snap);
+	return 0;
+}

@@ -1,0 +1,63 @@
+/*
+ * libFuzzer target: a capture file as read by `fabaudit scan --pcap`.
+ * Drives fabric/eth_capture.c fa_eth_read_pcap_stream (libpcap's pcap and
+ * pcapng readers through pcap_fopen_offline on an fmemopen(3) stream, the
+ * frame decoder and the aggregator), then every check and report.json /
+ * report.txt on the resulting eth.capture observation (fuzz/fuzz_eval.h),
+ * under the policy of tests/eth/test_captures.sh.
+ *
+ * Input: the bytes of a pcap or pcapng file.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/errors.h"
+#include "../core/policy.h"
+#include "../core/snapshot.h"
+#include "../fabric/eth_capture.h"
+#include "fuzz_eval.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char policy_text[] =
+    "tenant_vlan   120\n"
+    "tenant_subnet 10.20.0.0/16\n"
+    "dhcp_server   10.20.0.1\n";
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fa_policy *pol;
+	struct fa_snapshot *snap;
+	FILE *f;
+	char *why = NULL;
+	int r;
+
+	if (pol == NULL && fa_policy_parse("policy.conf", policy_text,
+	    strlen(policy_text), FUZZ_NOW, &pol, NULL) != 0)
+		abort();
+	if (size == 0)
+		return 0;	/* fmemopen(3) refuses an empty buffer */
+	if ((snap = fa_snapshot_new()) == NULL ||
+	    fa_snapshot_set_family(snap, FA_FAM_ETH, FA_FAMST_COLLECTED,
+	    NULL) != 0)
+		abort();
+	if ((f = fmemopen((void *)(uintptr_t)data, size, "rb")) == NULL)
+		abort();
+	r = fa_eth_read_pcap_stream(f, "fuzz.pcap", snap, &why);
+	if (r == 0) {
+		/* One observation, and only on success. */
+		if (snap->nobs != 1 || why != NULL)
+			abort();
+		fuzz_evaluate(snap, pol, NULL, 0);
+	} else if (r == FA_ERR_INPUT || r == FA_ERR_IO) {
+		if (snap->nobs != 0 || why == NULL)
+			abort();
+	} else if (r != FA_ERR_NOMEM)
+		abort();
+	free(why);
+	fa_snapshot_free(snap);
+	return 0;
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Seeds for fuzz_check: the real scan fixtures/reports/careless.snapshot.json
+# and, smaller (faster to mutate), one copy per family and one per
+# observation kind with only those observations, and one without its
+# policy.  (fuzz/corpus/check/eth-leaky is a real scan of the Ethernet
+# test capture leaky.pcap, which no fixture holds.)
+# usage: fuzz/seeds/check.sh OUTDIR   (from the repo root)
+set -eu
+out=$1
+in=fixtures/reports/careless.snapshot.json
+mkdir -p "$out"
+cp "$in" "$out/careless"
+for fam in ib host; do
+	jq -c --arg f "$fam" '.observations |= map(select(.family == $f))' \
+	    "$in" >"$out/careless-$fam"
+done
+for kind in $(jq -r '[.observations[].kind] | unique | .[]' "$in"); do
+	jq -c --arg k "$kind" '.observations |= map(select(.kind == $k))' \
+	    "$in" >"$out/kind-$kind"
+done
+jq -c 'del(.policy) | .observations |= .[0:12]' "$in" >"$out/nopolicy"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Seeds for fuzz_merge: the reports diff.sh makes from
+# fixtures/reports/careless.snapshot.json with `fabaudit check` (the
+# binary $FABAUDIT, default build/fabaudit; without it only the committed
+# fuzz/corpus/merge is used), alone, and as three NUL-separated nodes
+# (other scan.host and start, some statuses changed); three nodes only
+# cut down to a few results without texts (the full ones are slow).
+# usage: fuzz/seeds/merge.sh OUTDIR   (from the repo root)
+set -eu
+out=$1
+mkdir -p "$out"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+# diff.sh's reports compared with themselves: "full" and "small".
+sh fuzz/seeds/diff.sh "$t/d"
+if [ ! -f "$t/d/full-self" ]; then
+	echo "merge.sh: committed corpus only" >&2
+	exit 0
+fi
+cp "$t/d/full-self" "$t/full"
+cp "$t/d/small-self" "$t/small"
+node='.scan.host = $h | .scan.started = "2026-12-0\($n)T01:00:00Z" |
+    .results |= (to_entries | map(if .key % 4 == ($n | tonumber) then
+    .value.status = "pass" else . end) | map(.value))'
+for v in full small; do
+	cp "$t/$v" "$out/$v-one"
+	[ "$v" = small ] || continue
+	for n in 1 2 3; do
+		jq -c --arg h "node$n" --arg n "$n" "$node" "$t/$v" \
+		    >"$t/$v-$n"
+	done
+	{ cat "$t/$v-1"; printf '\000'; cat "$t/$v-2"; printf '\000';
+	    cat "$t/$v-3"; } >"$out/$v-three"
+done
