@@ -13,8 +13,9 @@ FILTER=${3:-}
 passed=0
 failed=0
 log=$(mktemp)
+all=$(mktemp)
 san=$(mktemp -d)
-trap 'rm -f "$log"; rm -rf "$san"' EXIT
+trap 'rm -f "$log" "$all"; rm -rf "$san"' EXIT
 
 # run NAME CMD...: run one suite, count its results.
 run() {
@@ -25,6 +26,7 @@ run() {
 	"$@" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	cat "$log" >>"$all"
 	# cmocka summaries, then PASS:/FAIL: lines from shell suites.
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed.*/\1/p' "$log" | tail -1)
@@ -122,6 +124,12 @@ if [ "$nsan" -eq 0 ]; then
 	passed=$((passed + 1))
 fi
 failed=$((failed + nsan))
+
+# Issue 8's figures from the suites above (the fuzz pass is the short
+# one; tests/robust/figures.sh alone runs the long one).  Not a test: the
+# suites have counted their own failures already.
+echo "== robustness figures"
+sh tests/robust/figures.sh --from "$all" || true
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
