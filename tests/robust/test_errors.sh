@@ -24,6 +24,7 @@ FIX=$(pwd)/fixtures
 H=$FIX/host/vm				# a host sysroot that scans quickly
 S=$T/snap.json				# a good snapshot
 cp "$FIX/reports/careless.snapshot.json" "$S"
+chmod 644 "$S"		# whatever the checkout's mode: nobody reads it below
 "$BIN" check -q -o "$T/good" "$S" >/dev/null 2>&1
 R=$T/good/report.json			# a good report
 [ -s "$R" ] || fa_fail "setup: no report from check"
