@@ -70,8 +70,7 @@ fa_load_catalogue(const char *explicit_path, json_t **cat, char **path,
     char **why)
 {
 	const char *def = FA_DATADIR "/host-cves.json";
-	char *alt;
-	int r;
+	char *alt = NULL;
 
 	*cat = NULL;
 	*why = NULL;
@@ -82,10 +81,10 @@ fa_load_catalogue(const char *explicit_path, json_t **cat, char **path,
 	}
 	if (access(def, F_OK) == 0 || (alt = build_tree_copy()) == NULL ||
 	    access(alt, F_OK) != 0) {
+		free(alt);	/* no build tree next to the executable */
 		if ((*path = fa_strdup(def)) == NULL)
 			return FA_ERR_NOMEM;
-		r = load(def, cat, why);
-		return r;
+		return load(def, cat, why);
 	}
 	*path = alt;
 	return load(alt, cat, why);
