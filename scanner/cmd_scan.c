@@ -453,33 +453,31 @@ write_all(const char *buf, size_t len, void *arg)
 	return 0;
 }
 
-/* Everything the fd gives until EOF, at most max bytes; NULL if more. */
-static char *
-read_all(int fd, size_t max, size_t *len)
-{
-	size_t cap = 64 * 1024, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
+/*
+ * json_load_callback() source: the acquisition's pipe, parsed as it
+ * arrives (no copy of the whole document is held), at most `left` bytes.
+ */
+struct pipe_src {
+	int	fd;
+	size_t	left;
+};
 
-	while (buf != NULL) {
-		if (n == cap) {
-			if (cap >= max || (nb = realloc(buf, cap * 2)) == NULL)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		if ((r = read(fd, buf + n, cap - n)) < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (r == 0) {
-			*len = n;
-			return buf;
-		}
-		n += (size_t)r;
-	}
-	free(buf);
-	return NULL;
+static size_t
+read_pipe(void *buf, size_t len, void *arg)
+{
+	struct pipe_src *p = arg;
+	ssize_t n;
+
+	if (p->left == 0)
+		return (size_t)-1;	/* larger than any snapshot */
+	if (len > p->left)
+		len = p->left;
+	while ((n = read(p->fd, buf, len)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		return (size_t)-1;
+	p->left -= (size_t)n;
+	return (size_t)n;
 }
 
 struct acq {
@@ -594,8 +592,8 @@ acquire_as(const struct acq *a, const char *outdir,
 	struct fa_snapshot *ns = NULL;
 	json_error_t jerr;
 	json_t *msg = NULL;
-	char *why = NULL, *buf = NULL;
-	size_t len = 0;
+	struct pipe_src src;
+	char *why = NULL;
 	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc, cus;
 	pid_t pid, parent = getpid();
 
@@ -631,8 +629,10 @@ acquire_as(const struct acq *a, const char *outdir,
 		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
-	buf = read_all(fds[0], 4 * (size_t)FA_SNAPSHOT_MAX_BYTES, &len);
-	close(fds[0]);
+	src.fd = fds[0];
+	src.left = 4 * (size_t)FA_SNAPSHOT_MAX_BYTES;
+	msg = json_load_callback(read_pipe, &src, 0, &jerr);
+	close(fds[0]);		/* a child still writing gets EPIPE */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	fa_interrupt_child(0);
@@ -642,8 +642,7 @@ acquire_as(const struct acq *a, const char *outdir,
 			    "by signal %d", a->user->name, WTERMSIG(status));
 		goto out;	/* else it said why */
 	}
-	if (buf == NULL || (msg = json_loadb(buf, len, 0, &jerr)) == NULL ||
-	    json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) != 0 ||
+	if (msg == NULL || json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) != 0 ||
 	    fa_snapshot_from_json(json_object_get(msg, "snapshot"), &ns,
 	    &why) != 0) {
 		fa_diag(NULL, "the acquisition (as user %s) sent back no "
@@ -670,7 +669,6 @@ out:
 	if (a->ib != NULL)
 		a->ib->capture = NULL;
 	json_decref(msg);
-	free(buf);
 	free(why);
 	return rc;
 }
