@@ -434,32 +434,18 @@ pick_user(const char *name, int quiet, struct fa_priv_user *u, int *drop)
 	return 0;
 }
 
-/* Write all of buf to the fd at arg (json_dump_callback). */
-static int
-write_all(const char *buf, size_t len, void *arg)
-{
-	int fd = *(int *)arg;
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, buf, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * json_load_callback() source: the acquisition's pipe, parsed as it
- * arrives (no copy of the whole document is held), at most `left` bytes.
+ * arrives (no copy of the whole document is held), read PIPE_CHUNK bytes
+ * at a time (jansson asks for 1 KiB per call), at most `left` in all.
  */
+#define PIPE_CHUNK	(256 * 1024)
+
 struct pipe_src {
-	int	fd;
-	size_t	left;
+	int	 fd;
+	size_t	 left;
+	char	*buf;
+	size_t	 pos, len;
 };
 
 static size_t
@@ -468,16 +454,23 @@ read_pipe(void *buf, size_t len, void *arg)
 	struct pipe_src *p = arg;
 	ssize_t n;
 
-	if (p->left == 0)
-		return (size_t)-1;	/* larger than any snapshot */
-	if (len > p->left)
-		len = p->left;
-	while ((n = read(p->fd, buf, len)) < 0 && errno == EINTR)
-		;
-	if (n < 0)
-		return (size_t)-1;
-	p->left -= (size_t)n;
-	return (size_t)n;
+	if (p->pos == p->len) {
+		if (p->left == 0)
+			return (size_t)-1;	/* larger than any snapshot */
+		while ((n = read(p->fd, p->buf, p->left < PIPE_CHUNK ?
+		    p->left : PIPE_CHUNK)) < 0 && errno == EINTR)
+			;
+		if (n <= 0)
+			return n == 0 ? 0 : (size_t)-1;
+		p->left -= (size_t)n;
+		p->pos = 0;
+		p->len = (size_t)n;
+	}
+	if (len > p->len - p->pos)
+		len = p->len - p->pos;
+	memcpy(buf, p->buf + p->pos, len);
+	p->pos += len;
+	return len;
 }
 
 struct acq {
@@ -527,6 +520,7 @@ acq_child(const struct acq *a, struct fa_snapshot *snap, int fd,
 	int nkeep = 0, usable = 0, rc = 0, r;
 	char *why = NULL;
 	json_t *msg;
+	FILE *out;
 
 	/* An interruption is the parent's to clean up. */
 	fa_interrupt_uninstall();
@@ -564,8 +558,13 @@ acq_child(const struct acq *a, struct fa_snapshot *snap, int fd,
 		rc = FA_EXIT_NORUN;
 	msg = json_pack("{s:i, s:i, s:o}", "rc", rc, "usable", usable,
 	    "snapshot", fa_snapshot_to_json(snap, 1));
-	if (msg == NULL || json_dump_callback(msg, write_all, &fd,
-	    JSON_COMPACT) != 0)
+	/*
+	 * Through stdio's buffer: json_dump_callback() hands over a token
+	 * at a time, a write(2) each (a second per 10 MB snapshot).
+	 */
+	if (msg == NULL || (out = fdopen(fd, "w")) == NULL ||
+	    setvbuf(out, NULL, _IOFBF, PIPE_CHUNK) != 0 ||
+	    json_dumpf(msg, out, JSON_COMPACT) != 0 || fclose(out) != 0)
 		_exit(FA_EXIT_NORUN);
 	_exit(0);
 }
@@ -631,7 +630,10 @@ acquire_as(const struct acq *a, const char *outdir,
 	}
 	src.fd = fds[0];
 	src.left = 4 * (size_t)FA_SNAPSHOT_MAX_BYTES;
-	msg = json_load_callback(read_pipe, &src, 0, &jerr);
+	src.pos = src.len = 0;
+	if ((src.buf = malloc(PIPE_CHUNK)) != NULL)
+		msg = json_load_callback(read_pipe, &src, 0, &jerr);
+	free(src.buf);
 	close(fds[0]);		/* a child still writing gets EPIPE */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
