@@ -190,4 +190,40 @@ struct option;
 int fa_opt_repeated(int c, const int *once, const struct option *longopts,
     unsigned char *seen, char **argv);
 
+/* ---- privsep.c: the scan's privilege separation ------------------------ */
+struct fa_priv_user;
+struct fa_ib_opts;
+
+/*
+ * Who runs the network-facing acquisition: root drops to name (default
+ * nobody, when it exists); --user root, or root without a nobody, keeps
+ * root; another user may only name itself.  0 with *drop set, or
+ * FA_EXIT_USAGE after one diagnostic line.
+ */
+int fa_pick_user(const char *name, int quiet, struct fa_priv_user *u,
+    int *drop);
+
+/* The acquisition run in the child, after the drop. */
+struct fa_acq {
+	const struct fa_priv_user *user;
+	int		 active;	/* keep CAP_NET_ADMIN with run_eth */
+	struct fa_ib_opts *ib;		/* its port kept open, its capture */
+	/* Live Ethernet (CAP_NET_RAW kept), then InfiniBand (none); NULL:
+	 * not run.  Each returns an exit status after a diagnostic. */
+	int		(*run_eth)(void *arg, struct fa_snapshot *snap,
+			    int *usable);
+	int		(*run_ib)(void *arg, struct fa_snapshot *snap,
+			    int *usable);
+	void		*arg;
+};
+
+/*
+ * Run a's acquisition in a child dropped to a->user, with *snap's
+ * contents so far, and replace *snap by the snapshot it sends back (read
+ * with fa_snapshot_from_json); mads.pcap is created in outdir here and
+ * written by the child.  0, or an exit status after a diagnostic.
+ */
+int fa_acquire_as(const struct fa_acq *a, const char *outdir,
+    struct fa_snapshot **snap, int *usable);
+
 #endif
