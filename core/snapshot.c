@@ -667,16 +667,13 @@ req_str(const json_t *o, const char *key, const char **out)
 }
 
 int
-fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
+fa_snapshot_head_from_json(const json_t *j, struct fa_snapshot **out,
+    char **why)
 {
 	struct fa_snapshot *s = NULL;
-	const json_t *fams, *pol, *arr, *o, *v;
-	const char *schema, *id, *fam, *kind, *target, *request, *state,
-	    *reason, *pname, *ptext;
-	enum fa_family family;
-	enum fa_obs_state ost;
+	const json_t *fams, *pol, *o, *v;
+	const char *schema, *state, *reason, *pname, *ptext;
 	enum fa_fam_state fst;
-	size_t i;
 	int f, r;
 
 	*out = NULL;
@@ -746,6 +743,53 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 		if ((r = fa_snapshot_set_policy(s, pname, ptext)) != 0)
 			goto fail;
 	}
+	*out = s;
+	return 0;
+fail:
+	fa_snapshot_free(s);
+	return r;
+}
+
+int
+fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o, size_t i,
+    char **why)
+{
+	const char *id, *fam, *kind, *target, *request, *state, *reason;
+	enum fa_family family;
+	enum fa_obs_state ost;
+	const json_t *v;
+
+	if (why != NULL)
+		*why = NULL;
+	if (s->nobs >= FA_SNAPSHOT_MAX_OBS)
+		return fa_why(why, "too many observations");
+	if (!json_is_object(o) || req_str(o, "id", &id) != 0 ||
+	    req_str(o, "family", &fam) != 0 ||
+	    fa_family_parse(fam, &family) != 0 ||
+	    req_str(o, "kind", &kind) != 0 ||
+	    req_str(o, "target", &target) != 0 ||
+	    req_str(o, "request", &request) != 0 ||
+	    req_str(o, "state", &state) != 0 ||
+	    fa_obs_state_parse(state, &ost) != 0 ||
+	    opt_str(o, "reason", &reason) != 0 ||
+	    !json_is_object(json_object_get(o, "data")))
+		return fa_why(why, "observations[%zu] is malformed", i);
+	/* Shared with o, not copied: it outlives o by its count. */
+	v = json_incref(json_object_get(o, "data"));
+	return fa_snapshot_add(s, family, id, kind, target, request, ost,
+	    reason, (json_t *)v, NULL);
+}
+
+int
+fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
+{
+	struct fa_snapshot *s = NULL;
+	const json_t *arr, *o;
+	size_t i;
+	int r;
+
+	if ((r = fa_snapshot_head_from_json(j, &s, why)) != 0)
+		return r;
 	arr = json_object_get(j, "observations");
 	if (!json_is_array(arr)) {
 		r = fa_why(why, "member 'observations' is missing or not an array");
@@ -755,27 +799,9 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 		r = fa_why(why, "too many observations");
 		goto fail;
 	}
-	json_array_foreach(arr, i, o) {
-		if (!json_is_object(o) || req_str(o, "id", &id) != 0 ||
-		    req_str(o, "family", &fam) != 0 ||
-		    fa_family_parse(fam, &family) != 0 ||
-		    req_str(o, "kind", &kind) != 0 ||
-		    req_str(o, "target", &target) != 0 ||
-		    req_str(o, "request", &request) != 0 ||
-		    req_str(o, "state", &state) != 0 ||
-		    fa_obs_state_parse(state, &ost) != 0 ||
-		    opt_str(o, "reason", &reason) != 0 ||
-		    !json_is_object(json_object_get(o, "data"))) {
-			r = fa_why(why, "observations[%zu] is malformed", i);
+	json_array_foreach(arr, i, o)
+		if ((r = fa_snapshot_obs_from_json(s, o, i, why)) != 0)
 			goto fail;
-		}
-		/* Shared with j, not copied: it outlives j by its count. */
-		v = json_incref(json_object_get(o, "data"));
-		r = fa_snapshot_add(s, family, id, kind, target, request, ost,
-		    reason, (json_t *)v, NULL);
-		if (r != 0)
-			goto fail;
-	}
 	*out = s;
 	return 0;
 fail:

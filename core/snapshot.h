@@ -124,6 +124,15 @@ json_t *fa_snapshot_obs_json(const struct fa_snapshot *s, size_t i,
  */
 int fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out,
     char **why);
+/*
+ * The same in parts, for a snapshot that arrives one observation at a
+ * time: everything but the observations (a member 'observations' is not
+ * looked at), then each observation i (the same checks, the same errors).
+ */
+int fa_snapshot_head_from_json(const json_t *j, struct fa_snapshot **out,
+    char **why);
+int fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o,
+    size_t i, char **why);
 
 /* A secret value with its facts; NULL on ENOMEM. */
 json_t *fa_secret_new(uint64_t value);

@@ -61,42 +61,73 @@ fa_pick_user(const char *name, int quiet, struct fa_priv_user *u, int *drop)
 }
 
 /*
- * json_load_callback() source: the acquisition's pipe, parsed as it
- * arrives (no copy of the whole document is held), read PIPE_CHUNK bytes
- * at a time (jansson asks for 1 KiB per call), at most `left` in all.
+ * The acquisition's answer on the pipe: JSON documents, one per line
+ * (compact JSON holds no raw newline): {"rc", "usable", "snapshot": the
+ * snapshot without its observations}, then each observation.  The parent
+ * adds each observation as it arrives, so neither process holds the
+ * snapshot twice: the memory of a 10,000-HCA scan stays that of one.
+ * Read PIPE_CHUNK bytes at a time; a line may not exceed the snapshot
+ * limit, the whole answer 4 times it.
  */
 #define PIPE_CHUNK	(256 * 1024)
 
 struct pipe_src {
 	int	 fd;
-	size_t	 left;
-	char	*buf;
+	size_t	 left;		/* bytes still allowed */
+	char	*buf;		/* PIPE_CHUNK read ahead */
 	size_t	 pos, len;
+	char	*line;		/* the line being gathered */
+	size_t	 n, cap;
+	int	 eof;		/* clean end, between two lines */
 };
 
-static size_t
-read_pipe(void *buf, size_t len, void *arg)
+/* The next line's document (new reference), or NULL: see p->eof. */
+static json_t *
+next_doc(struct pipe_src *p, json_error_t *jerr)
 {
-	struct pipe_src *p = arg;
-	ssize_t n;
+	const char *nl;
+	size_t k;
+	ssize_t r;
 
-	if (p->pos == p->len) {
-		if (p->left == 0)
-			return (size_t)-1;	/* larger than any snapshot */
-		while ((n = read(p->fd, p->buf, p->left < PIPE_CHUNK ?
-		    p->left : PIPE_CHUNK)) < 0 && errno == EINTR)
-			;
-		if (n <= 0)
-			return n == 0 ? 0 : (size_t)-1;
-		p->left -= (size_t)n;
-		p->pos = 0;
-		p->len = (size_t)n;
+	p->n = 0;
+	for (;;) {
+		if (p->pos == p->len) {
+			if (p->left == 0)
+				return NULL;	/* larger than any snapshot */
+			while ((r = read(p->fd, p->buf, p->left < PIPE_CHUNK ?
+			    p->left : PIPE_CHUNK)) < 0 && errno == EINTR)
+				;
+			if (r <= 0) {
+				p->eof = r == 0 && p->n == 0;
+				return NULL;
+			}
+			p->left -= (size_t)r;
+			p->pos = 0;
+			p->len = (size_t)r;
+		}
+		nl = memchr(p->buf + p->pos, '\n', p->len - p->pos);
+		k = nl != NULL ? (size_t)(nl - (p->buf + p->pos)) :
+		    p->len - p->pos;
+		if (p->n + k > FA_SNAPSHOT_MAX_BYTES ||
+		    fa_grow(&p->line, &p->cap, p->n + k + 1, 1) != 0)
+			return NULL;
+		memcpy(p->line + p->n, p->buf + p->pos, k);
+		p->n += k;
+		p->pos += k + (nl != NULL);
+		if (nl != NULL)
+			return json_loadb(p->line, p->n, 0, jerr);
 	}
-	if (len > p->len - p->pos)
-		len = p->len - p->pos;
-	memcpy(buf, p->buf + p->pos, len);
-	p->pos += len;
-	return len;
+}
+
+/* One document and a newline to out; 0 or -1. */
+static int
+put_doc(FILE *out, json_t *j)
+{
+	int r = j == NULL || json_dumpf(j, out, JSON_COMPACT) != 0 ||
+	    fputc('\n', out) == EOF ? -1 : 0;
+
+	json_decref(j);
+	return r;
 }
 
 
@@ -138,8 +169,8 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 	cap_value_t keep[2];
 	int nkeep = 0, usable = 0, rc = 0, r;
 	char *why = NULL;
-	json_t *msg;
 	FILE *out;
+	size_t i;
 
 	/* An interruption is the parent's to clean up. */
 	fa_interrupt_uninstall();
@@ -173,15 +204,16 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 		rc = a->run_ib(a->arg, snap, &usable);
 	if (rc == 0 && fa_deadline_record(snap) != 0)
 		rc = FA_EXIT_NORUN;
-	msg = json_pack("{s:i, s:i, s:o}", "rc", rc, "usable", usable,
-	    "snapshot", fa_snapshot_to_json(snap, 1));
-	/*
-	 * Through stdio's buffer: json_dump_callback() hands over a token
-	 * at a time, a write(2) each (a second per 10 MB snapshot).
-	 */
-	if (msg == NULL || (out = fdopen(fd, "w")) == NULL ||
+	/* Through stdio's buffer: jansson writes a token at a time. */
+	if ((out = fdopen(fd, "w")) == NULL ||
 	    setvbuf(out, NULL, _IOFBF, PIPE_CHUNK) != 0 ||
-	    json_dumpf(msg, out, JSON_COMPACT) != 0 || fclose(out) != 0)
+	    put_doc(out, json_pack("{s:i, s:i, s:o}", "rc", rc, "usable",
+	    usable, "snapshot", fa_snapshot_head_json(snap, 1))) != 0)
+		_exit(FA_EXIT_NORUN);
+	for (i = 0; i < snap->nobs; i++)
+		if (put_doc(out, fa_snapshot_obs_json(snap, i, 1)) != 0)
+			_exit(FA_EXIT_NORUN);
+	if (fclose(out) != 0)
 		_exit(FA_EXIT_NORUN);
 	_exit(0);
 }
@@ -195,8 +227,9 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
  * --pcap and policy files given by that user, and writing the outputs
  * where that user asked (the output and history directories, a root-only
  * signing key), so nothing has to be chowned or opened in advance.  What
- * comes back is the snapshot, as JSON, read with the checks of
- * `fabaudit check` (fa_snapshot_from_json).  mads.pcap is opened here and
+ * comes back is the snapshot, as JSON lines (see next_doc), read with
+ * the checks of `fabaudit check` (fa_snapshot_head_from_json,
+ * fa_snapshot_obs_from_json).  mads.pcap is opened here and
  * written by the child through the inherited descriptor, then renamed
  * into place here.  0, or an exit status after a diagnostic.
  */
@@ -207,10 +240,12 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	struct fa_ib_pcap *cap = NULL;
 	struct fa_snapshot *ns = NULL;
 	json_error_t jerr;
-	json_t *msg = NULL;
+	json_t *msg = NULL, *o = NULL;
 	struct pipe_src src;
 	char *why = NULL;
-	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc, cus;
+	size_t i;
+	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc = 0, cus = 0;
+	int complete;
 	pid_t pid, parent = getpid();
 
 	if (a->ib != NULL && a->ib->capture_dir != NULL) {
@@ -245,12 +280,22 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
+	memset(&src, 0, sizeof(src));
+	memset(&jerr, 0, sizeof(jerr));
 	src.fd = fds[0];
 	src.left = 4 * (size_t)FA_SNAPSHOT_MAX_BYTES;
-	src.pos = src.len = 0;
-	if ((src.buf = malloc(PIPE_CHUNK)) != NULL)
-		msg = json_load_callback(read_pipe, &src, 0, &jerr);
+	if ((src.buf = malloc(PIPE_CHUNK)) != NULL &&
+	    (msg = next_doc(&src, &jerr)) != NULL &&
+	    json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) == 0 &&
+	    fa_snapshot_head_from_json(json_object_get(msg, "snapshot"), &ns,
+	    &why) == 0)
+		for (i = 0; (o = next_doc(&src, &jerr)) != NULL &&
+		    fa_snapshot_obs_from_json(ns, o, i, &why) == 0; i++)
+			json_decref(o);
+	json_decref(o);		/* the one that failed, if any */
+	complete = ns != NULL && src.eof && why == NULL;
 	free(src.buf);
+	free(src.line);
 	close(fds[0]);		/* a child still writing gets EPIPE */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -261,9 +306,9 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 			    "by signal %d", a->user->name, WTERMSIG(status));
 		goto out;	/* else it said why */
 	}
-	if (msg == NULL || json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) != 0 ||
-	    fa_snapshot_from_json(json_object_get(msg, "snapshot"), &ns,
-	    &why) != 0) {
+	if (!complete) {
+		if (why == NULL && jerr.text[0] != '\0')
+			why = fa_strdup(jerr.text);
 		fa_diag(NULL, "the acquisition (as user %s) sent back no "
 		    "usable snapshot%s%s", a->user->name, why != NULL ? ": " :
 		    "", why != NULL ? why : "");
@@ -271,6 +316,7 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	}
 	fa_snapshot_free(*snap);
 	*snap = ns;
+	ns = NULL;
 	*usable += cus;
 	rc = crc;
 out:
@@ -288,6 +334,7 @@ out:
 	if (a->ib != NULL)
 		a->ib->capture = NULL;
 	json_decref(msg);
+	fa_snapshot_free(ns);
 	free(why);
 	return rc;
 }

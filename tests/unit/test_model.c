@@ -129,6 +129,45 @@ snapshot_round_trip(void **state)
 	fa_snapshot_free(t);
 }
 
+/*
+ * In parts (the acquisition child's answer): the head, then each
+ * observation, gives the same snapshot; a bad observation is refused with
+ * its index.
+ */
+static void
+snapshot_in_parts(void **state)
+{
+	struct fa_snapshot *s = sample(), *t = NULL;
+	json_t *j, *k, *bad;
+	char *why = NULL;
+	size_t i;
+
+	(void)state;
+	j = fa_snapshot_head_json(s, 1);
+	assert_non_null(j);
+	assert_int_equal(fa_snapshot_head_from_json(j, &t, NULL), 0);
+	json_decref(j);
+	assert_int_equal(t->nobs, 0);
+	for (i = 0; i < s->nobs; i++) {
+		j = fa_snapshot_obs_json(s, i, 1);
+		assert_int_equal(fa_snapshot_obs_from_json(t, j, i, NULL), 0);
+		json_decref(j);
+	}
+	j = fa_snapshot_to_json(s, 1);
+	k = fa_snapshot_to_json(t, 1);
+	assert_true(json_equal(j, k));
+	bad = json_pack("{s:s}", "id", "x");
+	assert_int_equal(fa_snapshot_obs_from_json(t, bad, 7, &why),
+	    FA_ERR_INPUT);
+	assert_string_equal(why, "observations[7] is malformed");
+	free(why);
+	json_decref(bad);
+	json_decref(j);
+	json_decref(k);
+	fa_snapshot_free(s);
+	fa_snapshot_free(t);
+}
+
 static void
 snapshot_redacts_secrets(void **state)
 {
@@ -378,6 +417,7 @@ main(void)
 		cmocka_unit_test(parse_numbers),
 		cmocka_unit_test(sanitize_hostile),
 		cmocka_unit_test(snapshot_round_trip),
+		cmocka_unit_test(snapshot_in_parts),
 		cmocka_unit_test(snapshot_redacts_secrets),
 		cmocka_unit_test(snapshot_pools_strings),
 		cmocka_unit_test(snapshot_rejects_malformed),
