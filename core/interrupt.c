@@ -65,19 +65,26 @@ mask(int how, sigset_t *old)
 	sigprocmask(how, &set, old);
 }
 
-int
-fa_interrupt_install(void)
+/* The handled signals' action: fn, one run at a time; 0 or -1. */
+static int
+set_action(void (*fn)(int))
 {
 	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);	/* one handler run at a time */
+	sa.sa_handler = fn;
+	sigfillset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (sigaction(sigs[i], &sa, NULL) != 0)
-			return FA_ERR_INTERNAL;
+			return -1;
 	return 0;
+}
+
+int
+fa_interrupt_install(void)
+{
+	return set_action(on_signal) != 0 ? FA_ERR_INTERNAL : 0;
 }
 
 int
@@ -141,13 +148,7 @@ fa_interrupt_child(pid_t pid)
 void
 fa_interrupt_uninstall(void)
 {
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		(void)sigaction(sigs[i], &sa, NULL);
+	(void)set_action(SIG_DFL);
 	child = 0;
 }
 

@@ -238,6 +238,27 @@ load(uint64_t dest)
 	return n;
 }
 
+/* A copy of a send (the umad and its arguments), or NULL: no memory. */
+static struct held *
+held_new(int portid, int agentid, const void *umad, int length,
+    int timeout_ms, int retries, uint64_t dest)
+{
+	size_t sz = umad_size() + (size_t)length;
+	struct held *h;
+
+	if ((h = malloc(sizeof(*h) + sz)) == NULL)
+		return NULL;
+	memcpy(h->umad, umad, sz);
+	h->next = NULL;
+	h->dest = dest;
+	h->portid = portid;
+	h->agentid = agentid;
+	h->length = length;
+	h->timeout_ms = timeout_ms;
+	h->retries = retries;
+	return h;
+}
+
 /* Send now, in flight from here on. */
 static int
 do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
@@ -246,7 +267,6 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	send_fn next = next_send();
 	struct held *copy = NULL;
 	unsigned n;
-	size_t sz;
 	int r;
 
 	if (next == NULL)
@@ -255,21 +275,12 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	if (!tap.pacing)
 		return next(portid, agentid, umad, length, timeout_ms, retries);
 	n = load(dest) + 1;
-	sz = umad_size() + (size_t)length;
 	/* libibmad's own calls (mad_rpc) send with no kernel retries and
 	 * retry themselves: they get the scan's budget here too. */
 	if (tap.nfl < MAX_FLIGHT && length >= 24 &&
-	    (copy = malloc(sizeof(*copy) + sz)) != NULL) {
-		memcpy(copy->umad, umad, sz);
-		copy->next = NULL;
-		copy->dest = dest;
-		copy->portid = portid;
-		copy->agentid = agentid;
-		copy->length = length;
-		copy->timeout_ms = timeout_ms;
-		copy->retries = retries > 0 ? retries : (int)tap.retries;
+	    (copy = held_new(portid, agentid, umad, length, timeout_ms,
+	    retries > 0 ? retries : (int)tap.retries, dest)) != NULL)
 		retries = 0;	/* ours, not the kernel's */
-	}
 	r = next(portid, agentid, umad, length, timeout_ms, retries);
 	if (r < 0) {
 		free(copy);
@@ -325,16 +336,12 @@ mute(void)
 static int
 cut_send(int agentid, void *umad, int length)
 {
-	size_t sz = umad_size() + (size_t)length;
 	struct held *h;
 
 	mute();
-	if ((h = malloc(sizeof(*h) + sz)) == NULL)
+	if ((h = held_new(-1, agentid, umad, length, 0, 0, 0)) == NULL)
 		return -ENOMEM;
-	memcpy(h->umad, umad, sz);
 	((struct ib_user_mad *)(void *)h->umad)->status = ETIMEDOUT;
-	h->agentid = agentid;
-	h->length = length;
 	h->next = tap.failed;
 	tap.failed = h;
 	return 0;
@@ -346,7 +353,6 @@ umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 {
 	struct held *h;
 	uint64_t dest;
-	size_t sz;
 	int r;
 
 	if (!tap.pacing || length < 24)
@@ -363,18 +369,10 @@ umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 		return r;
 	}
 	/* Out of memory, it goes now: better unpaced than lost. */
-	sz = umad_size() + (size_t)length;
-	if ((h = malloc(sizeof(*h) + sz)) == NULL)
+	if ((h = held_new(portid, agentid, umad, length, timeout_ms, retries,
+	    dest)) == NULL)
 		return do_send(portid, agentid, umad, length, timeout_ms,
 		    retries, dest);
-	memcpy(h->umad, umad, sz);
-	h->next = NULL;
-	h->dest = dest;
-	h->portid = portid;
-	h->agentid = agentid;
-	h->length = length;
-	h->timeout_ms = timeout_ms;
-	h->retries = retries;
 	if (tap.htail != NULL)
 		tap.htail->next = h;
 	else
