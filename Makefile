@@ -106,7 +106,8 @@ $(MAN7): $(BIN)
 # Prints a table of ratios against issue 7's targets and writes it to
 # $(B)/bench/results.txt; exits non-zero only if a measurement failed.
 BENCH_SIZES	?= 648 2016 10044
-BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage $(B)/bench/smpceiling
+BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage $(B)/bench/smpceiling \
+		   $(B)/bench/librmppsim.so $(B)/bench/librmpprecv.so
 .PHONY: bench bench-build
 bench: $(BIN) $(BENCH_BINS)
 	@sh bench/run.sh $(B) $(BENCH_SIZES)
@@ -120,6 +121,19 @@ $(B)/bench/rusage: $(B)/bench/rusage.o
 $(B)/bench/smpceiling: $(B)/bench/smpceiling.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+# The simulated hosts' kernel RMPP (bench/rmpp/README): preloaded into
+# opensm (sender) and the clients (receiver), so never sanitized.
+SHIM_CFLAGS	 = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC $(CFLAGS)
+$(B)/bench/librmppsim.so: bench/rmpp/rmppsim.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(SHIM_CFLAGS) -shared -o $@ $^ -ldl -lpthread -libumad
+$(B)/bench/librmpprecv.so: bench/rmpp/rmpprecv.c bench/rmpp/rmpp_rx.c \
+		bench/rmpp/rmpp_rx.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(SHIM_CFLAGS) -shared -o $@ bench/rmpp/rmpprecv.c \
+		bench/rmpp/rmpp_rx.c -ldl -lpthread -libumad
 # ---- end of make bench ---------------------------------------------------
 
 # ---- make fuzz: libFuzzer targets of the parsers (fuzz/README) ----------

@@ -1,7 +1,8 @@
 #!/bin/sh
 # measure.sh: every measurement of one fabric size, run by bench/run.sh
 # INSIDE one fabric session (tests/ib/with-fabric.sh: ibsim + a real
-# opensm already up, LD_PRELOAD=libumad2sim.so, SIM_HOST = the tenant's
+# opensm already up, LD_PRELOAD=libumad2sim.so (and librmpprecv.so behind
+# it unless BENCH_RMPP=0, run.sh), SIM_HOST = the tenant's
 # node, FA_SCENARIO_DIR = the fabric written by bench/mkfattree).
 #
 #   sh bench/measure.sh BUILD_DIR OUT_DIR SMALLEST(0|1)

@@ -20,7 +20,15 @@
 # BENCH_DIAGS_TIMEOUT (s for the diags script, default 600),
 # BENCH_SM_TIMEOUT (s for opensm to bring a fabric up, default 180),
 # BENCH_IBND_RUNS (default 3), BENCH_CEILING_N (default 100000),
-# BENCH_KEEP=1 keeps the scans' output directories (large).
+# BENCH_KEEP=1 keeps the scans' output directories (large),
+# BENCH_RMPP=0 runs on the stock simulated transport (below).
+#
+# The simulated hosts' kernels do RMPP (bench/rmpp/README): opensm runs
+# with librmppsim.so in front of libumad2sim.so (the SA host kernel's
+# sender), every client with librmpprecv.so behind it (the receiver), so
+# an SA GetTable answer arrives whole, as on hardware.  The stock
+# umad2sim cuts every SA answer at 256 bytes, and fabaudit then asks
+# each port's PathRecord instead (BENCH_RMPP=0 measures that path).
 #
 # Exit status: 0 whether or not targets are met; 1 if a measurement could
 # not be made (each is named on stderr and in the table); 2 usage.
@@ -40,8 +48,9 @@ root=$(pwd)
 	exit 2
 }
 bb=$(cd "$bdir" && pwd) || exit 2
-for f in fabaudit bench/mkfattree bench/rusage bench/smpceiling; do
-	[ -x "$bb/$f" ] || { echo "run.sh: no $bb/$f (make bench)" >&2; exit 2; }
+for f in fabaudit bench/mkfattree bench/rusage bench/smpceiling \
+    bench/librmppsim.so bench/librmpprecv.so; do
+	[ -f "$bb/$f" ] || { echo "run.sh: no $bb/$f (make bench)" >&2; exit 2; }
 done
 for c in ibsim opensm ibnetdiscover smpquery saquery ibaddr jq awk; do
 	command -v "$c" >/dev/null 2>&1 ||
@@ -72,6 +81,14 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
+case ${BENCH_RMPP:-1} in
+0)	sm_pre= cl_after= transport="stock umad2sim (SA answers cut at 256 bytes)" ;;
+1)	sm_pre=$bb/bench/librmppsim.so cl_after=$bb/bench/librmpprecv.so
+	transport="simulated kernel RMPP (librmppsim.so in opensm,"
+	transport="$transport librmpprecv.so in the clients)" ;;
+*)	echo "run.sh: BENCH_RMPP is 0 or 1" >&2; exit 2 ;;
+esac
+
 smallest=${sizes%% *}
 failed=
 t_all=$(date +%s.%N)
@@ -95,6 +112,7 @@ for n in $sizes; do
 	# with-fabric.sh's work dir (ibsim/opensm logs, OSM_CACHE_DIR,
 	# OSM_TMP_DIR) goes under ours through TMPDIR.
 	TMPDIR=$d FA_IBSIM_ARGS=$FT_IBSIM_ARGS \
+	    FA_SM_PRELOAD=$sm_pre FA_PRELOAD_AFTER=$cl_after \
 	    FA_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-180} FA_VERBOSE=1 \
 	    sh "$root/tests/ib/with-fabric.sh" "$d/fabric" -- \
 	    sh "$root/bench/measure.sh" "$bb" "$d/out" \
@@ -148,6 +166,7 @@ table() {
 	    "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(
 	    git -C "$root" diff --quiet HEAD 2>/dev/null || echo '+changes')"
 	echo "sizes: $sizes; total $(printf '%.0f' "$t_all") s"
+	echo "SA transport: $transport"
 	echo
 	table
 	echo
@@ -155,7 +174,8 @@ table() {
 	    "all under LD_PRELOAD=libumad2sim.so, SIM_HOST=tenantA-gpu-00001):"
 	echo "  $bb/bench/mkfattree -n SIZE -o FABRIC"
 	echo "  FA_IBSIM_ARGS='<flags>' FA_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-180}" \
-	    "tests/ib/with-fabric.sh FABRIC -- sh bench/measure.sh ..."
+	    "${sm_pre:+FA_SM_PRELOAD=$sm_pre }${cl_after:+FA_PRELOAD_AFTER=$cl_after }\\"
+	echo "    tests/ib/with-fabric.sh FABRIC -- sh bench/measure.sh ..."
 	for n in $sizes; do
 		a=$(sed -n 's/^ibsim_args=//p' "$work/ft$n/all.kv")
 		echo "    ibsim flags for $n: ${a:-(none)}"

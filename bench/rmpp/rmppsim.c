@@ -24,7 +24,15 @@
  *    back and resend from the last acknowledged segment + 1, at most
  *    RMPPSIM_RETRIES (3) times, then give up;
  *  - ACK/STOP/ABORT MADs are never handed to opensm (a kernel consumes
- *    them; umad2sim would deliver them as new GetTable queries).
+ *    them; umad2sim would deliver them as new GetTable queries);
+ *  - unlike a kernel, it does not wait for the final ACK of a ONE-segment
+ *    answer (RMPPSIM_WAIT_ONE=1 does): in the simulator a client that
+ *    exits right after its answer (saquery) loses its last MAD now and
+ *    then (ibsim can take the client's disconnect before its data), and
+ *    the resends would reach the next process on that port; one stray
+ *    arriving while a process exits deadlocks umad2sim's exit (its
+ *    cleanup joins the receiver thread while holding the lock that thread
+ *    waits for).
  *
  * Fault injection for the receiver under test (each a comma list of
  * segment numbers, applied to the first transmission only):
@@ -79,7 +87,7 @@ static int	(*next_poll)(struct pollfd *, nfds_t, int);
 static pthread_mutex_t	 mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t	 once = PTHREAD_ONCE_INIT;
 static struct xfer	 xf[MAX_XFER];
-static unsigned		 ack_ms = 2000, max_retries = 3;
+static unsigned		 ack_ms = 2000, max_retries = 3, wait_one;
 static uint32_t		 f_drop[MAX_FAULTS], f_dup[MAX_FAULTS],
 			 f_swap[MAX_FAULTS];
 static unsigned		 n_drop, n_dup, n_swap;
@@ -180,6 +188,7 @@ init(void)
 		ack_ms = (unsigned)strtoul(s, NULL, 10);
 	if ((s = getenv("RMPPSIM_RETRIES")) != NULL)
 		max_retries = (unsigned)strtoul(s, NULL, 10);
+	wait_one = (s = getenv("RMPPSIM_WAIT_ONE")) != NULL && *s == '1';
 	n_drop = parse_list("RMPPSIM_DROP", f_drop);
 	n_dup = parse_list("RMPPSIM_DUP", f_dup);
 	n_swap = parse_list("RMPPSIM_SWAP", f_swap);
@@ -367,6 +376,9 @@ start(int fd, const uint8_t *buf, size_t count)
 	logmsg("tid 0x%016llx start: %zu bytes, %u segments\n",
 	    (unsigned long long)x->tid, x->len, x->nseg);
 	pump(x, 1);
+	/* See the top of the file: a one-segment answer is not kept. */
+	if (x->nseg == 1 && !wait_one && n_drop + n_dup + n_swap == 0)
+		finish(x, "one segment, sent");
 	pthread_mutex_unlock(&mu);
 	return 0;
 }

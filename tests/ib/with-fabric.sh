@@ -39,6 +39,9 @@
 # ibsim and opensm run without any LD_PRELOAD from the caller; a caller's
 # LD_PRELOAD (e.g. a test agent interposed on libibumad) is put in front of
 # libumad2sim.so for CMD only. FA_UMAD2SIM overrides the library path.
+# FA_SM_PRELOAD: libraries put in front of libumad2sim.so for the opensm
+# processes; FA_PRELOAD_AFTER: libraries put behind it for CMD (bench/ uses
+# them for the simulated kernels' RMPP, bench/rmpp/README).
 # FA_VERBOSE=1 reports progress on stderr. Processes are stopped by their
 # recorded PIDs only (TERM, then KILL after ~3 s).
 # Faults: CMD may drive ibsim's console through the FIFO FA_IBSIM_CTL
@@ -250,6 +253,8 @@ start_sm() {
 		cd "$1" || exit 127
 		SIM_HOST=$2 OSM_TMP_DIR=$1 OSM_CACHE_DIR=$1
 		LD_PRELOAD=$umad2sim
+		[ -n "${FA_SM_PRELOAD:-}" ] &&
+			LD_PRELOAD="$FA_SM_PRELOAD $umad2sim"
 		export IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
 		exec opensm -d 2 -f "$1/osm.log" -F "$3" -P "$4"
 	) >"$1/opensm.out" 2>&1 </dev/null &
@@ -325,6 +330,7 @@ say "running on $wf_host: $*"
 # at once (the trap stops CMD too); fd 3 hands CMD our stdin.
 wf_preload=$umad2sim
 [ -n "$wf_caller_preload" ] && wf_preload="$wf_caller_preload $umad2sim"
+[ -n "${FA_PRELOAD_AFTER:-}" ] && wf_preload="$wf_preload $FA_PRELOAD_AFTER"
 FA_SCENARIO_DIR=$wf_scen
 FA_WORKDIR=$wf_work
 FA_IBSIM_CTL=$wf_work/ibsim.ctl
