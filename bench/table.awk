@@ -151,6 +151,13 @@ END {
 		    "ibnetdiscover -o 32 runs %s s, %s SMPs (predicted %s)\n",
 		    s, v(s, "shape"), v(s, "session_wall"), v(s, "bringup_wall"),
 		    v(s, "ibnd_walls"), v(s, "ibnd_smps"), v(s, "pred_smps")
+		# Context for the MADs/s target: discovery's directed-route
+		# SMPs against the ceiling's LID-routed ones.
+		if (v(s, "ibnd_wall") > 0 && v(s, "ceiling_rate") > 0)
+			printf "    ibnetdiscover itself: %.0f SMP/s, %.2f of " \
+			    "the ceiling\n", v(s, "ibnd_smps") / \
+			    v(s, "ibnd_wall"), v(s, "ibnd_smps") / \
+			    v(s, "ibnd_wall") / v(s, "ceiling_rate")
 		if (has(v(s, "scan_engine_sent")))
 			printf "    fabaudit: discovery %s SMPs + engine %s " \
 			    "MADs (%s answered, %s sends lost), %s results\n",
