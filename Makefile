@@ -106,8 +106,9 @@ $(MAN7): $(BIN)
 # Prints a table of ratios against issue 7's targets and writes it to
 # $(B)/bench/results.txt; exits non-zero only if a measurement failed.
 BENCH_SIZES	?= 648 2016 10044
-BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage $(B)/bench/smpceiling \
-		   $(B)/bench/librmppsim.so $(B)/bench/librmpprecv.so
+BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage \
+		   $(B)/bench/smpceiling $(B)/bench/librmppsim.so \
+		   $(B)/bench/librmpprecv.so
 .PHONY: bench bench-build
 bench: $(BIN) $(BENCH_BINS)
 	@sh bench/run.sh $(B) $(BENCH_SIZES)

@@ -50,7 +50,8 @@ root=$(pwd)
 bb=$(cd "$bdir" && pwd) || exit 2
 for f in fabaudit bench/mkfattree bench/rusage bench/smpceiling \
     bench/librmppsim.so bench/librmpprecv.so; do
-	[ -f "$bb/$f" ] || { echo "run.sh: no $bb/$f (make bench)" >&2; exit 2; }
+	[ -f "$bb/$f" ] ||
+		{ echo "run.sh: no $bb/$f (make bench)" >&2; exit 2; }
 done
 for c in ibsim opensm ibnetdiscover smpquery saquery ibaddr jq awk; do
 	command -v "$c" >/dev/null 2>&1 ||
@@ -82,7 +83,8 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 case ${BENCH_RMPP:-1} in
-0)	sm_pre= cl_after= transport="stock umad2sim (SA answers cut at 256 bytes)" ;;
+0)	sm_pre= cl_after=
+	transport="stock umad2sim (SA answers cut at 256 bytes)" ;;
 1)	sm_pre=$bb/bench/librmppsim.so cl_after=$bb/bench/librmpprecv.so
 	transport="simulated kernel RMPP (librmppsim.so in opensm,"
 	transport="$transport librmpprecv.so in the clients)" ;;
@@ -171,10 +173,12 @@ table() {
 	table
 	echo
 	echo "Commands (per size; POLICY, DIR etc. are the size's files," \
-	    "all under LD_PRELOAD=libumad2sim.so, SIM_HOST=tenantA-gpu-00001):"
+	    "all under LD_PRELOAD=libumad2sim.so${cl_after:+ librmpprecv.so}," \
+	    "SIM_HOST=tenantA-gpu-00001):"
 	echo "  $bb/bench/mkfattree -n SIZE -o FABRIC"
 	echo "  FA_IBSIM_ARGS='<flags>' FA_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-180}" \
-	    "${sm_pre:+FA_SM_PRELOAD=$sm_pre }${cl_after:+FA_PRELOAD_AFTER=$cl_after }\\"
+	    "${sm_pre:+FA_SM_PRELOAD=$sm_pre }\\"
+	[ -n "$cl_after" ] && echo "    FA_PRELOAD_AFTER=$cl_after \\"
 	echo "    tests/ib/with-fabric.sh FABRIC -- sh bench/measure.sh ..."
 	for n in $sizes; do
 		a=$(sed -n 's/^ibsim_args=//p' "$work/ft$n/all.kv")

@@ -154,8 +154,8 @@ END {
 		# Context for the MADs/s target: discovery's directed-route
 		# SMPs against the ceiling's LID-routed ones.
 		if (v(s, "ibnd_wall") > 0 && v(s, "ceiling_rate") > 0)
-			printf "    ibnetdiscover itself: %.0f SMP/s, %.2f of " \
-			    "the ceiling\n", v(s, "ibnd_smps") / \
+			printf "    ibnetdiscover itself: %.0f SMP/s, " \
+			    "%.2f of the ceiling\n", v(s, "ibnd_smps") / \
 			    v(s, "ibnd_wall"), v(s, "ibnd_smps") / \
 			    v(s, "ibnd_wall") / v(s, "ceiling_rate")
 		if (has(v(s, "scan_engine_sent")))

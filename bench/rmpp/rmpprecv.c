@@ -83,7 +83,6 @@ struct kept {
 struct xfer {
 	int		 used, fd, agent;
 	uint64_t	 last_ms;
-	unsigned	 nudges;
 	struct rmpp_rx	 rx;
 };
 
@@ -188,8 +187,9 @@ repair(uint8_t *mad)
 	pthread_mutex_lock(&kept_mu);
 	for (i = 0; i < NKEEP; i++) {
 		at = (kept_next + NKEEP - 1 - i) % NKEEP;
+		/* Consumed ones may sit between (answers to two umad fds). */
 		if (!kept[at].used)
-			break;
+			continue;
 		if (memcmp(kept[at].key, key, sizeof(key)) == 0) {
 			memcpy(mad + LOST_FROM, kept[at].bytes, LOST_LEN);
 			kept[at].used = 0;	/* one MAD, one repair */
@@ -250,7 +250,6 @@ xfer_of(int fd, int agent, const uint8_t *mad)
 	free_slot->used = 1;
 	free_slot->fd = fd;
 	free_slot->agent = agent;
-	free_slot->nudges = 0;
 	return free_slot;
 }
 
