@@ -131,9 +131,15 @@ scan() {	# NAME TIMEOUT [OPTION...]
 	jq -r '[.observations[] | select(.id == "ib.topology") |
 	    .data.smps_used][0] // 0,
 	    ([.observations[] | select(.id == "ib.engine") | .data][0] //
-	    {} | "\(.sent // "") \(.answered // "") \(.lost_sends // "")")' \
+	    {} | "\(.sent // "") \(.answered // "") \(.lost_sends // "")"),
+	    ([.observations[] | select(.id == "ib.engine") | .data][0] //
+	    {} | "\(.discovery.ms // "") \(.audit_ms // "")")' \
 	    "$out/$n/snapshot.json" >"$out/$n.mads" || return 1
-	{ read -r disc; read -r sent answered lostsends; } <"$out/$n.mads"
+	{ read -r disc; read -r sent answered lostsends
+	  read -r disc_ms audit_ms; } <"$out/$n.mads"
+	# The fabric-facing phases' own clocks (ib.engine), for context.
+	put "${n}_disc_ms" "$disc_ms"
+	put "${n}_audit_ms" "$audit_ms"
 	put "${n}_disc_smps" "$disc"
 	put "${n}_engine_sent" "$sent"
 	put "${n}_engine_answered" "$answered"

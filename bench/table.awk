@@ -164,6 +164,16 @@ END {
 			    v(s, "scan_disc_smps"), v(s, "scan_engine_sent"),
 			    v(s, "scan_engine_answered"),
 			    v(s, "scan_engine_lost"), v(s, "scan_results")
+		# Context: the phases that face the fabric, by their own
+		# clocks, against discovery alone (the rest is local work).
+		if (has(v(s, "scan_disc_ms")) && has(v(s, "scan_audit_ms")) &&
+		    v(s, "ibnd_wall") > 0)
+			printf "    fabaudit's discovery %.2f s + audit %.2f s " \
+			    "(of its %.2f s) = %.2f x ibnetdiscover\n",
+			    v(s, "scan_disc_ms") / 1000,
+			    v(s, "scan_audit_ms") / 1000, v(s, "scan_wall"),
+			    (v(s, "scan_disc_ms") + v(s, "scan_audit_ms")) / \
+			    1000 / v(s, "ibnd_wall")
 		for (k in kv) {
 			split(k, kk, SUBSEP)
 			if (kk[1] == s && kk[2] ~ /_error$/)
