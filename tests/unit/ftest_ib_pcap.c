@@ -7,7 +7,6 @@
  * the sample capture is also left as DIR/sample.pcap for
  * tests/ib/test_pcap_tshark.sh.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -26,6 +25,7 @@
 
 #include "../../core/errors.h"
 #include "../../fabric/ib_pcap.h"
+#include "scratch_tree.h"
 
 #define T0		((time_t)1796205600)	/* 2026-12-02T10:00:00Z */
 #define ERF		16	/* ERF record header before each IB packet */
@@ -174,39 +174,11 @@ mk_tmpdir(void)
 	return d;
 }
 
-/* Entries in dir other than . and .. */
-static int
-dir_count(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
+/* The whole scratch directory, then its name. */
 static void
 rm_tmpdir(char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *p;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		assert_true(asprintf(&p, "%s/%s", dir, e->d_name) > 0);
-		unlink(p);
-		free(p);
-	}
-	closedir(d);
-	assert_int_equal(rmdir(dir), 0);
+	scratch_rm(dir, "");
 	free(dir);
 }
 
@@ -357,7 +329,7 @@ test_samples_round_trip(void **state)
 
 	(void)state;
 	write_samples(dir, "mads.pcap");
-	assert_int_equal(dir_count(dir), 1);	/* no temporary left over */
+	assert_int_equal(scratch_count(dir), 1);	/* no temporary left over */
 	assert_true(asprintf(&path, "%s/mads.pcap", dir) > 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
@@ -564,7 +536,7 @@ test_bad_input(void **state)
 	assert_int_equal(fa_ib_pcap_open(dir, "a/b.pcap", &c, NULL),
 	    FA_ERR_INPUT);
 	assert_null(c);
-	assert_int_equal(dir_count(dir), 1);
+	assert_int_equal(scratch_count(dir), 1);
 	rm_tmpdir(dir);
 }
 
@@ -578,11 +550,11 @@ test_abort_leaves_nothing(void **state)
 	(void)state;
 	memset(mad, 0, sizeof(mad));
 	c = open_ok(dir, "mads.pcap");
-	assert_int_equal(dir_count(dir), 1);	/* the temporary */
+	assert_int_equal(scratch_count(dir), 1);	/* the temporary */
 	assert_int_equal(fa_ib_pcap_write(c, NULL, FA_PCAP_SENT,
 	    &samples[0].pkt, mad, sizeof(mad)), 0);
 	fa_ib_pcap_abort(c);
-	assert_int_equal(dir_count(dir), 0);
+	assert_int_equal(scratch_count(dir), 0);
 	rm_tmpdir(dir);
 }
 
@@ -607,7 +579,7 @@ test_open_missing_dir(void **state)
 	assert_int_equal(fa_ib_pcap_open(missing, "mads.pcap", &c, NULL),
 	    FA_ERR_IO);
 	assert_null(c);
-	assert_int_equal(dir_count(dir), 0);
+	assert_int_equal(scratch_count(dir), 0);
 	free(want);
 	free(missing);
 	rm_tmpdir(dir);
@@ -636,7 +608,7 @@ test_replaces_existing(void **state)
 	assert_int_equal(fa_ib_pcap_write(c, NULL, FA_PCAP_SENT,
 	    &samples[1].pkt, mad, sizeof(mad)), 0);
 	close_ok(c);
-	assert_int_equal(dir_count(dir), 1);
+	assert_int_equal(scratch_count(dir), 1);
 	p = offline(dir, "mads.pcap");
 	assert_int_equal(pcap_next_ex(p, &h, &d), 1);
 	assert_int_equal(pcap_next_ex(p, &h, &d), PCAP_ERROR_BREAK);
@@ -687,7 +659,7 @@ full_disk(rlim_t limit, int writes)
 	assert_string_equal(why, want);
 	free(why);
 	free(want);
-	assert_int_equal(dir_count(dir), 0);
+	assert_int_equal(scratch_count(dir), 0);
 	rm_tmpdir(dir);
 }
 

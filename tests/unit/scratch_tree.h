@@ -1,13 +1,16 @@
 /*
  * Scratch sysroot trees for the host collector tests: make one under /tmp,
- * write a file at a path inside it (parents created), remove it.  Include
- * after <cmocka.h>; failures are test failures.
+ * write a file at a path inside it (parents created), count what a
+ * directory holds, remove it.  Include after <cmocka.h>; failures are test
+ * failures.
  */
 #ifndef FA_SCRATCH_TREE_H
 #define FA_SCRATCH_TREE_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* dir must be a writable "/tmp/...-XXXXXX" template. */
 static inline void
@@ -29,6 +32,22 @@ scratch_put(const char *root, const char *rel, const char *text)
 	assert_non_null(f = fopen(p, "w"));
 	assert_true(fputs(text, f) >= 0);
 	assert_int_equal(fclose(f), 0);
+}
+
+/* Entries of dir, "." and ".." aside. */
+static inline size_t
+scratch_count(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
 }
 
 /* Remove root + rel ("" for the whole tree). */

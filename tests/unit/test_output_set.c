@@ -6,7 +6,6 @@
  * else; outside a set, writes replace at once.  Also the message of a
  * JSON parse error (fa_json_errmsg).
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,7 @@
 
 #include "../../core/util.h"
 #include "../../reports/report.h"
+#include "scratch_tree.h"
 
 /* A fresh directory; caller frees. */
 static char *
@@ -72,22 +72,6 @@ expect_file(const char *dir, const char *name, const char *want)
 	free(got);
 }
 
-/* Entries of dir, "." and ".." aside. */
-static size_t
-entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void
 cleanup(char *dir)
 {
@@ -121,7 +105,7 @@ test_abandoned_set_restores(void **state)
 	expect_file(d, "a", "old a");
 	expect_file(d, "b", "old b");
 	expect_file(d, "c", NULL);
-	assert_int_equal(entries(d), 2);	/* no temporary, no copy */
+	assert_int_equal(scratch_count(d), 2);	/* no temporary, no copy */
 	cleanup(d);
 }
 
@@ -138,7 +122,7 @@ test_kept_set_replaces(void **state)
 	fa_output_end(1);
 	expect_file(d, "a", "new a");
 	expect_file(d, "b", "new b");
-	assert_int_equal(entries(d), 2);
+	assert_int_equal(scratch_count(d), 2);
 	/* After the set, nothing is undone any more. */
 	fa_output_end(0);
 	expect_file(d, "a", "new a");
@@ -155,7 +139,7 @@ test_no_set(void **state)
 	put(d, "a", "new a");
 	fa_output_end(0);		/* no set: nothing to undo */
 	expect_file(d, "a", "new a");
-	assert_int_equal(entries(d), 1);
+	assert_int_equal(scratch_count(d), 1);
 	cleanup(d);
 }
 
