@@ -14,7 +14,7 @@ CC	?= cc
 PKG_CONFIG ?= pkg-config
 # libibnetdisc.pc lists libibmad and libibumad only as Requires.private,
 # so all three are named.
-PKGS	 = libibumad libibmad libibnetdisc libnl-3.0 libnl-route-3.0 libpcap \
+PKGS	 = libibumad libibmad libibnetdisc libnl-3.0 libnl-route-3.0 libpcap zlib \
 	   openssl libxml-2.0 jansson libdpkg libcap
 
 WARN	 = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \

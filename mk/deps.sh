@@ -8,7 +8,8 @@ set -eu
 
 PKGS="make gcc clang libclang-rt-dev pkg-config
 libibumad-dev libibmad-dev libibnetdisc-dev
-libnl-3-dev libnl-route-3-dev libpcap-dev libssl-dev libxml2-dev libjansson-dev
+libnl-3-dev libnl-route-3-dev libpcap-dev zlib1g-dev libssl-dev libxml2-dev
+libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev
 ibsim-utils libumad2sim0 opensm infiniband-diags
 mandoc jq tshark
