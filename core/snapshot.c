@@ -286,6 +286,28 @@ nomem:
 	return FA_ERR_NOMEM;
 }
 
+void
+fa_snapshot_flush(struct fa_snapshot *s)
+{
+	if (s->flush != NULL)
+		s->flush(s, s->flush_arg);
+}
+
+int
+fa_snapshot_move_obs(struct fa_snapshot *dst, struct fa_snapshot *src)
+{
+	if (dst->nobs > 0 || dst->obs != NULL || dst->pool != NULL)
+		return FA_ERR_INTERNAL;
+	dst->obs = src->obs;
+	dst->nobs = src->nobs;
+	dst->cap = src->cap;
+	dst->pool = src->pool;
+	src->obs = NULL;
+	src->nobs = src->cap = 0;
+	src->pool = NULL;
+	return 0;
+}
+
 const struct fa_obs *
 fa_snapshot_next(const struct fa_snapshot *s, const char *kind, size_t *iter)
 {

@@ -72,6 +72,9 @@ struct fa_snapshot {
 	size_t		 nobs;
 	size_t		 cap;
 	json_t		*pool;		/* interned strings, see snapshot.c */
+	/* What fa_snapshot_flush() calls; NULL: nothing. */
+	void		(*flush)(struct fa_snapshot *s, void *arg);
+	void		*flush_arg;
 };
 
 const char *fa_obs_state_name(enum fa_obs_state s);
@@ -87,6 +90,22 @@ int fa_snapshot_set_family(struct fa_snapshot *s, enum fa_family f,
     enum fa_fam_state st, const char *reason);
 int fa_snapshot_set_policy(struct fa_snapshot *s, const char *name,
     const char *text);
+
+/*
+ * The observations added so far are final: hand them to s->flush, if set.
+ * The acquisition child sends them to the parent at once, which reads
+ * them while the scan goes on (scanner/privsep.c).  The hook keeps its
+ * own errors.
+ */
+void fa_snapshot_flush(struct fa_snapshot *s);
+
+/*
+ * Move src's observations (with the strings they share) to dst, which
+ * has none; src keeps its head and is left without observations.  For
+ * observations that arrive before their snapshot's head.  0, or
+ * FA_ERR_INTERNAL when dst has observations.
+ */
+int fa_snapshot_move_obs(struct fa_snapshot *dst, struct fa_snapshot *src);
 
 /*
  * Append an observation.  Strings are copied; `data` is stolen (the snapshot

@@ -367,6 +367,8 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	if ((r = fa_ib_discover(&ib)) != 0)
 		goto out;
 	ib.discovery_ms = now_ms() - t0;
+	/* The topology is final: passed on now, it is read during the audit. */
+	fa_snapshot_flush(snap);
 	if (ib.fabric != NULL)
 		count_ports(&ib);
 	r = fa_ib_local(&ib);

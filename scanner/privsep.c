@@ -62,12 +62,14 @@ fa_pick_user(const char *name, int quiet, struct fa_priv_user *u, int *drop)
 
 /*
  * The acquisition's answer on the pipe: JSON documents, one per line
- * (compact JSON holds no raw newline): {"rc", "usable", "snapshot": the
- * snapshot without its observations}, then each observation.  The parent
- * adds each observation as it arrives, so neither process holds the
- * snapshot twice: the memory of a 10,000-HCA scan stays that of one.
- * Read PIPE_CHUNK bytes at a time; a line may not exceed the snapshot
- * limit, the whole answer 4 times it.
+ * (compact JSON holds no raw newline): {"obs": an observation} for each
+ * observation, sent as soon as it is final (fa_snapshot_flush(): the
+ * topology of a 10,000-HCA fabric, 13 MB, is read here while the child
+ * audits), then {"end": {"rc", "usable", "snapshot": the snapshot without
+ * its observations}}.  The parent adds each observation as it arrives, so
+ * neither process holds the snapshot twice: the memory of a 10,000-HCA
+ * scan stays that of one.  Read PIPE_CHUNK bytes at a time; a line may
+ * not exceed the snapshot limit, the whole answer 4 times it.
  */
 #define PIPE_CHUNK	(256 * 1024)
 
@@ -130,6 +132,66 @@ put_doc(FILE *out, json_t *j)
 	return r;
 }
 
+/* Where the child's observations go: out, from the sent-th on. */
+struct sink {
+	FILE	*out;
+	size_t	 sent;
+	int	 err;		/* a write failed: nothing more is sent */
+};
+
+/* The snapshot's flush hook: send what is not sent yet, at once. */
+static void
+send_obs(struct fa_snapshot *snap, void *arg)
+{
+	struct sink *k = arg;
+
+	for (; !k->err && k->sent < snap->nobs; k->sent++)
+		if (put_doc(k->out, json_pack("{s:o}", "obs",
+		    fa_snapshot_obs_json(snap, k->sent, 1))) != 0)
+			k->err = 1;
+	if (!k->err && fflush(k->out) != 0)
+		k->err = 1;
+}
+
+
+/*
+ * Read the child's answer (see above): its observations, then its head,
+ * into a new *ns.  1 when the answer is whole and well formed and nothing
+ * follows it, else 0 (*why, which must be NULL on entry, or jerr may say
+ * why).
+ */
+static int
+read_answer(struct pipe_src *src, json_error_t *jerr, struct fa_snapshot **ns,
+    int *crc, int *cus, char **why)
+{
+	struct fa_snapshot *got;
+	const json_t *ob;
+	json_t *o, *end;
+	size_t i;
+	int ok = 0;
+
+	if ((got = fa_snapshot_new()) == NULL)
+		return 0;
+	for (i = 0; (o = next_doc(src, jerr)) != NULL &&
+	    (ob = json_object_get(o, "obs")) != NULL; i++) {
+		if (fa_snapshot_obs_from_json(got, ob, i, why) != 0)
+			break;
+		json_decref(o);
+	}
+	/* o: the end, or the document that failed, or NULL. */
+	if (o != NULL && *why == NULL &&
+	    (end = json_object_get(o, "end")) != NULL &&
+	    json_unpack(end, "{s:i, s:i}", "rc", crc, "usable", cus) == 0 &&
+	    fa_snapshot_head_from_json(json_object_get(end, "snapshot"), ns,
+	    why) == 0 && fa_snapshot_move_obs(*ns, got) == 0) {
+		json_decref(o);
+		o = next_doc(src, jerr);	/* nothing may follow */
+		ok = o == NULL && src->eof;
+	}
+	json_decref(o);
+	fa_snapshot_free(got);
+	return ok;
+}
 
 /* The child's credentials, for the snapshot's scan.acquired_as. */
 static int
@@ -160,7 +222,7 @@ note_creds(struct fa_snapshot *snap, const struct fa_priv_user *u)
  * The child: keep the umad ports open, drop to the user (keeping
  * CAP_NET_RAW, and CAP_NET_ADMIN for --active's VLAN devices, while the
  * live Ethernet steps run, none after), acquire, and send the snapshot
- * back on fd as {"rc", "usable", "snapshot"}.  Never returns.
+ * back on fd (see above).  Never returns.
  */
 static void __attribute__((__noreturn__))
 acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
@@ -168,9 +230,8 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 {
 	cap_value_t keep[2];
 	int nkeep = 0, usable = 0, rc = 0, r;
+	struct sink k = { NULL, 0, 0 };
 	char *why = NULL;
-	FILE *out;
-	size_t i;
 
 	/* An interruption is the parent's to clean up. */
 	fa_interrupt_uninstall();
@@ -192,6 +253,12 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
 	    getppid() != parent)
 		_exit(FA_EXIT_NORUN);
+	/* Through stdio's buffer: jansson writes a token at a time. */
+	if ((k.out = fdopen(fd, "w")) == NULL ||
+	    setvbuf(k.out, NULL, _IOFBF, PIPE_CHUNK) != 0)
+		_exit(FA_EXIT_NORUN);
+	snap->flush = send_obs;
+	snap->flush_arg = &k;
 	if (note_creds(snap, a->user) != 0)
 		rc = FA_EXIT_NORUN;
 	if (rc == 0 && a->run_eth != NULL)
@@ -204,16 +271,10 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 		rc = a->run_ib(a->arg, snap, &usable);
 	if (rc == 0 && fa_deadline_record(snap) != 0)
 		rc = FA_EXIT_NORUN;
-	/* Through stdio's buffer: jansson writes a token at a time. */
-	if ((out = fdopen(fd, "w")) == NULL ||
-	    setvbuf(out, NULL, _IOFBF, PIPE_CHUNK) != 0 ||
-	    put_doc(out, json_pack("{s:i, s:i, s:o}", "rc", rc, "usable",
-	    usable, "snapshot", fa_snapshot_head_json(snap, 1))) != 0)
-		_exit(FA_EXIT_NORUN);
-	for (i = 0; i < snap->nobs; i++)
-		if (put_doc(out, fa_snapshot_obs_json(snap, i, 1)) != 0)
-			_exit(FA_EXIT_NORUN);
-	if (fclose(out) != 0)
+	fa_snapshot_flush(snap);
+	if (k.err || put_doc(k.out, json_pack("{s:{s:i, s:i, s:o}}", "end",
+	    "rc", rc, "usable", usable, "snapshot",
+	    fa_snapshot_head_json(snap, 1))) != 0 || fclose(k.out) != 0)
 		_exit(FA_EXIT_NORUN);
 	_exit(0);
 }
@@ -240,10 +301,8 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	struct fa_ib_pcap *cap = NULL;
 	struct fa_snapshot *ns = NULL;
 	json_error_t jerr;
-	json_t *msg = NULL, *o = NULL;
 	struct pipe_src src;
 	char *why = NULL;
-	size_t i;
 	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc = 0, cus = 0;
 	int complete;
 	pid_t pid, parent = getpid();
@@ -284,16 +343,8 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	memset(&jerr, 0, sizeof(jerr));
 	src.fd = fds[0];
 	src.left = 4 * (size_t)FA_SNAPSHOT_MAX_BYTES;
-	if ((src.buf = malloc(PIPE_CHUNK)) != NULL &&
-	    (msg = next_doc(&src, &jerr)) != NULL &&
-	    json_unpack(msg, "{s:i, s:i}", "rc", &crc, "usable", &cus) == 0 &&
-	    fa_snapshot_head_from_json(json_object_get(msg, "snapshot"), &ns,
-	    &why) == 0)
-		for (i = 0; (o = next_doc(&src, &jerr)) != NULL &&
-		    fa_snapshot_obs_from_json(ns, o, i, &why) == 0; i++)
-			json_decref(o);
-	json_decref(o);		/* the one that failed, if any */
-	complete = ns != NULL && src.eof && why == NULL;
+	complete = (src.buf = malloc(PIPE_CHUNK)) != NULL &&
+	    read_answer(&src, &jerr, &ns, &crc, &cus, &why) && why == NULL;
 	free(src.buf);
 	free(src.line);
 	close(fds[0]);		/* a child still writing gets EPIPE */
@@ -333,7 +384,6 @@ out:
 		fa_ib_pcap_abort(cap);
 	if (a->ib != NULL)
 		a->ib->capture = NULL;
-	json_decref(msg);
 	fa_snapshot_free(ns);
 	free(why);
 	return rc;

@@ -168,6 +168,58 @@ snapshot_in_parts(void **state)
 	fa_snapshot_free(t);
 }
 
+/* fa_snapshot_flush(): how many observations the hook saw, each call. */
+static void
+count_flush(struct fa_snapshot *s, void *arg)
+{
+	size_t *seen = arg;
+
+	*seen = s->nobs;
+}
+
+/*
+ * The acquisition child's order (scanner/privsep.c): observations sent
+ * as they become final (the flush hook), the head last.  Read that way,
+ * through a bare snapshot whose observations then move under the head,
+ * the snapshot is the one sent; a snapshot that has observations takes
+ * no more that way.
+ */
+static void
+snapshot_obs_before_head(void **state)
+{
+	struct fa_snapshot *s = sample(), *got, *t = NULL;
+	size_t i, seen = 0;
+	json_t *j, *k;
+
+	(void)state;
+	fa_snapshot_flush(s);		/* no hook: nothing happens */
+	s->flush = count_flush;
+	s->flush_arg = &seen;
+	fa_snapshot_flush(s);
+	assert_int_equal(seen, s->nobs);
+	assert_non_null(got = fa_snapshot_new());
+	for (i = 0; i < s->nobs; i++) {
+		j = fa_snapshot_obs_json(s, i, 1);
+		assert_int_equal(fa_snapshot_obs_from_json(got, j, i, NULL), 0);
+		json_decref(j);
+	}
+	j = fa_snapshot_head_json(s, 1);
+	assert_int_equal(fa_snapshot_head_from_json(j, &t, NULL), 0);
+	json_decref(j);
+	assert_int_equal(fa_snapshot_move_obs(t, got), 0);
+	assert_int_equal(got->nobs, 0);
+	assert_null(got->pool);
+	assert_int_equal(fa_snapshot_move_obs(t, s), FA_ERR_INTERNAL);
+	j = fa_snapshot_to_json(s, 1);
+	k = fa_snapshot_to_json(t, 1);
+	assert_true(json_equal(j, k));
+	json_decref(j);
+	json_decref(k);
+	fa_snapshot_free(got);
+	fa_snapshot_free(s);
+	fa_snapshot_free(t);
+}
+
 static void
 snapshot_redacts_secrets(void **state)
 {
@@ -418,6 +470,7 @@ main(void)
 		cmocka_unit_test(sanitize_hostile),
 		cmocka_unit_test(snapshot_round_trip),
 		cmocka_unit_test(snapshot_in_parts),
+		cmocka_unit_test(snapshot_obs_before_head),
 		cmocka_unit_test(snapshot_redacts_secrets),
 		cmocka_unit_test(snapshot_pools_strings),
 		cmocka_unit_test(snapshot_rejects_malformed),
