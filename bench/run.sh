@@ -151,6 +151,8 @@ for n in $sizes; do
 	grep '_error=' "$d/all.kv" >&2
 	if [ "${BENCH_KEEP:-0}" != 1 ]; then
 		rm -rf "$d/out/scan" "$d/out/maxout1" "$d/out"/ibnd.*.out
+		find "$d/out" -maxdepth 1 -type d -name 'scan[0-9]*' \
+		    -exec rm -rf {} +
 	fi
 	echo "bench: $n HCAs: done in $(sub "$t1" "$t0") s" >&2
 done

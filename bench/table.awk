@@ -168,8 +168,9 @@ END {
 		# clocks, against discovery alone (the rest is local work).
 		if (has(v(s, "scan_disc_ms")) && has(v(s, "scan_audit_ms")) &&
 		    v(s, "ibnd_wall") > 0)
-			printf "    fabaudit's discovery %.2f s + audit %.2f s " \
-			    "(of its %.2f s) = %.2f x ibnetdiscover\n",
+			printf "    fabaudit runs %s s; the median's discovery " \
+			    "%.2f s + audit %.2f s (of its %.2f s) = %.2f x " \
+			    "ibnetdiscover\n", v(s, "scan_walls"),
 			    v(s, "scan_disc_ms") / 1000,
 			    v(s, "scan_audit_ms") / 1000, v(s, "scan_wall"),
 			    (v(s, "scan_disc_ms") + v(s, "scan_audit_ms")) / \
