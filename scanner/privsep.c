@@ -20,6 +20,7 @@
 #include "../core/errors.h"
 #include "../core/interrupt.h"
 #include "../core/privdrop.h"
+#include "../core/snapwire.h"
 #include "../core/util.h"
 #include "../fabric/ib.h"
 #include "../fabric/ib_pcap.h"
@@ -60,139 +61,6 @@ fa_pick_user(const char *name, int quiet, struct fa_priv_user *u, int *drop)
 	return 0;
 }
 
-/*
- * The acquisition's answer on the pipe: JSON documents, one per line
- * (compact JSON holds no raw newline): {"obs": an observation} for each
- * observation, sent as soon as it is final (fa_snapshot_flush(): the
- * topology of a 10,000-HCA fabric, 13 MB, is read here while the child
- * audits), then {"end": {"rc", "usable", "snapshot": the snapshot without
- * its observations}}.  The parent adds each observation as it arrives, so
- * neither process holds the snapshot twice: the memory of a 10,000-HCA
- * scan stays that of one.  Read PIPE_CHUNK bytes at a time; a line may
- * not exceed the snapshot limit, the whole answer 4 times it.
- */
-#define PIPE_CHUNK	(256 * 1024)
-
-struct pipe_src {
-	int	 fd;
-	size_t	 left;		/* bytes still allowed */
-	char	*buf;		/* PIPE_CHUNK read ahead */
-	size_t	 pos, len;
-	char	*line;		/* the line being gathered */
-	size_t	 n, cap;
-	int	 eof;		/* clean end, between two lines */
-};
-
-/* The next line's document (new reference), or NULL: see p->eof. */
-static json_t *
-next_doc(struct pipe_src *p, json_error_t *jerr)
-{
-	const char *nl;
-	size_t k;
-	ssize_t r;
-
-	p->n = 0;
-	for (;;) {
-		if (p->pos == p->len) {
-			if (p->left == 0)
-				return NULL;	/* larger than any snapshot */
-			while ((r = read(p->fd, p->buf, p->left < PIPE_CHUNK ?
-			    p->left : PIPE_CHUNK)) < 0 && errno == EINTR)
-				;
-			if (r <= 0) {
-				p->eof = r == 0 && p->n == 0;
-				return NULL;
-			}
-			p->left -= (size_t)r;
-			p->pos = 0;
-			p->len = (size_t)r;
-		}
-		nl = memchr(p->buf + p->pos, '\n', p->len - p->pos);
-		k = nl != NULL ? (size_t)(nl - (p->buf + p->pos)) :
-		    p->len - p->pos;
-		if (p->n + k > FA_SNAPSHOT_MAX_BYTES ||
-		    fa_grow(&p->line, &p->cap, p->n + k + 1, 1) != 0)
-			return NULL;
-		memcpy(p->line + p->n, p->buf + p->pos, k);
-		p->n += k;
-		p->pos += k + (nl != NULL);
-		if (nl != NULL)
-			return json_loadb(p->line, p->n, 0, jerr);
-	}
-}
-
-/* One document and a newline to out; 0 or -1. */
-static int
-put_doc(FILE *out, json_t *j)
-{
-	int r = j == NULL || json_dumpf(j, out, JSON_COMPACT) != 0 ||
-	    fputc('\n', out) == EOF ? -1 : 0;
-
-	json_decref(j);
-	return r;
-}
-
-/* Where the child's observations go: out, from the sent-th on. */
-struct sink {
-	FILE	*out;
-	size_t	 sent;
-	int	 err;		/* a write failed: nothing more is sent */
-};
-
-/* The snapshot's flush hook: send what is not sent yet, at once. */
-static void
-send_obs(struct fa_snapshot *snap, void *arg)
-{
-	struct sink *k = arg;
-
-	for (; !k->err && k->sent < snap->nobs; k->sent++)
-		if (put_doc(k->out, json_pack("{s:o}", "obs",
-		    fa_snapshot_obs_json(snap, k->sent, 1))) != 0)
-			k->err = 1;
-	if (!k->err && fflush(k->out) != 0)
-		k->err = 1;
-}
-
-
-/*
- * Read the child's answer (see above): its observations, then its head,
- * into a new *ns.  1 when the answer is whole and well formed and nothing
- * follows it, else 0 (*why, which must be NULL on entry, or jerr may say
- * why).
- */
-static int
-read_answer(struct pipe_src *src, json_error_t *jerr, struct fa_snapshot **ns,
-    int *crc, int *cus, char **why)
-{
-	struct fa_snapshot *got;
-	const json_t *ob;
-	json_t *o, *end;
-	size_t i;
-	int ok = 0;
-
-	if ((got = fa_snapshot_new()) == NULL)
-		return 0;
-	for (i = 0; (o = next_doc(src, jerr)) != NULL &&
-	    (ob = json_object_get(o, "obs")) != NULL; i++) {
-		if (fa_snapshot_obs_from_json(got, ob, i, why) != 0)
-			break;
-		json_decref(o);
-	}
-	/* o: the end, or the document that failed, or NULL. */
-	if (o != NULL && *why == NULL &&
-	    (end = json_object_get(o, "end")) != NULL &&
-	    json_unpack(end, "{s:i, s:i}", "rc", crc, "usable", cus) == 0 &&
-	    fa_snapshot_head_from_json(json_object_get(end, "snapshot"), ns,
-	    why) == 0 && fa_snapshot_move_obs(*ns, got) == 0) {
-		json_decref(o);
-		o = next_doc(src, jerr);	/* nothing may follow */
-		ok = o == NULL && src->eof;
-	}
-	json_decref(o);
-	fa_snapshot_free(got);
-	return ok;
-}
-
 /* The child's credentials, for the snapshot's scan.acquired_as. */
 static int
 note_creds(struct fa_snapshot *snap, const struct fa_priv_user *u)
@@ -222,7 +90,7 @@ note_creds(struct fa_snapshot *snap, const struct fa_priv_user *u)
  * The child: keep the umad ports open, drop to the user (keeping
  * CAP_NET_RAW, and CAP_NET_ADMIN for --active's VLAN devices, while the
  * live Ethernet steps run, none after), acquire, and send the snapshot
- * back on fd (see above).  Never returns.
+ * back on fd (core/snapwire.h).  Never returns.
  */
 static void __attribute__((__noreturn__))
 acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
@@ -230,7 +98,7 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 {
 	cap_value_t keep[2];
 	int nkeep = 0, usable = 0, rc = 0, r;
-	struct sink k = { NULL, 0, 0 };
+	struct fa_snapwire_out w;
 	char *why = NULL;
 
 	/* An interruption is the parent's to clean up. */
@@ -253,12 +121,11 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
 	    getppid() != parent)
 		_exit(FA_EXIT_NORUN);
-	/* Through stdio's buffer: jansson writes a token at a time. */
-	if ((k.out = fdopen(fd, "w")) == NULL ||
-	    setvbuf(k.out, NULL, _IOFBF, PIPE_CHUNK) != 0)
+	/* The answer (core/snapwire.h): observations as they are final. */
+	if (fa_snapwire_open(&w, fd) != 0)
 		_exit(FA_EXIT_NORUN);
-	snap->flush = send_obs;
-	snap->flush_arg = &k;
+	snap->flush = fa_snapwire_flush;
+	snap->flush_arg = &w;
 	if (note_creds(snap, a->user) != 0)
 		rc = FA_EXIT_NORUN;
 	if (rc == 0 && a->run_eth != NULL)
@@ -271,10 +138,7 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 		rc = a->run_ib(a->arg, snap, &usable);
 	if (rc == 0 && fa_deadline_record(snap) != 0)
 		rc = FA_EXIT_NORUN;
-	fa_snapshot_flush(snap);
-	if (k.err || put_doc(k.out, json_pack("{s:{s:i, s:i, s:o}}", "end",
-	    "rc", rc, "usable", usable, "snapshot",
-	    fa_snapshot_head_json(snap, 1))) != 0 || fclose(k.out) != 0)
+	if (fa_snapwire_end(&w, snap, rc, usable) != 0)
 		_exit(FA_EXIT_NORUN);
 	_exit(0);
 }
@@ -288,7 +152,7 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
  * --pcap and policy files given by that user, and writing the outputs
  * where that user asked (the output and history directories, a root-only
  * signing key), so nothing has to be chowned or opened in advance.  What
- * comes back is the snapshot, as JSON lines (see next_doc), read with
+ * comes back is the snapshot, as JSON lines (core/snapwire.h), read with
  * the checks of `fabaudit check` (fa_snapshot_head_from_json,
  * fa_snapshot_obs_from_json).  mads.pcap is opened here and
  * written by the child through the inherited descriptor, then renamed
@@ -300,8 +164,6 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 {
 	struct fa_ib_pcap *cap = NULL;
 	struct fa_snapshot *ns = NULL;
-	json_error_t jerr;
-	struct pipe_src src;
 	char *why = NULL;
 	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc = 0, cus = 0;
 	int complete;
@@ -339,14 +201,8 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
-	memset(&src, 0, sizeof(src));
-	memset(&jerr, 0, sizeof(jerr));
-	src.fd = fds[0];
-	src.left = 4 * (size_t)FA_SNAPSHOT_MAX_BYTES;
-	complete = (src.buf = malloc(PIPE_CHUNK)) != NULL &&
-	    read_answer(&src, &jerr, &ns, &crc, &cus, &why) && why == NULL;
-	free(src.buf);
-	free(src.line);
+	complete = fa_snapwire_read(fds[0], FA_SNAPSHOT_MAX_BYTES,
+	    4 * (size_t)FA_SNAPSHOT_MAX_BYTES, &ns, &crc, &cus, &why) == 0;
 	close(fds[0]);		/* a child still writing gets EPIPE */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -358,8 +214,6 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 		goto out;	/* else it said why */
 	}
 	if (!complete) {
-		if (why == NULL && jerr.text[0] != '\0')
-			why = fa_strdup(jerr.text);
 		fa_diag(NULL, "the acquisition (as user %s) sent back no "
 		    "usable snapshot%s%s", a->user->name, why != NULL ? ": " :
 		    "", why != NULL ? why : "");

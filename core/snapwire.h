@@ -1,0 +1,58 @@
+/*
+ * A snapshot on a pipe, as the acquisition child sends it back to the
+ * parent (scanner/privsep.c): JSON documents, one per line (compact JSON
+ * holds no raw newline).
+ *
+ *   {"obs": an observation}       each observation, sent as soon as it is
+ *                                 final (fa_snapshot_flush(): the topology
+ *                                 of a 10,000-HCA fabric, 13 MB, is read
+ *                                 by the parent while the child audits)
+ *   {"end": {"rc", "usable",      last: the child's exit status, how many
+ *            "snapshot"}}         families it could scan, and the snapshot
+ *                                 without its observations
+ *
+ * The reader adds each observation as it arrives, so neither process
+ * holds the snapshot twice.  What arrives is untrusted (the child parses
+ * what the fabric sends): every line is bounded, checked with the loaders
+ * of `fabaudit check`, and nothing may follow the end.
+ */
+#ifndef FA_SNAPWIRE_H
+#define FA_SNAPWIRE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "snapshot.h"
+
+/* The writing side. */
+struct fa_snapwire_out {
+	FILE	*out;
+	size_t	 sent;		/* observations sent so far */
+	int	 err;		/* a write failed: nothing more is sent */
+};
+
+/* Start an answer on fd, which w then owns.  0 or FA_ERR_IO. */
+int fa_snapwire_open(struct fa_snapwire_out *w, int fd);
+
+/*
+ * A flush hook (struct fa_snapshot's flush, arg w): send the observations
+ * not sent yet.  A failure is kept in w->err and ends the sending.
+ */
+void fa_snapwire_flush(struct fa_snapshot *s, void *w);
+
+/*
+ * Send what is left of s and the end line, then close the stream.  0, or
+ * FA_ERR_IO when any write failed (then the answer is incomplete).
+ */
+int fa_snapwire_end(struct fa_snapwire_out *w, struct fa_snapshot *s,
+    int rc, int usable);
+
+/*
+ * Read a whole answer from fd: a line may not exceed max_line bytes, the
+ * answer max_total.  0 with a new *out, *rc and *usable; or FA_ERR_INPUT
+ * (FA_ERR_IO, FA_ERR_NOMEM) with *why saying what was wrong and where.
+ */
+int fa_snapwire_read(int fd, size_t max_line, size_t max_total,
+    struct fa_snapshot **out, int *rc, int *usable, char **why);
+
+#endif
