@@ -20,11 +20,11 @@
 #   d. SMALLEST only: bench/diags-audit.sh, the infiniband-diags script
 # Results go to OUT_DIR/results.kv (key=value lines), the commands run to
 # OUT_DIR/commands.txt, outputs and logs next to them.  Time limits:
-# BENCH_SCAN_TIMEOUT s for (a) (default 300), BENCH_MAXOUT1_TIMEOUT s for
-# (e) (default 120), BENCH_DIAGS_TIMEOUT s for (d) (default 600).  A measurement that fails
-# is written as KEY_error=why and the exit status is 1; the others still
-# run.  The diags tools and fabaudit get libumad2sim.so in LD_PRELOAD, the
-# shell, jq and awk do not.
+# BENCH_SCAN_TIMEOUT s for (a) (default 300, each run),
+# BENCH_MAXOUT1_TIMEOUT s for (e) (default 120), BENCH_DIAGS_TIMEOUT s for
+# (d) (default 600).  A measurement that fails is written as KEY_error=why
+# and the exit status is 1; the others still run.  The diags tools and
+# fabaudit get libumad2sim.so in LD_PRELOAD, the shell, jq and awk do not.
 
 set -u
 [ $# -eq 3 ] || { echo "usage: measure.sh BUILD_DIR OUT_DIR 0|1" >&2; exit 2; }
