@@ -97,9 +97,11 @@ next_doc(struct src *p, json_t **doc, char **why)
 	p->n = 0;
 	for (;;) {
 		if (p->pos == p->len) {
-			if (p->left == 0)
-				return fa_why(why, "the answer is longer than "
+			if (p->left == 0) {
+				(void)fa_why(why, "the answer is longer than "
 				    "%zu bytes", p->max_total);
+				return FA_ERR_TOOBIG;
+			}
 			while ((got = read(p->fd, p->buf, p->left < CHUNK ?
 			    p->left : CHUNK)) < 0 && errno == EINTR)
 				;
@@ -107,9 +109,13 @@ next_doc(struct src *p, json_t **doc, char **why)
 				(void)fa_why(why, "read: %s", strerror(errno));
 				return FA_ERR_IO;
 			}
-			if (got == 0)
-				return p->n == 0 ? 0 : fa_why(why, "the answer "
-				    "stops inside line %zu", p->lineno + 1);
+			if (got == 0 && p->n == 0)
+				return 0;
+			if (got == 0) {
+				(void)fa_why(why, "the answer stops inside "
+				    "line %zu", p->lineno + 1);
+				return FA_ERR_IO;
+			}
 			p->left -= (size_t)got;
 			p->pos = 0;
 			p->len = (size_t)got;
@@ -117,9 +123,11 @@ next_doc(struct src *p, json_t **doc, char **why)
 		nl = memchr(p->buf + p->pos, '\n', p->len - p->pos);
 		k = nl != NULL ? (size_t)(nl - (p->buf + p->pos)) :
 		    p->len - p->pos;
-		if (p->n + k > p->max_line)
-			return fa_why(why, "line %zu is longer than %zu bytes",
+		if (p->n + k > p->max_line) {
+			(void)fa_why(why, "line %zu is longer than %zu bytes",
 			    p->lineno + 1, p->max_line);
+			return FA_ERR_TOOBIG;
+		}
 		if (fa_grow(&p->line, &p->cap, p->n + k + 1, 1) != 0)
 			return FA_ERR_NOMEM;
 		memcpy(p->line + p->n, p->buf + p->pos, k);
@@ -178,7 +186,8 @@ fa_snapwire_read(int fd, size_t max_line, size_t max_total,
 	if (r != 0)
 		goto out;
 	if (o == NULL) {
-		r = fa_why(why, "the answer stops before its end line");
+		(void)fa_why(why, "the answer stops before its end line");
+		r = FA_ERR_IO;
 		goto out;
 	}
 	if ((end = json_object_get(o, "end")) == NULL) {

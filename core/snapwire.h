@@ -49,8 +49,10 @@ int fa_snapwire_end(struct fa_snapwire_out *w, struct fa_snapshot *s,
 
 /*
  * Read a whole answer from fd: a line may not exceed max_line bytes, the
- * answer max_total.  0 with a new *out, *rc and *usable; or FA_ERR_INPUT
- * (FA_ERR_IO, FA_ERR_NOMEM) with *why saying what was wrong and where.
+ * answer max_total.  0 with a new *out, *rc and *usable; or an error with
+ * *why saying what was wrong and where: FA_ERR_IO when the answer stops
+ * short (the writer gone) or a read fails, FA_ERR_TOOBIG beyond a limit,
+ * FA_ERR_INPUT when it is malformed, FA_ERR_NOMEM.
  */
 int fa_snapwire_read(int fd, size_t max_line, size_t max_total,
     struct fa_snapshot **out, int *rc, int *usable, char **why);

@@ -166,7 +166,7 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	struct fa_snapshot *ns = NULL;
 	char *why = NULL;
 	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc = 0, cus = 0;
-	int complete;
+	int rr, ok;
 	pid_t pid, parent = getpid();
 
 	if (a->ib != NULL && a->ib->capture_dir != NULL) {
@@ -201,24 +201,27 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
-	complete = fa_snapwire_read(fds[0], FA_SNAPSHOT_MAX_BYTES,
-	    4 * (size_t)FA_SNAPSHOT_MAX_BYTES, &ns, &crc, &cus, &why) == 0;
+	rr = fa_snapwire_read(fds[0], FA_SNAPSHOT_MAX_BYTES,
+	    4 * (size_t)FA_SNAPSHOT_MAX_BYTES, &ns, &crc, &cus, &why);
 	close(fds[0]);		/* a child still writing gets EPIPE */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	fa_interrupt_child(0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFSIGNALED(status))
-			fa_diag(NULL, "the acquisition (as user %s) was killed "
-			    "by signal %d", a->user->name, WTERMSIG(status));
-		goto out;	/* else it said why */
-	}
-	if (!complete) {
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	/*
+	 * A child that failed said why, and its answer then stops short; an
+	 * answer refused here is said here (the child may have stopped only
+	 * because it could no longer write).
+	 */
+	if (WIFSIGNALED(status))
+		fa_diag(NULL, "the acquisition (as user %s) was killed by "
+		    "signal %d", a->user->name, WTERMSIG(status));
+	else if (rr != 0 && (ok || rr != FA_ERR_IO))
 		fa_diag(NULL, "the acquisition (as user %s) sent back no "
 		    "usable snapshot%s%s", a->user->name, why != NULL ? ": " :
 		    "", why != NULL ? why : "");
+	if (!ok || rr != 0)
 		goto out;
-	}
 	fa_snapshot_free(*snap);
 	*snap = ns;
 	ns = NULL;

@@ -2,8 +2,9 @@
  * Unit tests for the acquisition child's answer (core/snapwire.c): a
  * snapshot written as JSON lines, observations first as they are flushed
  * and the head last, reads back equal; and every way an answer can be
- * short, long, malformed or followed by more is refused with a reason
- * that says where, never read as a snapshot.
+ * short, long, malformed or followed by more is refused, with the error
+ * the parent tells apart (short: the writer gone) and a reason that says
+ * where, never read as a snapshot.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -129,16 +130,17 @@ round_trip(void **state)
 	fa_snapshot_free(t);
 }
 
+/* Refused with error err and a reason that says want. */
 static void
 refused(const char *text, size_t len, size_t max_line, size_t max_total,
-    const char *want)
+    int err, const char *want)
 {
 	struct fa_snapshot *t = NULL;
 	char *why = NULL;
 	int rc = 0, usable = 0;
 
-	assert_int_not_equal(rd(text, len, max_line, max_total, &t, &rc,
-	    &usable, &why), 0);
+	assert_int_equal(rd(text, len, max_line, max_total, &t, &rc,
+	    &usable, &why), err);
 	assert_null(t);
 	assert_non_null(why);
 	if (strstr(why, want) == NULL)
@@ -151,18 +153,19 @@ bad_answers(void **state)
 {
 	static const struct {
 		const char	*text;
+		int		 err;
 		const char	*want;
 	} bad[] = {
-		{ "", "stops before its end line" },
-		{ "not json\n", "line 1: " },
-		{ "{\"x\": 1}\n", "line 1 is neither an observation nor the "
-		    "end" },
-		{ "{\"obs\": {\"id\": \"x\"}}\n", "observations[0] is "
-		    "malformed" },
-		{ "{\"end\": {\"rc\": 0}}\n", "the end line has no rc and "
-		    "usable" },
+		{ "", FA_ERR_IO, "stops before its end line" },
+		{ "not json\n", FA_ERR_INPUT, "line 1: " },
+		{ "{\"x\": 1}\n", FA_ERR_INPUT, "line 1 is neither an "
+		    "observation nor the end" },
+		{ "{\"obs\": {\"id\": \"x\"}}\n", FA_ERR_INPUT,
+		    "observations[0] is malformed" },
+		{ "{\"end\": {\"rc\": 0}}\n", FA_ERR_INPUT, "the end line "
+		    "has no rc and usable" },
 		{ "{\"end\": {\"rc\": 0, \"usable\": 1, \"snapshot\": {}}}\n",
-		    "schema" },
+		    FA_ERR_INPUT, "schema" },
 	};
 	struct fa_snapshot *s = sample();
 	char *text, *more;
@@ -171,20 +174,24 @@ bad_answers(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		refused(bad[i].text, strlen(bad[i].text), BIG, BIG,
-		    bad[i].want);
+		    bad[i].err, bad[i].want);
 	text = answer(s, 0, 1, &len);
 	first = (size_t)(strchr(text, '\n') - text) + 1;
 	/* Cut after the first observation, inside the end line, or with
 	 * something after the end. */
-	refused(text, first, BIG, BIG, "stops before its end line");
-	refused(text, len - 1, BIG, BIG, "stops inside line 3");
+	refused(text, first, BIG, BIG, FA_ERR_IO, "stops before its end "
+	    "line");
+	refused(text, len - 1, BIG, BIG, FA_ERR_IO, "stops inside line 3");
 	assert_non_null(more = malloc(len + 32));
 	memcpy(more, text, len);
 	memcpy(more + len, "{\"obs\": {}}\n", 12);
-	refused(more, len + 12, BIG, BIG, "line 4 follows the end line");
+	refused(more, len + 12, BIG, BIG, FA_ERR_INPUT, "line 4 follows the "
+	    "end line");
 	/* Bounded: a line, and the whole answer. */
-	refused(text, len, 20, BIG, "line 1 is longer than 20 bytes");
-	refused(text, len, BIG, first + 10, "the answer is longer than");
+	refused(text, len, 20, BIG, FA_ERR_TOOBIG, "line 1 is longer than "
+	    "20 bytes");
+	refused(text, len, BIG, first + 10, FA_ERR_TOOBIG, "the answer is "
+	    "longer than");
 	free(more);
 	free(text);
 	fa_snapshot_free(s);
