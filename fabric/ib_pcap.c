@@ -272,6 +272,7 @@ fa_ib_pcap_open(const char *dir, const char *name, struct fa_ib_pcap **out,
 	FILE *f = NULL;
 	const char *detail = NULL;
 	int fd = -1, r = FA_ERR_IO, saved = 0;
+	sigset_t old;
 
 	if (why != NULL)
 		*why = NULL;
@@ -288,13 +289,19 @@ fa_ib_pcap_open(const char *dir, const char *name, struct fa_ib_pcap **out,
 		saved = ENOMEM;
 		goto fail;
 	}
-	if ((fd = mkostemp(c->tmp, O_CLOEXEC)) < 0) {
-		saved = errno;
+	/* Created and listed for removal (core/interrupt.h) in one step
+	 * that no signal splits. */
+	fa_interrupt_defer(&old);
+	if ((fd = mkostemp(c->tmp, O_CLOEXEC)) >= 0)
+		(void)fa_interrupt_add(c->tmp, 0);
+	saved = errno;
+	fa_interrupt_undefer(&old);
+	if (fd < 0) {
 		free(c->tmp);	/* nothing was created: unlink nothing */
 		c->tmp = NULL;
 		goto fail;
 	}
-	(void)fa_interrupt_add(c->tmp, 0);	/* see core/interrupt.h */
+	saved = 0;
 	if (fchmod(fd, 0640) != 0 || (f = fdopen(fd, "wb")) == NULL) {
 		saved = errno;
 		goto fail;

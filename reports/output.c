@@ -46,6 +46,7 @@ static int
 atomic_open(struct atomic *a, const char *dir, const char *name, mode_t mode,
     char **why)
 {
+	sigset_t old;
 	int saved;
 
 	a->fd = -1;
@@ -53,15 +54,21 @@ atomic_open(struct atomic *a, const char *dir, const char *name, mode_t mode,
 	a->dst = fa_strfmt("%s/%s", dir, name);
 	if (a->tmp == NULL || a->dst == NULL)
 		return FA_ERR_NOMEM;
-	if ((a->fd = mkostemp(a->tmp, O_CLOEXEC)) < 0) {
-		saved = errno;
+	/*
+	 * Created and listed for removal in one step that no signal splits.
+	 * Without a slot, an interruption may leave the temp file.
+	 */
+	fa_interrupt_defer(&old);
+	if ((a->fd = mkostemp(a->tmp, O_CLOEXEC)) >= 0)
+		(void)fa_interrupt_add(a->tmp, 0);
+	saved = errno;
+	fa_interrupt_undefer(&old);
+	if (a->fd < 0) {
 		free(a->tmp);
 		a->tmp = NULL;
 		errno = saved;
 		return atomic_fail(a, why);
 	}
-	/* Without a slot, an interruption may leave the temp file. */
-	(void)fa_interrupt_add(a->tmp, 0);
 	if (fchmod(a->fd, mode) != 0)
 		return atomic_fail(a, why);
 	return 0;
