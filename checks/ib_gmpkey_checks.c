@@ -10,7 +10,8 @@
  * judged: an agent with a protected key drops a wrong key exactly as a
  * node without the class does, and the scan has no key to send a control
  * with.  So these checks never pass; without an answer they are
- * not_tested, with the counts of silent and unsupported nodes.
+ * not_tested, with the counts of silent and unsupported nodes; and
+ * not_tested when the scan was told to leave the class out (--key-probes).
  */
 #include <string.h>
 
@@ -20,6 +21,27 @@
 
 #define KIND_KEYPROBE		"ib.gmp.key_probe"
 #define MAD_ST_INVALID_FIELD	0x001c	/* IBA vol. 1 13.4.7, bits 4:2 */
+
+/*
+ * Whether the scan was told not to probe class cls: its options list the
+ * classes probed (scan.ib_options.key_probes, --key-probes); a snapshot
+ * without the list comes from a scan that probed them all.
+ */
+static int
+left_out(const struct fa_eval_ctx *ctx, const char *cls)
+{
+	const json_t *l, *v;
+	size_t i;
+
+	l = json_object_get(json_object_get(json_object_get(ctx->snap->meta,
+	    "scan"), "ib_options"), "key_probes");
+	if (!json_is_array(l))
+		return 0;
+	json_array_foreach(l, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), cls) == 0)
+			return 0;
+	return 1;
+}
 
 static int
 gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
@@ -82,6 +104,11 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	if (probed == 0) {
 		json_decref(l.items);
+		if (left_out(ctx, cls))
+			return fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    "fabric", NULL, NULL, "the scan was told not to "
+			    "probe for the %s (--key-probes without %s)",
+			    key_name, cls);
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no node was probed for the %s (discovery did not "
 		    "complete)", key_name);
@@ -170,7 +197,8 @@ static const char *const refs_am[] = {
 	"protected key drops a wrong key exactly as a node without the " \
 	"class does, and the scan has no key to send a control with. Not " \
 	"tested otherwise, with the counts of silent and unsupported "	\
-	"nodes, and when discovery did not complete (no node probed)."
+	"nodes, when discovery did not complete (no node probed), and " \
+	"when the scan was told to leave the class out (--key-probes)."
 
 
 const struct fa_check fa_chk_ib_cckey_unset = {

@@ -39,11 +39,19 @@ struct fa_ib_opts {
 					   collection only syncs it) */
 	int		 reveal;	/* keep keys in mads.pcap */
 	int		 active;	/* --active: the probes of ib_active.c */
+	unsigned	 key_probes_off;	/* FA_IB_KEYPROBE_* classes
+					   not probed (0: all of them) */
 	/* Called at most every FA_IB_PROGRESS_MS while the scan runs, and
 	 * once more at its end with phase NULL; may be NULL. */
 	void		(*progress)(const struct fa_ib_progress *p, void *arg);
 	void		*progress_arg;
 };
+
+/* The key probes of ib_gmpkeys.c, one bit each (--key-probes). */
+#define FA_IB_KEYPROBE_CC	0x1u	/* Congestion Control, CC_Key */
+#define FA_IB_KEYPROBE_VS	0x2u	/* vendor class 0x0A, VS_Key */
+#define FA_IB_KEYPROBE_AM	0x4u	/* SHARP AM class 0x0B, AM_Key */
+#define FA_IB_KEYPROBE_ALL	0x7u
 
 #define FA_IB_DEF_TIMEOUT_MS	500
 #define FA_IB_DEF_RETRIES	2

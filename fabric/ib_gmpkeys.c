@@ -12,6 +12,9 @@
  *   VS   Get(GeneralInfo)
  *   AM   Get(ClassPortInfo)
  *
+ * --key-probes leaves classes out (fa_ib_opts.key_probes_off); the
+ * checks then read the scan's options to say so.
+ *
  * Nodes whose port advertises IsSM are not probed: there the CC class is
  * the SM's own congestion-control manager, not an agent it manages, and
  * OpenSM 3.3.23 was seen to crash on receiving an unsolicited CC Get
@@ -31,14 +34,15 @@
 
 static const struct {
 	const char	*name;
+	unsigned	 bit;		/* --key-probes */
 	int		 mgmt_class;
 	unsigned	 attr;
 	const char	*attr_name;
 } probes[] = {
-	{ "cc", IB_CC_CLASS, IB_CC_ATTR_CONGESTION_KEY_INFO,
-	    "CongestionKeyInfo" },
-	{ "vs", 0x0a, 0x17, "GeneralInfo" },
-	{ "am", 0x0b, 0x01, "ClassPortInfo" },
+	{ "cc", FA_IB_KEYPROBE_CC, IB_CC_CLASS,
+	    IB_CC_ATTR_CONGESTION_KEY_INFO, "CongestionKeyInfo" },
+	{ "vs", FA_IB_KEYPROBE_VS, 0x0a, 0x17, "GeneralInfo" },
+	{ "am", FA_IB_KEYPROBE_AM, 0x0b, 0x01, "ClassPortInfo" },
 };
 #define NPROBES	(sizeof(probes) / sizeof(probes[0]))
 
@@ -127,7 +131,16 @@ node_lid(ibnd_node_t *n, int *port)
 	return 0;
 }
 
-/* Move c from its node on to the first node to probe (probe 0). */
+/* The first probe from p on that the scan was not told to leave out. */
+static size_t
+wanted(const struct fa_ib *ib, size_t p)
+{
+	while (p < NPROBES && (ib->opts->key_probes_off & probes[p].bit))
+		p++;
+	return p;
+}
+
+/* Move c from its node on to the first node to probe (its first probe). */
 static void
 seek(const struct fa_ib *ib, struct cursor *c)
 {
@@ -135,7 +148,7 @@ seek(const struct fa_ib *ib, struct cursor *c)
 		if (c->n->guid != ib->node_guid && c->n->ports != NULL &&
 		    !hosts_sm(c->n) && (c->lid = node_lid(c->n, &c->port)) != 0)
 			break;
-	c->probe = 0;
+	c->probe = wanted(ib, 0);
 }
 
 /* The probe c is at, and move c past it; 0 when none is left. */
@@ -145,7 +158,7 @@ next_probe(const struct fa_ib *ib, struct cursor *c, struct cursor *at)
 	if (c->n == NULL)
 		return 0;
 	*at = *c;
-	if (++c->probe == NPROBES) {
+	if ((c->probe = wanted(ib, c->probe + 1)) == NPROBES) {
 		c->n = c->n->next;
 		seek(ib, c);
 	}
@@ -186,8 +199,8 @@ fa_ib_gmp_keys(struct fa_ib *ib)
 	unsigned long n = 0;
 	int rc;
 
-	if (ib->fabric == NULL)
-		return 0;	/* no nodes to probe; the checks say why */
+	if (ib->fabric == NULL || wanted(ib, 0) == NPROBES)
+		return 0;	/* nothing to probe; the checks say why */
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return FA_ERR_NOMEM;
 	c->n = ib->fabric->nodes;

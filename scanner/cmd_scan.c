@@ -39,7 +39,7 @@ const char fa_usage_scan[] =
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
-    "                     [--max-outstanding count]\n"
+    "                     [--max-outstanding count] [--key-probes list]\n"
     "                     [--baseline report.json] [--sign key.pem]\n"
     "                     [--history dir] [--keep count] [--metrics file]\n"
     "                     [--syslog] [--timeout ms] [--max-time seconds]\n"
@@ -48,7 +48,8 @@ const char fa_usage_scan[] =
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
-	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER };
+	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER,
+	OPT_KEY_PROBES };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -74,6 +75,7 @@ static const struct option longopts[] = {
 	{ "port", required_argument, NULL, 'P' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING },
+	{ "key-probes", required_argument, NULL, OPT_KEY_PROBES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "user", required_argument, NULL, OPT_USER },
@@ -161,6 +163,74 @@ scanned_families(const struct fa_snapshot *snap)
 	return a;
 }
 
+/* The key probes' classes, in ib_gmpkeys.c's order (--key-probes). */
+static const struct {
+	const char	*name;
+	unsigned	 bit;
+} key_probes[] = {
+	{ "cc", FA_IB_KEYPROBE_CC },
+	{ "vs", FA_IB_KEYPROBE_VS },
+	{ "am", FA_IB_KEYPROBE_AM },
+};
+#define NKEY_PROBES	(sizeof(key_probes) / sizeof(key_probes[0]))
+
+/*
+ * --key-probes: "none", or the classes to probe from cc, vs and am; the
+ * others are left out (*off).  0, or -1 after a diagnostic.
+ */
+static int
+parse_key_probes(const char *s, unsigned *off)
+{
+	char *copy, *tok, *save = NULL;
+	unsigned on = 0;
+	size_t i;
+	int r = 0;
+
+	if (strcmp(s, "none") == 0) {
+		*off = FA_IB_KEYPROBE_ALL;
+		return 0;
+	}
+	if ((copy = strdup(s)) == NULL)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NKEY_PROBES; i++)
+			if (strcmp(tok, key_probes[i].name) == 0)
+				break;
+		if (i == NKEY_PROBES) {
+			fa_diag("--key-probes", "unknown class '%s' (cc, vs, "
+			    "am, or none alone)", tok);
+			r = -1;
+			continue;
+		}
+		on |= key_probes[i].bit;
+	}
+	if (r == 0 && on == 0) {
+		fa_diag("--key-probes", "no class given (cc, vs, am, or "
+		    "none)");
+		r = -1;
+	}
+	free(copy);
+	*off = FA_IB_KEYPROBE_ALL & ~on;
+	return r;
+}
+
+/* The classes the key probes cover, as the scan's options record them. */
+static json_t *
+key_probes_json(unsigned off)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < NKEY_PROBES; i++)
+		if (!(off & key_probes[i].bit) && json_array_append_new(a,
+		    json_string(key_probes[i].name)) != 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	return a;
+}
+
 static int
 set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
     time_t started, json_t *cvedb, const char *cvedb_path,
@@ -188,13 +258,15 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	/* max_smps: the name of the window before --max-outstanding, kept
 	 * for readers of older snapshots' fields. */
 	scan = json_pack("{s:s, s:s, s:s?, s:o, s:b, s:o, s:{s:s?, s:i, s:i, "
-	    "s:i, s:i, s:i, s:i}}", "started", when, "host", h, "run_by", by,
+	    "s:i, s:i, s:i, s:i, s:o}}", "started", when, "host", h,
+	    "run_by", by,
 	    "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
 	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca,
 	    "port", ib->port, "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_outstanding", ib->max_outstanding, "per_destination",
-	    FA_IB_PER_DEST, "max_smps", ib->max_outstanding);
+	    FA_IB_PER_DEST, "max_smps", ib->max_outstanding, "key_probes",
+	    key_probes_json(ib->key_probes_off));
 	free(h);
 	free(by);
 	if (scan == NULL || json_object_set_new(snap->meta, "scan", scan) != 0 ||
@@ -456,7 +528,7 @@ fa_cmd_scan(int argc, char **argv)
 	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
 	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
 	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, OPT_MAX_TIME, OPT_USER,
-	    0 };
+	    OPT_KEY_PROBES, 0 };
 	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
@@ -564,6 +636,10 @@ fa_cmd_scan(int argc, char **argv)
 			    FA_IB_MAX_OUTSTANDING, &v) != 0)
 				goto usage;
 			ib.max_outstanding = (unsigned)v;
+			break;
+		case OPT_KEY_PROBES:
+			if (parse_key_probes(optarg, &ib.key_probes_off) != 0)
+				goto usage;
 			break;
 		case OPT_TIMEOUT:
 			if (num_opt("--timeout", optarg, 1, 60000, &v) != 0)

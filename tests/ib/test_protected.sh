@@ -19,13 +19,18 @@ status() {
 }
 
 # scan_agent NAME [OPTION...]: scan fixtures/ib/NAME through the agent
-# into $T/NAME (or $T/NAME-active with --active).  The agent lives in the
+# into $T/NAME (or $T/NAME-active with --active, $T/NAME-probes-LIST with
+# --key-probes LIST first).  The agent lives in the
 # scanner's process and writes its log and state where this user can:
 # --user keeps the scan as this user (as root it would drop to nobody).
 scan_agent() {
 	n=$1
 	shift
-	o=$T/$n${1:+-active}
+	case ${1:-} in
+	--active) o=$T/$n-active ;;
+	--key-probes) o=$T/$n-probes-$2 ;;
+	*) o=$T/$n ;;
+	esac
 	FA_AGENT_SCENARIO=$PWD/fixtures/ib/$n/agent.conf \
 	    FA_AGENT_LOG=$o.agent.log LD_PRELOAD=$AGENT \
 	    tests/ib/with-fabric.sh "fixtures/ib/$n" -- "$BIN" scan --ib -q \
@@ -81,6 +86,50 @@ expect_eq "protected: the CC-keyed switches stayed silent, CAs unsupported" \
     "$(jq -r '.results[] | select(.id == "IB-CCKEY-UNSET") | "\(.evidence[2].value) \(.evidence[3].value)"' "$r")" "2 3"
 expect_eq "protected: leaf02's CA ports lack enforcement, leaf01's have it" \
     "$(jq -r '.results[] | select(.id == "IB-PKEY-ENFORCE-OFF") | .evidence[1].value' "$r")" 2
+expect_eq "protected: the snapshot says all three classes were probed" \
+    "$(jq -r '.scan.ib_options.key_probes | join(",")' "$T/protected/snapshot.json")" \
+    cc,vs,am
+
+# --key-probes: a class left out is not sent, and its check says so.
+# probes_sent NAME-probes-LIST CLASS: the agent's Gets of that class.
+probes_sent() {
+	grep "class=$2(" "$T/$1.agent.log" | grep -c 'method=0x01'
+}
+expect_eq "protected: the agent saw Gets of all three classes" \
+    "$(for c in 0x21 0x0a 0x0b; do
+	[ "$(probes_sent protected $c)" -gt 0 ] && printf y; done)" yyy
+expect_eq "--key-probes cc: scan exits 1" \
+    "$(scan_agent protected --key-probes cc)" 1
+r=$T/protected-probes-cc/report.json
+expect_eq "--key-probes cc: CC probes sent, no vendor or SHARP MAD" \
+    "$(probes_sent protected-probes-cc 0x21) $(probes_sent protected-probes-cc 0x0a) $(probes_sent protected-probes-cc 0x0b)" \
+    "$(probes_sent protected 0x21) 0 0"
+for e in IB-CCKEY-UNSET=not_tested IB-VSKEY-UNSET=not_tested \
+    IB-AMKEY-UNSET=not_tested IB-MKEY-UNSET=fail IB-PKEY-ENFORCE-OFF=fail; do
+	expect_eq "--key-probes cc: ${e%%=*} is ${e#*=}" \
+	    "$(status "${e%%=*}" "$r")" "${e#*=}"
+done
+expect_eq "--key-probes cc: the CC check still counts what it probed" \
+    "$(jq -r '.results[] | select(.id == "IB-CCKEY-UNSET") | "\(.evidence[2].value) \(.evidence[3].value)"' "$r")" "2 3"
+expect_eq "--key-probes cc: VS and AM say they were left out" \
+    "$(jq -r '[.results[] | select(.id == "IB-VSKEY-UNSET" or .id == "IB-AMKEY-UNSET") | .reason] | join("|")' "$r")" \
+    "the scan was told not to probe for the VS_Key (--key-probes without vs)|the scan was told not to probe for the AM_Key (--key-probes without am)"
+expect_eq "--key-probes cc: only CC probes in the snapshot, which says so" \
+    "$(jq -r '"\([.observations[] | select(.kind == "ib.gmp.key_probe") | .data.class] | unique | join(",")) \(.scan.ib_options.key_probes | join(","))"' "$T/protected-probes-cc/snapshot.json")" \
+    "cc cc"
+expect_eq "--key-probes none: scan exits 1" \
+    "$(scan_agent protected --key-probes none)" 1
+expect_eq "--key-probes none: no key probe sent" \
+    "$(probes_sent protected-probes-none 0x21) $(probes_sent protected-probes-none 0x0a) $(probes_sent protected-probes-none 0x0b)" \
+    "0 0 0"
+expect_eq "--key-probes none: the three checks are not_tested, saying why" \
+    "$(jq -r '[.results[] | select(.id | test("^IB-(CC|VS|AM)KEY-UNSET$")) | "\(.status):\(.reason | test("told not to probe"))"] | join(" ")' "$T/protected-probes-none/report.json")" \
+    "not_tested:true not_tested:true not_tested:true"
+expect_eq "--key-probes none: offline check of its snapshot says the same" \
+    "$("$BIN" check -q -f json -c fixtures/ib/protected/policy.conf \
+        -o "$T/recheck" "$T/protected-probes-none/snapshot.json" >/dev/null 2>&1; \
+        jq -r '[.results[] | select(.id | test("^IB-(CC|VS|AM)KEY-UNSET$")) | .reason | test("told not to probe")] | unique | join(" ")' "$T/recheck/report.json")" \
+    true
 
 # --active: the level-1 switches (M_Key read as 0) have a 60 s lease, so
 # a wrong-key Set would start their countdown to unprotection: they are

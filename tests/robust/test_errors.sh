@@ -180,6 +180,7 @@ done <<'TABLE'
 2 | option --retries needs an argument | scan --host=$H -o $OUT --retries
 2 | option --timeout needs an argument | scan --host=$H -o $OUT --timeout
 2 | option --max-outstanding needs an argument | scan --host=$H -o $OUT --max-outstanding
+2 | option --key-probes needs an argument | scan --host=$H -o $OUT --key-probes
 2 | option -o needs an argument | check $S -o
 2 | option -c needs an argument | check -o $OUT $S -c
 2 | option --baseline needs an argument | check -o $OUT $S --baseline
@@ -197,6 +198,7 @@ done <<'TABLE'
 # an option given twice would silently replace the first
 2 | option -o is given twice | scan --host=$H -o $OUT -o $NEW
 2 | option --output is given twice | scan --host=$H --output $OUT --output=$NEW
+2 | option --key-probes is given twice | scan --host=$H -o $OUT --key-probes cc --key-probes vs
 2 | option -c is given twice | scan --host=$H -o $OUT -c $T/badkw.conf -c $T/badkw.conf
 2 | option -f is given twice | scan --host=$H -o $OUT -f json -f txt
 2 | option --eth is given twice | scan -o $OUT --eth=lo --eth=lo
@@ -229,6 +231,10 @@ done <<'TABLE'
 2 | --max-outstanding: '0' is too small | scan --host=$H -o $OUT --max-outstanding 0
 2 | --max-outstanding: '4294967296' is too large | scan --host=$H -o $OUT --max-outstanding 4294967296
 2 | --keep: '0' is too small | scan --host=$H -o $OUT --keep 0
+2 | --key-probes: unknown class 'xx' | scan --host=$H -o $OUT --key-probes cc,xx
+2 | --key-probes: unknown class 'none' | scan --host=$H -o $OUT --key-probes none,cc
+2 | --key-probes: no class given | scan --host=$H -o $OUT --key-probes ,
+2 | --key-probes: no class given | scan --host=$H -o $OUT --key-probes ''
 2 | -f: unknown format 'pdf' | scan --host=$H -o $OUT -f json,pdf
 2 | -f: no format given | scan --host=$H -o $OUT -f ,
 2 | -f: no format given | scan --host=$H -o $OUT -f ''

@@ -2408,6 +2408,33 @@ gmpkey_never_passes_on_silence(void **state)
 	    "(0 silent, 0 unsupported, 1 other)"), FA_ST_NOT_TESTED);
 }
 
+/* A snapshot of a scan whose --key-probes listed only `probed`. */
+static struct fa_snapshot *
+snap_probing(const char *probed, char *o1)
+{
+	struct fa_snapshot *s = snap("collected", o1, NULL);
+
+	assert_int_equal(json_object_set_new(s->meta, "scan", json_pack(
+	    "{s:{s:[s]}}", "ib_options", "key_probes", probed)), 0);
+	return s;
+}
+
+static void
+gmpkey_left_out(void **state)
+{
+	(void)state;
+	/* --key-probes cc: VS left out, CC not (discovery found nothing). */
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap_probing("cc", NULL),
+	    POLICY, "told not to probe for the VS_Key (--key-probes without "
+	    "vs)"), FA_ST_NOT_TESTED);
+	assert_int_equal(one(&fa_chk_ib_cckey_unset, snap_probing("cc", NULL),
+	    POLICY, "no node was probed for the CC_Key"), FA_ST_NOT_TESTED);
+	/* Probes of a class said to be left out are still judged. */
+	assert_int_equal(one(&fa_chk_ib_amkey_unset, snap_probing("cc",
+	    o_kp("S-0x1/0", "am", "complete", 0, "")), POLICY, "AM_Key 0"),
+	    FA_ST_FAIL);
+}
+
 static void
 gmpkey_inconsistent_key_is_error(void **state)
 {
@@ -3105,6 +3132,7 @@ main(void)
 		cmocka_unit_test(xtenant_from_pkey_tables),
 		cmocka_unit_test(gmpkey_fail),
 		cmocka_unit_test(gmpkey_never_passes_on_silence),
+		cmocka_unit_test(gmpkey_left_out),
 		cmocka_unit_test(gmpkey_inconsistent_key_is_error),
 		cmocka_unit_test(smp_unrestricted_pass_smps_filtered),
 		cmocka_unit_test(smp_unrestricted_not_tested),
