@@ -12,6 +12,8 @@
 #   b. ibnetdiscover -m -o 32, BENCH_IBND_RUNS times (default 3; median)
 #   a. fabaudit scan --ib -q -f json -c POLICY -o DIR (its default window),
 #      BENCH_SCAN_RUNS times (default 3; median)
+#   f. if the binary has --key-probes: the same scan with --key-probes
+#      none, the audit as issue 7 defines it, BENCH_SCAN_RUNS times
 #   c. bench/smpceiling -n BENCH_CEILING_N (default 100000): the SMP/s
 #      ceiling, window 64, at most 2 per destination
 #   e. SMALLEST only, if the binary has --max-outstanding: the same scan
@@ -147,15 +149,19 @@ scan() {	# NAME TIMEOUT [OPTION...]
 	put "${n}_engine_lost" "$lostsends"
 	return 0
 }
-# BENCH_SCAN_RUNS times (default 3), as ibnetdiscover: the first run is
-# "scan" (what (e) compares with), the others scan2, scan3...; scan_wall and
-# the phase clocks are then the median run's, scan_rss_kb the largest.
+# series NAME [OPTION...]: BENCH_SCAN_RUNS scans (default 3), as
+# ibnetdiscover: the first run is NAME (for "scan", what (e) compares
+# with), the others NAME2, NAME3...; NAME_wall, NAME_engine_* and the phase
+# clocks are then the median run's, NAME_rss_kb the largest.
 kvget() { sed -n "s/^$1=//p" "$kv.tmp" | tail -n 1; }
 sruns=${BENCH_SCAN_RUNS:-3}
-if scan scan "$tmo"; then
-	i=2 names=scan
-	while [ "$i" -le "$sruns" ] && scan "scan$i" "$tmo"; do
-		names="$names scan$i"
+series() {
+	sn=$1
+	shift
+	scan "$sn" "$tmo" "$@" || return 1
+	i=2 names=$sn
+	while [ "$i" -le "$sruns" ] && scan "$sn$i" "$tmo" "$@"; do
+		names="$names $sn$i"
 		i=$((i + 1))
 	done
 	med=$(for r in $names; do echo "$(kvget "${r}_wall") $r"; done |
@@ -163,15 +169,24 @@ if scan scan "$tmo"; then
 	rss=$(for r in $names; do kvget "${r}_rss_kb"; done | sort -g |
 	    tail -n 1)
 	walls=$(for r in $names; do kvget "${r}_wall"; done | paste -sd, -)
-	w=$(kvget "${med}_wall") d=$(kvget "${med}_disc_ms")
-	a=$(kvget "${med}_audit_ms")
-	sed -i -e '/^scan_wall=/d' -e '/^scan_rss_kb=/d' \
-	    -e '/^scan_disc_ms=/d' -e '/^scan_audit_ms=/d' "$kv.tmp"
-	put scan_wall "$w"
-	put scan_walls "$walls"
-	put scan_rss_kb "$rss"
-	put scan_disc_ms "$d"
-	put scan_audit_ms "$a"
+	for k in wall disc_ms audit_ms disc_smps engine_sent \
+	    engine_answered engine_lost; do
+		x=$(kvget "${med}_$k")
+		sed -i "/^${sn}_$k=/d" "$kv.tmp"
+		put "${sn}_$k" "$x"
+	done
+	sed -i "/^${sn}_rss_kb=/d" "$kv.tmp"
+	put "${sn}_walls" "$walls"
+	put "${sn}_rss_kb" "$rss"
+}
+series scan
+
+# --- (f) the audit issue 7 defines: no CC/VS/AM key probes ------------------
+if "$fab" scan -h 2>&1 | grep -q -- '--key-probes'; then
+	series narrow --key-probes none
+else
+	put narrow "n/a"
+	put narrow_why "this fabaudit has no --key-probes"
 fi
 
 # --- (c) the simulator's SMP/s ceiling ----------------------------------------

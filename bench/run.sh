@@ -19,7 +19,8 @@
 # BENCH_MAXOUT1_TIMEOUT (s for the --max-outstanding 1 scan, default 120),
 # BENCH_DIAGS_TIMEOUT (s for the diags script, default 600),
 # BENCH_SM_TIMEOUT (s for opensm to bring a fabric up, default 180),
-# BENCH_IBND_RUNS (default 3), BENCH_CEILING_N (default 100000),
+# BENCH_IBND_RUNS (default 3), BENCH_SCAN_RUNS (1-4, default 3: scans of
+# each kind per size), BENCH_CEILING_N (default 100000),
 # BENCH_KEEP=1 keeps the scans' output directories (large),
 # BENCH_RMPP=0 runs on the stock simulated transport (below).
 #
@@ -56,6 +57,30 @@ done
 for c in ibsim opensm ibnetdiscover smpquery saquery ibaddr jq awk; do
 	command -v "$c" >/dev/null 2>&1 ||
 		{ echo "run.sh: $c not found (make deps)" >&2; exit 2; }
+done
+
+# count NAME VALUE MIN MAX: a whole number in range, else usage error.
+# BENCH_SCAN_RUNS is at most 4: every fabaudit scan keeps one of ibsim's
+# 10 client slots to the end of the session (its acquisition child leaves
+# with _exit, so umad2sim never disconnects), opensm holds one, and the
+# smallest size runs 2 x BENCH_SCAN_RUNS + 1 scans.
+count() {
+	case $2 in
+	''|*[!0-9]*) ;;
+	*) [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
+	esac
+	echo "run.sh: $1 must be a whole number from $3 to $4, not '$2'" >&2
+	exit 2
+}
+count BENCH_SCAN_RUNS "${BENCH_SCAN_RUNS:-3}" 1 4
+count BENCH_IBND_RUNS "${BENCH_IBND_RUNS:-3}" 1 99
+count BENCH_CEILING_N "${BENCH_CEILING_N:-100000}" 1000 100000000
+for t in BENCH_SCAN_TIMEOUT BENCH_MAXOUT1_TIMEOUT BENCH_DIAGS_TIMEOUT \
+    BENCH_SM_TIMEOUT; do
+	eval "count $t \"\${$t:-60}\" 1 86400"
+done
+for n in $sizes; do
+	count SIZE "$n" 2 1000000	# mkfattree -n's range
 done
 
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
@@ -157,6 +182,10 @@ for n in $sizes; do
 	echo "bench: $n HCAs: done in $(sub "$t1" "$t0") s" >&2
 done
 t_all=$(sub "$(date +%s.%N)" "$t_all")
+if ! ls "$work"/ft*/all.kv >/dev/null 2>&1; then
+	echo "run.sh: no size could be measured:$failed" >&2
+	exit 1
+fi
 
 # --- the table ----------------------------------------------------------------
 table() {

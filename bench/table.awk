@@ -102,6 +102,38 @@ END {
 		    r2, r3, r4
 	}
 
+	# The audit as issue 7 defines it (measure.sh (f)): the same scan
+	# without the CC/VS/AM key probes, which that definition leaves out.
+	print ""
+	print "The audit as issue 7 defines it (--key-probes none: no " \
+	    "CC/VS/AM key probes)"
+	printf "%6s | %8s | %7s | %-23s | %s\n", "HCAs", "wall s", "MADs",
+	    "audit/ibnetdisc (<=1.5)", "MADs/s / ceiling (>=0.8)"
+	for (i = 1; i <= n; i++) {
+		s = order[i]
+		w = v(s, "narrow_wall")
+		if (v(s, "narrow") == "n/a") {
+			printf "%6s | not run: %s\n", v(s, "hcas"),
+			    v(s, "narrow_why")
+			continue
+		}
+		if (!has(w)) {
+			printf "%6s | not measured%s\n", v(s, "hcas"),
+			    has(v(s, "narrow_timeout")) ? " (over " \
+			    v(s, "narrow_timeout") " s)" : ""
+			continue
+		}
+		nm = v(s, "narrow_disc_smps") + v(s, "narrow_engine_sent")
+		r1 = v(s, "ibnd_wall") > 0 ? sprintf("%.2f %s",
+		    w / v(s, "ibnd_wall"), mark(w / v(s, "ibnd_wall") <= 1.5)) : \
+		    "not measured"
+		r3 = w > 0 && v(s, "ceiling_rate") > 0 ? sprintf("%.2f %s",
+		    nm / w / v(s, "ceiling_rate"),
+		    mark(nm / w / v(s, "ceiling_rate") >= 0.8)) : "not measured"
+		printf "%6s | %8.2f | %7d | %-23s | %s\n", v(s, "hcas"), w, nm,
+		    r1, r3
+	}
+
 	# RSS = base + slope * ports, least squares over the measured sizes.
 	m = 0; sx = 0; sy = 0; sxx = 0; sxy = 0
 	for (i = 1; i <= n; i++) {
@@ -175,6 +207,11 @@ END {
 			    v(s, "scan_audit_ms") / 1000, v(s, "scan_wall"),
 			    (v(s, "scan_disc_ms") + v(s, "scan_audit_ms")) / \
 			    1000 / v(s, "ibnd_wall")
+		if (has(v(s, "narrow_walls")))
+			printf "    --key-probes none: runs %s s, the " \
+			    "median's audit %.2f s, %s results\n",
+			    v(s, "narrow_walls"), v(s, "narrow_audit_ms") / 1000,
+			    v(s, "narrow_results")
 		for (k in kv) {
 			split(k, kk, SUBSEP)
 			if (kk[1] == s && kk[2] ~ /_error$/)
