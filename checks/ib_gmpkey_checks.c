@@ -19,7 +19,8 @@
 #include "ib_checks.h"
 #include "ib_topo.h"
 
-#define KIND_KEYPROBE		"ib.gmp.key_probe"
+#define KIND_KEYPROBES		"ib.gmp.key_probes"
+#define KIND_KEYPROBE		"ib.gmp.key_probe"	/* before key_probes */
 #define MAD_ST_INVALID_FIELD	0x001c	/* IBA vol. 1 13.4.7, bits 4:2 */
 
 /*
@@ -43,67 +44,135 @@ left_out(const struct fa_eval_ctx *ctx, const char *cls)
 	return 1;
 }
 
+/* What the probes of one class showed, node by node. */
+struct tally {
+	struct fa_ib_list	 l;		/* the nodes that answered */
+	size_t			 probed, silent, unsupported, other;
+	const struct fa_obs	*src;		/* their observation, if one */
+};
+
+/*
+ * Judge one node's probe: its target, the state it ended in, and d, which
+ * holds its node_desc, node_type, mad_status and (CC) cc_key.  0, -1 when
+ * d has no consistent cc_key, or FA_ERR_NOMEM.
+ */
 static int
-gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, const char *cls, const char *key_name)
+judge(struct tally *t, const char *cls, const char *target,
+    enum fa_obs_state state, const json_t *d)
+{
+	long long st;
+	const char *why;
+	json_t *item;
+	int zero;
+
+	t->probed++;
+	if (state == FA_OBS_NO_RESPONSE) {
+		t->silent++;
+		return 0;
+	}
+	if (state == FA_OBS_REJECTED &&
+	    fa_json_get_int(d, "mad_status", 0, 0xffff, &st) == 0 &&
+	    (st & MAD_ST_INVALID_FIELD) != 0) {
+		t->unsupported++;
+		return 0;
+	}
+	if (state != FA_OBS_COMPLETE) {
+		t->other++;
+		return 0;
+	}
+	why = "answered a request carrying key 0: no key, or not enforced";
+	if (strcmp(cls, "cc") == 0) {
+		if (fa_ib_secret_zero(json_object_get(d, "cc_key"), &zero) != 0)
+			return -1;
+		why = zero ? "CongestionKeyInfo answered with CC_Key 0: no "
+		    "CC_Key check" : "CongestionKeyInfo returned the non-zero "
+		    "CC_Key to a key-0 Get (protect bit 0)";
+	}
+	/* Its LID for the "reproduce" command. */
+	item = json_pack("{s:s, s:O?, s:s?, s:s?, s:O?, s:s}", "target",
+	    target, "lid", json_object_get(d, "lid"), "node_desc",
+	    fa_json_get_str(d, "node_desc"), "node_type", fa_json_get_str(d,
+	    "node_type"), "cc_key", json_object_get(d, "cc_key"), "finding",
+	    why);
+	return fa_ib_list_add(&t->l, item) != 0 ? FA_ERR_NOMEM : 0;
+}
+
+/*
+ * Tally the class's probes: its ib.gmp.key_probes observation (a node
+ * entry each), or, from snapshots before it, one ib.gmp.key_probe
+ * observation per node.  0, FA_ERR_NOMEM, or with *bad naming the
+ * observation: -1 (a CC answer without a consistent cc_key) or -2 (no
+ * node list, or a node without a target or a state).
+ */
+static int
+tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
+    const struct fa_obs **bad)
 {
 	const struct fa_obs *o;
-	struct fa_ib_list l;
-	size_t it = 0, probed = 0, silent = 0, unsupported = 0, other = 0;
-	long long st;
-	const char *name, *why;
-	json_t *item, *ev;
-	int r, zero;
+	const json_t *e;
+	const char *name, *target;
+	enum fa_obs_state st;
+	size_t it = 0, i;
+	int r;
 
-	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
-		return r < 0 ? r : 0;
-	if (fa_ib_list_init(&l) != 0)
-		return FA_ERR_NOMEM;
+	while ((o = fa_snapshot_next(ctx->snap, KIND_KEYPROBES, &it))) {
+		name = fa_json_get_str(o->data, "class");
+		if (name == NULL || strcmp(name, cls) != 0)
+			continue;
+		*bad = o;
+		t->src = t->probed == 0 ? o : NULL;
+		if (!json_is_array(json_object_get(o->data, "nodes")))
+			return -2;
+		json_array_foreach(json_object_get(o->data, "nodes"), i, e) {
+			target = fa_json_get_str(e, "target");
+			if (target == NULL || fa_obs_state_parse(
+			    fa_json_get_str(e, "state"), &st) != 0)
+				return -2;
+			if ((r = judge(t, cls, target, st, e)) != 0)
+				return r;
+		}
+	}
+	it = 0;
 	while ((o = fa_snapshot_next(ctx->snap, KIND_KEYPROBE, &it))) {
 		name = fa_json_get_str(o->data, "class");
 		if (name == NULL || strcmp(name, cls) != 0)
 			continue;
-		probed++;
-		if (o->state == FA_OBS_NO_RESPONSE) {
-			silent++;
-			continue;
-		}
-		if (o->state == FA_OBS_REJECTED &&
-		    fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st) == 0 &&
-		    (st & MAD_ST_INVALID_FIELD) != 0) {
-			unsupported++;
-			continue;
-		}
-		if (o->state != FA_OBS_COMPLETE) {
-			other++;
-			continue;
-		}
-		why = "answered a request carrying key 0: no key, or not "
-		    "enforced";
-		if (strcmp(cls, "cc") == 0) {
-			if (fa_ib_secret_zero(json_object_get(o->data, "cc_key"),
-			    &zero) != 0) {
-				json_decref(l.items);
-				return fa_results_add(out, c, FA_ST_ERROR,
-				    o->target, NULL, NULL, "observation %s has no "
-				    "consistent cc_key", o->id);
-			}
-			why = zero ? "CongestionKeyInfo answered with CC_Key 0: "
-			    "no CC_Key check" : "CongestionKeyInfo returned the "
-			    "non-zero CC_Key to a key-0 Get (protect bit 0)";
-		}
-		item = json_pack("{s:s, s:s?, s:s?, s:O?, s:s}", "target",
-		    o->target, "node_desc", fa_json_get_str(o->data,
-		    "node_desc"), "node_type", fa_json_get_str(o->data,
-		    "node_type"), "cc_key", json_object_get(o->data, "cc_key"),
-		    "finding", why);
-		if (fa_ib_list_add(&l, item) != 0) {
-			json_decref(l.items);
-			return FA_ERR_NOMEM;
-		}
+		*bad = o;
+		t->src = NULL;
+		if ((r = judge(t, cls, o->target, o->state, o->data)) != 0)
+			return r;
 	}
-	if (probed == 0) {
-		json_decref(l.items);
+	return 0;
+}
+
+static int
+gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const char *cls, const char *key_name)
+{
+	const struct fa_obs *bad = NULL;
+	struct tally t;
+	json_t *ev;
+	int r;
+
+	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
+		return r < 0 ? r : 0;
+	memset(&t, 0, sizeof(t));
+	if (fa_ib_list_init(&t.l) != 0)
+		return FA_ERR_NOMEM;
+	if ((r = tally(ctx, cls, &t, &bad)) != 0) {
+		json_decref(t.l.items);
+		if (r == -1)
+			return fa_results_add(out, c, FA_ST_ERROR, bad->target,
+			    NULL, NULL, "observation %s has no consistent "
+			    "cc_key", bad->id);
+		if (r == -2)
+			return fa_results_add(out, c, FA_ST_ERROR, bad->target,
+			    NULL, NULL, "observation %s has no node list, or a "
+			    "node without a target or a state", bad->id);
+		return r;
+	}
+	if (t.probed == 0) {
+		json_decref(t.l.items);
 		if (left_out(ctx, cls))
 			return fa_results_add(out, c, FA_ST_NOT_TESTED,
 			    "fabric", NULL, NULL, "the scan was told not to "
@@ -113,11 +182,11 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "no node was probed for the %s (discovery did not "
 		    "complete)", key_name);
 	}
-	if ((ev = fa_ib_list_evidence(&l, NULL, "nodes")) == NULL ||
+	if ((ev = fa_ib_list_evidence(&t.l, t.src, "nodes")) == NULL ||
 	    fa_evidence_add(ev, fa_evidence(NULL, "silent",
-	    json_integer((json_int_t)silent))) != 0 ||
+	    json_integer((json_int_t)t.silent))) != 0 ||
 	    fa_evidence_add(ev, fa_evidence(NULL, "unsupported",
-	    json_integer((json_int_t)unsupported))) != 0 ||
+	    json_integer((json_int_t)t.unsupported))) != 0 ||
 	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
 	    strcmp(cls, "cc") == 0 ? "ibccquery CongestionKeyInfo <lid>" :
 	    strcmp(cls, "vs") == 0 ? "vendstat -N <lid>" :
@@ -125,15 +194,15 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
-	if (l.count > 0)
+	if (t.l.count > 0)
 		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 		    "%zu of %zu nodes answered a request carrying %s 0",
-		    l.count, probed, key_name);
+		    t.l.count, t.probed, key_name);
 	return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, ev,
 	    "no node answered a request carrying %s 0 (%zu silent, %zu "
 	    "unsupported, %zu other): a protected key and an absent class "
-	    "look alike without a key to send", key_name, silent, unsupported,
-	    other);
+	    "look alike without a key to send", key_name, t.silent,
+	    t.unsupported, t.other);
 }
 
 static int

@@ -204,7 +204,7 @@ sa_alive_after(struct fa_ib *ib)
 static const char *const kind_order[] = {
 	"ib.smp.sminfo", "ib.smp.pkey_table", "ib.sa.pkey_table_record",
 	"ib.sa.sminfo_records", "ib.sa.path_table", "ib.sa.path_record",
-	"ib.gmp.key_probe",
+	"ib.gmp.key_probes",
 	"ib.active.mkey_set", "ib.active.gmp_reach",
 };
 #define NKINDS	(sizeof(kind_order) / sizeof(kind_order[0]))

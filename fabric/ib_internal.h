@@ -145,6 +145,8 @@ enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
 int fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
     const char *request, const struct fa_mad_req *r, json_t *d,
     const char *bad, int cut);
+/* The state a finished request's outcome gives, as fa_ib_add_req_obs(). */
+enum fa_obs_state fa_ib_req_state(const struct fa_mad_req *r);
 
 /* The reason of a request --max-time cut short; new string or NULL. */
 char *fa_ib_cut_reason(void);

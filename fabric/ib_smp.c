@@ -106,6 +106,23 @@ fa_ib_port_names(const ibnd_node_t *n, int port, char **target, char **desc)
 	return 0;
 }
 
+enum fa_obs_state
+fa_ib_req_state(const struct fa_mad_req *r)
+{
+	switch (r->outcome) {
+	case FA_MAD_ANSWERED:
+		return FA_OBS_COMPLETE;
+	case FA_MAD_STATUS:
+		return FA_OBS_REJECTED;
+	case FA_MAD_NO_RESPONSE:
+		return FA_OBS_NO_RESPONSE;
+	case FA_MAD_DEADLINE:
+		return FA_OBS_NOT_COLLECTED;
+	default:
+		return FA_OBS_ERROR;
+	}
+}
+
 int
 fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
     const char *request, const struct fa_mad_req *r, json_t *d,
@@ -120,9 +137,8 @@ fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	switch (r->outcome) {
-	case FA_MAD_ANSWERED:
-		st = FA_OBS_COMPLETE;
+	switch ((st = fa_ib_req_state(r))) {
+	case FA_OBS_COMPLETE:
 		if (bad != NULL) {
 			st = FA_OBS_ERROR;
 			reason = fa_strfmt("malformed answer: %s", bad);
@@ -136,20 +152,16 @@ fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
 			    r->resp_len : IB_MAD_SIZE);
 		}
 		break;
-	case FA_MAD_STATUS:
-		st = FA_OBS_REJECTED;
+	case FA_OBS_REJECTED:
 		reason = fa_strfmt("answered with MAD status 0x%04x", r->status);
 		break;
-	case FA_MAD_NO_RESPONSE:
-		st = FA_OBS_NO_RESPONSE;
+	case FA_OBS_NO_RESPONSE:
 		reason = fa_strfmt("no response after %u sends", r->sends);
 		break;
-	case FA_MAD_DEADLINE:
-		st = FA_OBS_NOT_COLLECTED;
+	case FA_OBS_NOT_COLLECTED:
 		reason = fa_ib_cut_reason();
 		break;
 	default:
-		st = FA_OBS_ERROR;
 		reason = fa_strdup("the request could not be sent");
 		break;
 	}

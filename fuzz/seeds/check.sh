@@ -18,4 +18,15 @@ for kind in $(jq -r '[.observations[].kind] | unique | .[]' "$in"); do
 	jq -c --arg k "$kind" '.observations |= map(select(.kind == $k))' \
 	    "$in" >"$out/kind-$kind"
 done
+# The key probes as scans record them since ib.gmp.key_probes (the fixture
+# holds the older form, an observation per node): one per class.
+jq -c '.observations |= [.[] | select(.kind == "ib.gmp.key_probe")] |
+    .observations |= [group_by(.data.class)[] | {id: "kps", family: "ib",
+    kind: "ib.gmp.key_probes", target: "fabric", request: "Get",
+    state: "complete", reason: null, data: {class: .[0].data.class,
+    attribute: .[0].data.attribute, nodes: [.[] | {target, state,
+    lid: .data.lid, node_desc: .data.node_desc, node_type: .data.node_type}
+    + (.data | {mad_status, cc_key, protect, lease, violations} |
+    with_entries(select(.value != null)))]}}]' "$in" \
+    >"$out/kind-ib.gmp.key_probes"
 jq -c 'del(.policy) | .observations |= .[0:12]' "$in" >"$out/nopolicy"

@@ -91,13 +91,53 @@ expect_eq "protected: the snapshot says all three classes were probed" \
     cc,vs,am
 
 # --key-probes: a class left out is not sent, and its check says so.
-# probes_sent NAME-probes-LIST CLASS: the agent's Gets of that class.
+# probes_sent NAME-probes-LIST CLASS: the Gets of that class the agent
+# judged (one rule line each; an answered Get is logged twice).
 probes_sent() {
-	grep "class=$2(" "$T/$1.agent.log" | grep -c 'method=0x01'
+	grep "class=$2(" "$T/$1.agent.log" | grep 'method=0x01' | grep -c ' rule='
 }
+expect_eq "protected: one observation per class, a node entry per Get" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | "\(.data.class)=\(.data.nodes | length)"] | sort | join(" ")' "$T/protected/snapshot.json")" \
+    "am=$(probes_sent protected 0x0b) cc=$(probes_sent protected 0x21) vs=$(probes_sent protected 0x0a)"
+expect_eq "protected: the failing node's LID, to reproduce it with" \
+    "$(jq -r '.results[] | select(.id == "IB-VSKEY-UNSET") | .evidence[0].value[].lid' "$r")" \
+    "$(jq -r '.observations[] | select(.kind == "ib.topology") | .data.nodes[] | select(.desc == "MF0;ib-leaf02:MSB7800/U1") | .ports[] | select(.num == 0) | .lid' "$T/protected/snapshot.json")"
+expect_eq "protected: the failing nodes' evidence names their observation" \
+    "$(jq -r '.results[] | select(.id == "IB-VSKEY-UNSET") | .evidence[0].observation | sub("#[0-9]+$"; "")' "$r")" \
+    ib.gmp.key_probes
+expect_eq "protected: the node entries are in target order" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | .data.nodes | map(.target) | . == sort] | unique | join(" ")' "$T/protected/snapshot.json")" \
+    true
 expect_eq "protected: the agent saw Gets of all three classes" \
     "$(for c in 0x21 0x0a 0x0b; do
 	[ "$(probes_sent protected $c)" -gt 0 ] && printf y; done)" yyy
+# Snapshots from before ib.gmp.key_probes hold one ib.gmp.key_probe
+# observation per node and class: the same probes in that form are judged
+# alike.
+jq '.observations |= ([.[] | select(.kind != "ib.gmp.key_probes")] +
+    [.[] | select(.kind == "ib.gmp.key_probes") | .data as $d | $d.nodes[] |
+    {id: ("kp-\($d.class)-\(.target)"), family: "ib",
+     kind: "ib.gmp.key_probe", target, request: "Get", state,
+     reason: (if .state == "complete" then null else "r" end),
+     data: ({class: $d.class, attribute: $d.attribute} +
+     del(.target, .state))}])' "$T/protected/snapshot.json" >"$T/old.json"
+results() {	# SNAPSHOT NAME: its results as `fabaudit check` gives them
+	"$BIN" check -q -f json -c fixtures/ib/protected/policy.conf \
+	    -o "$T/$2" "$1" >/dev/null 2>&1
+	jq -r '.results[] | select(.id | test("^IB-(CC|VS|AM)KEY-UNSET$")) |
+	    [.id, .status, .reason, (.evidence[0].value | tostring)] | @tsv' \
+	    "$T/$2/report.json"
+}
+new=$(results "$T/protected/snapshot.json" new)
+expect_eq "older snapshots: three key checks in the current form" \
+    "$(printf '%s\n' "$new" | cut -f1 | sort | tr '\n' ' ')" \
+    "IB-AMKEY-UNSET IB-CCKEY-UNSET IB-VSKEY-UNSET "
+expect_eq "older snapshots: per-node key_probe observations, same results" \
+    "$(results "$T/old.json" old)" "$new"
+expect_eq "older snapshots: the converted copy has a probe per node" \
+    "$(jq '[.observations[] | select(.kind == "ib.gmp.key_probe")] | length' "$T/old.json")" \
+    "$(($(probes_sent protected 0x21) + $(probes_sent protected 0x0a) + $(probes_sent protected 0x0b)))"
+
 expect_eq "--key-probes cc: scan exits 1" \
     "$(scan_agent protected --key-probes cc)" 1
 r=$T/protected-probes-cc/report.json
@@ -115,7 +155,7 @@ expect_eq "--key-probes cc: VS and AM say they were left out" \
     "$(jq -r '[.results[] | select(.id == "IB-VSKEY-UNSET" or .id == "IB-AMKEY-UNSET") | .reason] | join("|")' "$r")" \
     "the scan was told not to probe for the VS_Key (--key-probes without vs)|the scan was told not to probe for the AM_Key (--key-probes without am)"
 expect_eq "--key-probes cc: only CC probes in the snapshot, which says so" \
-    "$(jq -r '"\([.observations[] | select(.kind == "ib.gmp.key_probe") | .data.class] | unique | join(",")) \(.scan.ib_options.key_probes | join(","))"' "$T/protected-probes-cc/snapshot.json")" \
+    "$(jq -r '"\([.observations[] | select(.kind == "ib.gmp.key_probes") | .data.class] | unique | join(",")) \(.scan.ib_options.key_probes | join(","))"' "$T/protected-probes-cc/snapshot.json")" \
     "cc cc"
 expect_eq "--key-probes none: scan exits 1" \
     "$(scan_agent protected --key-probes none)" 1

@@ -2408,6 +2408,66 @@ gmpkey_never_passes_on_silence(void **state)
 	    "(0 silent, 0 unsupported, 1 other)"), FA_ST_NOT_TESTED);
 }
 
+/* ib.gmp.key_probes, one per class, as fabric/ib_gmpkeys.c writes it. */
+static char *
+o_kps(const char *cls, const char *nodes)
+{
+	char *d, *o;
+
+	d = xfmt("{\"class\":\"%s\",\"attribute\":\"x\",\"nodes\":%s}",
+	    cls, nodes);
+	o = obs("kps", "ib.gmp.key_probes", "fabric", "Get", "complete", NULL,
+	    d);
+	free(d);
+	return o;
+}
+
+/* A node entry of o_kps: target, state, then more members. */
+#define KPN(target, state, more) \
+	"{\"target\":\"" target "\",\"lid\":2,\"node_desc\":\"leaf\"," \
+	"\"node_type\":\"Switch\",\"state\":\"" state "\"" more "}"
+
+static void
+gmpkeys_nodes_judged(void **state)
+{
+	(void)state;
+	assert_int_equal(one(&fa_chk_ib_cckey_unset, snap("collected",
+	    o_kps("cc", "[" KPN("S-0x1/0", "complete", CCK("true",
+	    "<redacted>")) "," KPN("S-0x2/0", "no_response", "") "]"), NULL),
+	    POLICY, "1 of 2 nodes answered"), FA_ST_FAIL);
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "[" KPN("S-0x1/0", "complete", "") "]"), NULL),
+	    POLICY, "VS_Key 0"), FA_ST_FAIL);
+	/* Silent, unsupported and other nodes: unknown, never a pass. */
+	assert_int_equal(one(&fa_chk_ib_amkey_unset, snap("collected",
+	    o_kps("am", "[" KPN("S-0x1/0", "no_response", "") ","
+	    KPN("H-0x2/1", "rejected", ",\"mad_status\":12") ","
+	    KPN("H-0x3/1", "not_collected", "") "]"), NULL), POLICY,
+	    "(1 silent, 1 unsupported, 1 other)"), FA_ST_NOT_TESTED);
+	/* Another class's observation is not this one's. */
+	assert_int_equal(one(&fa_chk_ib_amkey_unset, snap("collected",
+	    o_kps("vs", "[" KPN("S-0x1/0", "complete", "") "]"), NULL),
+	    POLICY, "no node was probed"), FA_ST_NOT_TESTED);
+}
+
+static void
+gmpkeys_malformed_is_error(void **state)
+{
+	(void)state;
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "{}"), NULL), POLICY, "has no node list"),
+	    FA_ST_ERROR);
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "[" KPN("S-0x1/0", "answered", "") "]"), NULL),
+	    POLICY, "without a target or a state"), FA_ST_ERROR);
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "[{\"state\":\"complete\"}]"), NULL), POLICY,
+	    "without a target or a state"), FA_ST_ERROR);
+	assert_int_equal(one(&fa_chk_ib_cckey_unset, snap("collected",
+	    o_kps("cc", "[" KPN("S-0x1/0", "complete", "") "]"), NULL),
+	    POLICY, "no consistent cc_key"), FA_ST_ERROR);
+}
+
 /* A snapshot of a scan whose --key-probes listed only `probed`. */
 static struct fa_snapshot *
 snap_probing(const char *probed, char *o1)
@@ -3133,6 +3193,8 @@ main(void)
 		cmocka_unit_test(gmpkey_fail),
 		cmocka_unit_test(gmpkey_never_passes_on_silence),
 		cmocka_unit_test(gmpkey_left_out),
+		cmocka_unit_test(gmpkeys_nodes_judged),
+		cmocka_unit_test(gmpkeys_malformed_is_error),
 		cmocka_unit_test(gmpkey_inconsistent_key_is_error),
 		cmocka_unit_test(smp_unrestricted_pass_smps_filtered),
 		cmocka_unit_test(smp_unrestricted_not_tested),
