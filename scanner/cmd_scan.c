@@ -190,8 +190,10 @@ parse_key_probes(const char *s, unsigned *off)
 		*off = FA_IB_KEYPROBE_ALL;
 		return 0;
 	}
-	if ((copy = strdup(s)) == NULL)
+	if ((copy = strdup(s)) == NULL) {
+		fa_diag(NULL, "out of memory");
 		return -1;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < NKEY_PROBES; i++)
