@@ -35,7 +35,9 @@ struct fa_host_env {
 	int		 vm;		/* 1 yes, 0 no, -1 cannot tell */
 	char		 runtime[32];	/* "docker", "kubernetes"..., or "" */
 	char		 platform[160];	/* DMI vendor/product, or "" */
-	json_t		*evidence;	/* what decided it (owned) */
+	int		 conflict;	/* tells that disagree left it undecided */
+	char		 account[1024];	/* each question, its verdict, its tells */
+	json_t		*evidence;	/* one "environment" item (owned) */
 };
 
 /* Classify; 0 or FA_ERR_NOMEM.  Free with fa_host_env_free. */

@@ -1,14 +1,36 @@
 /*
- * Shared reasoning of the host checks (see host_checks.h): what the
- * environment is, the audited process's credentials, which mount holds a
- * path, and whether a file is writable by that process.
+ * What the audited environment is (see host_checks.h): a container or not,
+ * and on a VM or on bare metal, decided from every tell read and weighed,
+ * never from one alone; and the audited process's credentials.
  *
- * Container tells, strongest first: a runtime's marker file (/.dockerenv,
- * /run/.containerenv), a runtime's cgroup path in /proc/1/cgroup
- * ("/docker/<id>", "/kubepods/...", cri-containerd, crio, libpod, lxc),
- * and a PID namespace that is not the initial one (its inode is not
- * PROC_PID_INIT_INO, 0xEFFFFFFC; include/linux/proc_ns.h).  VM tells: the
- * CPUID "hypervisor" bit (/proc/cpuinfo flags) and DMI vendor strings.
+ * Container.  Decisive tells, each proof alone: a PID namespace that is
+ * not the initial one (its inode is not 0xEFFFFFFC, uapi linux/nsfs.h); a
+ * container runtime's cgroup in /proc/self/cgroup or /proc/1/cgroup
+ * ("/docker/<id>", "kubepods", "cri-containerd-", "libpod-",
+ * "machine.slice/systemd-nspawn@"...); a cgroup path of PID 1 that starts
+ * with "/.." (PID 1 outside our cgroup namespace's root: a container that
+ * shares the host's PIDs).  Weighed tells: a uts, user or cgroup namespace
+ * of its own (2 each), an ipc, net or mnt namespace of its own, a marker
+ * file (/.dockerenv, /run/.containerenv, /run/systemd/container), the
+ * environment's container= or KUBERNETES_SERVICE_HOST, an overlay root
+ * file system (1 each).  Against: the initial PID namespace, and every
+ * namespace the initial one.  A systemd service with ProtectSystem= has a
+ * mount namespace of its own, and a VM whose root file system was made
+ * from a container image carries /.dockerenv: neither is a container.
+ *
+ *   decisive tell, unless all 8 namespaces are the initial ones -> yes
+ *   (runc cannot share the host's mount namespace: that is a conflict);
+ *   initial PID namespace, weighed tells >= 5 -> yes (a container that
+ *   shares the host's PIDs); <= 2 -> no; 3 or 4 -> cannot tell;
+ *   no namespace read and no decisive tell -> cannot tell.
+ *
+ * VM.  For: the CPUID "hypervisor" bit (/proc/cpuinfo flags), a Xen
+ * /sys/hypervisor/type, a device-tree hypervisor node, DMI/SMBIOS strings
+ * of a hypervisor or cloud VM (2 each).  Against: no hypervisor bit (2), an
+ * EC2 ".metal" product (2), DMI of another vendor (1).  A side with 2 or
+ * more and nothing against it decides; both sides: the conflict is
+ * reported and nothing decided.  "Amazon EC2" alone is not a VM: .metal
+ * instances carry it too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,30 +40,85 @@
 #include "../core/util.h"
 #include "host_checks.h"
 
+/* Substrings of a cgroup line that name the runtime containing us. */
 static const struct {
-	const char	*pattern;	/* substring of a /proc/1/cgroup line */
+	const char	*pattern;
 	const char	*runtime;
 } cgroup_tells[] = {
 	{ "kubepods", "kubernetes" },
 	{ "/docker/", "docker" },
-	{ "docker-", "docker" },
+	{ "/docker-", "docker" },
 	{ "cri-containerd", "containerd" },
-	{ "crio-", "cri-o" },
+	{ "/crio-", "cri-o" },
 	{ "libpod", "podman" },
 	{ "/lxc/", "lxc" },
 	{ "lxc.payload", "lxc" },
+	{ "systemd-nspawn@", "systemd-nspawn" },
+	{ "/machine.slice/machine-", "systemd-nspawn" },
+	{ "/ecs/", "ecs" },
+	{ "/garden/", "garden" },
+	{ "/buildkit/", "buildkit" },
 };
 
+/* DMI strings of hypervisors and cloud VMs (sys_vendor, product_name). */
 static const char *const vm_vendors[] = {
-	"QEMU", "KVM", "VMware", "Xen", "Amazon EC2", "Google",
-	"Microsoft Corporation", "innotek", "VirtualBox", "OpenStack",
-	"Parallels", "Bochs", "Firecracker", "Cloud Hypervisor", NULL
+	"QEMU", "KVM", "VMware", "Xen", "Google Compute Engine",
+	"Microsoft Corporation Virtual Machine", "innotek", "VirtualBox",
+	"OpenStack", "Parallels", "Bochs", "Firecracker", "Cloud Hypervisor",
+	"BHYVE", "Alibaba Cloud ECS", "DigitalOcean Droplet", "Hetzner vServer",
+	"OracleCloud.com", "Nutanix AHV", "Standard PC (Q35", "Standard PC (i440FX",
+	NULL
 };
 
+/* Namespace types in the order they are reported. */
+static const char *const ns_all[] = { "pid", "ipc", "uts", "user",
+	"cgroup", "time", "net", "mnt", NULL };
+
+/* The weight of a namespace of our own, as a container tell. */
 static int
-ev(json_t *a, const struct fa_obs *o, const char *field, json_t *v)
+ns_weight(const char *type)
 {
-	return fa_evidence_add(a, fa_evidence(o, field, v));
+	if (strcmp(type, "uts") == 0 || strcmp(type, "user") == 0 ||
+	    strcmp(type, "cgroup") == 0)
+		return 2;
+	if (strcmp(type, "time") == 0)
+		return 0;	/* no runtime makes one by default */
+	return 1;
+}
+
+enum { SAYS_YES, SAYS_NO };
+enum { W_DECISIVE = 100 };
+
+struct tally {
+	struct fa_host_env *env;
+	json_t		*tells;		/* [{tell, says, weight, ...}] */
+	int		 decisive;	/* decisive container tells */
+	int		 yes, no;	/* weighed sums */
+	int		 r;		/* first error */
+};
+
+/* Record one tell; weight W_DECISIVE marks a decisive one. */
+static void
+tell(struct tally *t, const char *question, int says, int weight,
+    const struct fa_obs *o, const char *field, const char *what)
+{
+	json_t *e;
+
+	if (t->r != 0)
+		return;
+	if (says == SAYS_YES && weight == W_DECISIVE)
+		t->decisive++;
+	else if (says == SAYS_YES)
+		t->yes += weight;
+	else
+		t->no += weight;
+	e = json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:s}", "question",
+	    question, "says", says == SAYS_YES ? "yes" : "no", "weight",
+	    weight == W_DECISIVE ? "decisive" : weight >= 2 ? "strong" :
+	    "weak", "observation", o != NULL ? o->id : NULL, "field", field,
+	    "tell", what);
+	if (e == NULL || json_array_append_new(t->tells, e) != 0)
+		t->r = FA_ERR_NOMEM;
 }
 
 static void
@@ -51,78 +128,256 @@ set_runtime(struct fa_host_env *env, const char *rt)
 		snprintf(env->runtime, sizeof(env->runtime), "%s", rt);
 }
 
+/* Runtime cgroups in one cgroup file's lines; "/.." for PID 1's. */
+static void
+cgroup_lines(struct tally *t, const struct fa_obs *o, const char *field,
+    int pid1)
+{
+	const json_t *lines = json_object_get(o->data, field), *v;
+	const char *line, *path;
+	char what[320];
+	size_t i, k;
+
+	json_array_foreach(lines, i, v) {
+		if ((line = json_string_value(v)) == NULL)
+			continue;
+		/* hierarchy-ID:controllers:path (cgroups(7)) */
+		path = strchr(line, ':');
+		path = path != NULL ? strchr(path + 1, ':') : NULL;
+		path = path != NULL ? path + 1 : line;
+		for (k = 0; k < sizeof(cgroup_tells) / sizeof(cgroup_tells[0]);
+		    k++)
+			if (strstr(path, cgroup_tells[k].pattern) != NULL)
+				break;
+		if (k < sizeof(cgroup_tells) / sizeof(cgroup_tells[0])) {
+			snprintf(what, sizeof(what), "%s cgroup %s names the "
+			    "%s runtime", pid1 ? "PID 1's" : "our", path,
+			    cgroup_tells[k].runtime);
+			set_runtime(t->env, cgroup_tells[k].runtime);
+			tell(t, "container", SAYS_YES, W_DECISIVE, o, field,
+			    what);
+			return;
+		}
+		if (pid1 && strncmp(path, "/..", 3) == 0) {
+			snprintf(what, sizeof(what), "PID 1's cgroup %s lies "
+			    "outside our cgroup namespace: PID 1 is not ours, "
+			    "a container sharing the host's PIDs", path);
+			tell(t, "container", SAYS_YES, W_DECISIVE, o, field,
+			    what);
+			return;
+		}
+	}
+}
+
+/* Namespaces: returns how many types were told initial or not. */
 static int
-container_tells(const struct fa_snapshot *s, struct fa_host_env *env)
+ns_tells(struct tally *t, const struct fa_snapshot *s, int *pid_initial,
+    int *all_initial)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_NS,
+	    "/proc/self/ns");
+	char own[96] = "", host[96] = "", what[200];
+	const json_t *v;
+	size_t i;
+	int known = 0, w;
+
+	*pid_initial = -1;
+	*all_initial = 0;
+	if (o == NULL || o->state != FA_OBS_COMPLETE)
+		return 0;
+	for (i = 0; ns_all[i] != NULL; i++) {
+		v = json_object_get(json_object_get(o->data, ns_all[i]),
+		    "initial");
+		if (!json_is_boolean(v))
+			continue;
+		known++;
+		snprintf(json_is_true(v) ? host + strlen(host) : own +
+		    strlen(own), sizeof(own) - strlen(json_is_true(v) ? host :
+		    own), "%s%s", (json_is_true(v) ? host : own)[0] ? ", " :
+		    "", ns_all[i]);
+		if (strcmp(ns_all[i], "pid") == 0)
+			*pid_initial = json_is_true(v);
+		if (json_is_true(v))
+			continue;
+		w = strcmp(ns_all[i], "pid") == 0 ? W_DECISIVE :
+		    ns_weight(ns_all[i]);
+		snprintf(what, sizeof(what), "the %s namespace is not the "
+		    "initial one", ns_all[i]);
+		if (w > 0)
+			tell(t, "container", SAYS_YES, w, o, ns_all[i], what);
+	}
+	if (*pid_initial == 1) {
+		snprintf(what, sizeof(what), "the PID namespace is the initial "
+		    "one (the host's)");
+		tell(t, "container", SAYS_NO, 2, o, "pid", what);
+	}
+	if (known > 0 && own[0] == '\0') {
+		*all_initial = known;
+		snprintf(what, sizeof(what), "every namespace read is the "
+		    "initial one: %s", host);
+		tell(t, "container", SAYS_NO, known >= 8 ? 3 : 1, o, NULL,
+		    what);
+	}
+	return known;
+}
+
+static void
+marker_tells(struct tally *t, const struct fa_snapshot *s)
 {
 	const struct fa_obs *o;
-	const json_t *lines, *v, *pid;
-	const char *role, *line;
-	size_t it = 0, i, k;
-	int seen = 0, exists;
+	const char *role;
+	char what[160];
+	size_t it = 0;
+	int exists;
 
 	while ((o = fa_snapshot_next(s, FA_KIND_HOST_PATH, &it)) != NULL) {
 		role = fa_json_get_str(o->data, "role");
 		if (role == NULL || strncmp(role, "marker:", 7) != 0 ||
 		    o->state != FA_OBS_COMPLETE ||
-		    fa_json_get_bool(o->data, "exists", &exists) != 0)
+		    fa_json_get_bool(o->data, "exists", &exists) != 0 ||
+		    !exists)
 			continue;
-		seen = 1;
-		if (!exists)
-			continue;
-		env->container = 1;
-		set_runtime(env, role + 7);
-		if (ev(env->evidence, o, "exists", json_true()) != 0)
-			return FA_ERR_NOMEM;
+		snprintf(what, sizeof(what), "%s exists (the %s marker file)",
+		    o->target, role + 7);
+		set_runtime(t->env, role + 7);
+		tell(t, "container", SAYS_YES, 1, o, "exists", what);
 	}
-	o = fa_snapshot_find(s, FA_KIND_HOST_TENANCY, "/");
-	lines = o != NULL ? json_object_get(o->data, "cgroup_1") : NULL;
-	json_array_foreach(lines, i, v) {
-		if ((line = json_string_value(v)) == NULL)
-			continue;
-		for (k = 0; k < sizeof(cgroup_tells) / sizeof(cgroup_tells[0]);
-		    k++) {
-			if (strstr(line, cgroup_tells[k].pattern) == NULL)
-				continue;
-			env->container = 1;
-			set_runtime(env, cgroup_tells[k].runtime);
-			if (ev(env->evidence, o, "cgroup_1",
-			    json_string(line)) != 0)
-				return FA_ERR_NOMEM;
-			i = json_array_size(lines);	/* one line is enough */
-			break;
-		}
-	}
-	o = fa_snapshot_find(s, FA_KIND_HOST_NS, "/proc/self/ns");
-	pid = o != NULL ? json_object_get(o->data, "pid") : NULL;
-	if (json_is_boolean(json_object_get(pid, "initial"))) {
-		if (json_is_false(json_object_get(pid, "initial"))) {
-			env->container = 1;
-			if (ev(env->evidence, o, "pid.initial",
-			    json_false()) != 0)
-				return FA_ERR_NOMEM;
-		} else if (env->container != 1 && seen) {
-			/* Initial PID namespace and no marker: not a
-			 * container (or one sharing the host's PIDs with no
-			 * runtime tell, which no file can show). */
-			env->container = 0;
-			if (ev(env->evidence, o, "pid.initial",
-			    json_true()) != 0)
-				return FA_ERR_NOMEM;
-		}
-	}
-	return 0;
 }
 
-static int
-vm_tells(const struct fa_snapshot *s, struct fa_host_env *env)
+static void
+tenancy_container_tells(struct tally *t, const struct fa_obs *o)
 {
-	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_TENANCY, "/");
-	const json_t *dmi, *hv;
-	const char *vendor, *product, *hvt;
-	size_t i;
+	const char *v;
+	char what[200];
+	int k8s;
 
 	if (o == NULL)
-		return 0;
+		return;
+	cgroup_lines(t, o, "cgroup_self", 0);
+	cgroup_lines(t, o, "cgroup_1", 1);
+	if ((v = fa_json_get_str(o->data, "container_manager")) != NULL) {
+		snprintf(what, sizeof(what), "/run/systemd/container says "
+		    "\"%.60s\"", v);
+		set_runtime(t->env, v);
+		tell(t, "container", SAYS_YES, 1, o, "container_manager", what);
+	}
+	if ((v = fa_json_get_str(o->data, "environ_container")) != NULL) {
+		snprintf(what, sizeof(what), "the environment has "
+		    "container=%.60s", v);
+		set_runtime(t->env, v);
+		tell(t, "container", SAYS_YES, 1, o, "environ_container", what);
+	}
+	if (fa_json_get_bool(o->data, "environ_kubernetes", &k8s) == 0 &&
+	    k8s) {
+		set_runtime(t->env, "kubernetes");
+		tell(t, "container", SAYS_YES, 1, o, "environ_kubernetes",
+		    "KUBERNETES_SERVICE_HOST is set (a pod's environment)");
+	}
+}
+
+static void
+root_fs_tell(struct tally *t, const struct fa_snapshot *s)
+{
+	const json_t *m = fa_host_mount_for(s, "/");
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_MOUNTS,
+	    "/proc/self/mountinfo");
+	const char *fs = fa_json_get_str(m, "fstype");
+
+	if (fs != NULL && (strcmp(fs, "overlay") == 0 ||
+	    strcmp(fs, "fuse-overlayfs") == 0 || strcmp(fs, "aufs") == 0))
+		tell(t, "container", SAYS_YES, 1, o, "mounts", "the root file "
+		    "system is an overlay (container images are)");
+}
+
+/* The account of one question for the reason texts. */
+static void
+account(struct tally *t, const char *question, const char *verdict,
+    char *buf, size_t len)
+{
+	const json_t *e;
+	size_t i, n = strlen(buf);
+	int first = 1;
+
+	n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s: %s",
+	    n > 0 ? "; " : "", question, verdict);
+	json_array_foreach(t->tells, i, e) {
+		if (strcmp(fa_json_get_str(e, "question"), question) != 0 ||
+		    n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (%s %s)",
+		    first ? " - " : ", ", fa_json_get_str(e, "tell"),
+		    fa_json_get_str(e, "weight"), strcmp(fa_json_get_str(e,
+		    "says"), "yes") == 0 ? "for" : "against");
+		first = 0;
+	}
+}
+
+static void
+decide_container(struct tally *t, const struct fa_snapshot *s)
+{
+	const struct fa_obs *ten = fa_snapshot_find(s, FA_KIND_HOST_TENANCY,
+	    "/");
+	struct fa_host_env *env = t->env;
+	int pid_initial, all_initial, known;
+	const char *verdict;
+
+	t->decisive = t->yes = t->no = 0;
+	known = ns_tells(t, s, &pid_initial, &all_initial);
+	tenancy_container_tells(t, ten != NULL && ten->state ==
+	    FA_OBS_COMPLETE ? ten : NULL);
+	marker_tells(t, s);
+	root_fs_tell(t, s);
+	if (t->decisive > 0 && all_initial >= 8) {
+		env->container = -1;
+		verdict = "conflicting evidence (a runtime's tell, yet every "
+		    "namespace, the mount namespace too, is the host's)";
+	} else if (t->decisive > 0) {
+		env->container = 1;
+		verdict = pid_initial == 1 ? "yes, sharing the host's PID "
+		    "namespace" : "yes";
+	} else if (pid_initial == 1 && t->yes >= 5) {
+		env->container = 1;
+		verdict = "yes, sharing the host's PID namespace";
+	} else if (pid_initial == 1 && t->yes <= 2) {
+		env->container = 0;
+		verdict = t->yes > 0 ? "no (the weaker tells for it are "
+		    "outweighed)" : "no";
+	} else if (pid_initial == 1) {
+		env->container = -1;
+		verdict = "conflicting evidence (namespaces of its own, but "
+		    "the host's PIDs and no runtime tell)";
+	} else {
+		env->container = -1;
+		verdict = known == 0 ? "cannot tell (no namespace identity "
+		    "was read and no runtime tell was found)" :
+		    "cannot tell (the PID namespace was not read)";
+	}
+	if (env->container != 1)
+		env->runtime[0] = '\0';
+	if (env->container == -1 && t->yes + t->decisive > 0 &&
+	    (t->no > 0 || known == 0))
+		env->conflict = 1;
+	account(t, "container", verdict, env->account, sizeof(env->account));
+}
+
+static void
+decide_vm(struct tally *t, const struct fa_snapshot *s)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_TENANCY,
+	    "/");
+	struct fa_host_env *env = t->env;
+	const json_t *dmi, *hv;
+	const char *vendor, *product, *v, *verdict;
+	char what[256];
+	size_t i, n;
+
+	t->yes = t->no = 0;
+	if (o == NULL || o->state != FA_OBS_COMPLETE) {
+		env->vm = -1;
+		account(t, "VM", "cannot tell (the tenancy files were not "
+		    "read)", env->account, sizeof(env->account));
+		return;
+	}
 	dmi = json_object_get(o->data, "dmi");
 	vendor = fa_json_get_str(dmi, "sys_vendor");
 	product = fa_json_get_str(dmi, "product_name");
@@ -130,45 +385,83 @@ vm_tells(const struct fa_snapshot *s, struct fa_host_env *env)
 		snprintf(env->platform, sizeof(env->platform), "%s%s%s",
 		    vendor != NULL ? vendor : "", vendor != NULL &&
 		    product != NULL ? " " : "", product != NULL ? product : "");
-	for (i = 0; vm_vendors[i] != NULL && env->platform[0] != '\0'; i++)
-		if (strstr(env->platform, vm_vendors[i]) != NULL) {
-			env->vm = 1;
-			if (ev(env->evidence, o, "dmi", json_string(
-			    env->platform)) != 0)
-				return FA_ERR_NOMEM;
-			break;
-		}
-	if ((hvt = fa_json_get_str(o->data, "hypervisor_type")) != NULL) {
-		env->vm = 1;
-		if (ev(env->evidence, o, "hypervisor_type",
-		    json_string(hvt)) != 0)
-			return FA_ERR_NOMEM;
+	if (env->platform[0] != '\0') {
+		for (i = 0; vm_vendors[i] != NULL; i++)
+			if (strstr(env->platform, vm_vendors[i]) != NULL)
+				break;
+		n = product != NULL ? strlen(product) : 0;
+		snprintf(what, sizeof(what), "DMI: %s", env->platform);
+		if (n >= 6 && strcmp(product + n - 6, ".metal") == 0)
+			tell(t, "VM", SAYS_NO, 2, o, "dmi", what);
+		else if (vm_vendors[i] != NULL || (vendor != NULL &&
+		    strcmp(vendor, "Amazon EC2") == 0))
+			tell(t, "VM", SAYS_YES, 2, o, "dmi", what);
+		else
+			tell(t, "VM", SAYS_NO, 1, o, "dmi", what);
+	}
+	if ((v = fa_json_get_str(o->data, "hypervisor_type")) != NULL) {
+		snprintf(what, sizeof(what), "/sys/hypervisor/type: %.60s", v);
+		tell(t, "VM", SAYS_YES, 2, o, "hypervisor_type", what);
+	}
+	if ((v = fa_json_get_str(o->data, "dt_hypervisor")) != NULL) {
+		snprintf(what, sizeof(what), "device tree hypervisor node: "
+		    "%.60s", v);
+		tell(t, "VM", SAYS_YES, 2, o, "dt_hypervisor", what);
 	}
 	hv = json_object_get(o->data, "cpu_hypervisor");
-	if (json_is_true(hv)) {
+	if (json_is_boolean(hv))
+		tell(t, "VM", json_is_true(hv) ? SAYS_YES : SAYS_NO, 2, o,
+		    "cpu_hypervisor", json_is_true(hv) ? "the CPU's "
+		    "hypervisor flag is set" : "the CPU's hypervisor flag is "
+		    "clear");
+	if (t->yes >= 2 && t->no == 0) {
 		env->vm = 1;
-		if (ev(env->evidence, o, "cpu_hypervisor", json_true()) != 0)
-			return FA_ERR_NOMEM;
-	} else if (json_is_false(hv) && env->vm != 1) {
+		verdict = "yes";
+	} else if (t->no >= 2 && t->yes == 0) {
 		env->vm = 0;
-		if (ev(env->evidence, o, "cpu_hypervisor", json_false()) != 0)
-			return FA_ERR_NOMEM;
+		verdict = "no";
+	} else if (t->yes > 0 && t->no > 0) {
+		env->vm = -1;
+		env->conflict = 1;
+		verdict = "conflicting evidence";
+	} else {
+		env->vm = -1;
+		verdict = "cannot tell (too little evidence)";
 	}
-	return 0;
+	account(t, "VM", verdict, env->account, sizeof(env->account));
 }
 
 int
 fa_host_env(const struct fa_snapshot *s, struct fa_host_env *env)
 {
-	int r;
+	struct tally t;
+	json_t *item;
 
 	memset(env, 0, sizeof(*env));
+	memset(&t, 0, sizeof(t));
 	env->container = env->vm = -1;
-	if ((env->evidence = json_array()) == NULL)
+	t.env = env;
+	if ((env->evidence = json_array()) == NULL ||
+	    (t.tells = json_array()) == NULL) {
+		json_decref(env->evidence);
+		env->evidence = NULL;
 		return FA_ERR_NOMEM;
-	if ((r = container_tells(s, env)) != 0 || (r = vm_tells(s, env)) != 0) {
+	}
+	decide_container(&t, s);
+	decide_vm(&t, s);
+	if (t.r == 0) {
+		item = fa_evidence(NULL, "environment", json_pack("{s:s, s:s, "
+		    "s:s?, s:O}", "container", env->container == 1 ?
+		    "yes" : env->container == 0 ? "no" : "cannot tell", "vm",
+		    env->vm == 1 ? "yes" : env->vm == 0 ? "no" : "cannot tell",
+		    "runtime", env->runtime[0] != '\0' ? env->runtime : NULL,
+		    "tells", t.tells));
+		t.r = fa_evidence_add(env->evidence, item);
+	}
+	json_decref(t.tells);
+	if (t.r != 0) {
 		fa_host_env_free(env);
-		return r;
+		return t.r;
 	}
 	return 0;
 }
@@ -190,8 +483,11 @@ fa_host_env_name(const struct fa_host_env *env, char *buf, size_t len)
 		snprintf(buf, len, "a %s%scontainer on %s", env->runtime,
 		    env->runtime[0] != '\0' ? " " : "", machine);
 	else if (env->container == 0)
-		snprintf(buf, len, "%s%s%s", machine,
-		    env->platform[0] != '\0' ? ", " : "", env->platform);
+		snprintf(buf, len, "%s%s%s%s", env->vm == 1 ? "a VM" :
+		    env->vm == 0 ? "bare metal" : "not a container, on a "
+		    "machine of unknown kind", env->platform[0] != '\0' ?
+		    " (" : "", env->platform, env->platform[0] != '\0' ? ")" :
+		    "");
 	else
 		snprintf(buf, len, "an environment that could not be told "
 		    "apart from a container (%s)", machine);
@@ -261,8 +557,9 @@ fa_host_container_gate(const struct fa_check *c,
 	r = fa_results_add(out, c, env->container == 0 ?
 	    FA_ST_NOT_APPLICABLE : FA_ST_NOT_TESTED, "host", NULL,
 	    json_deep_copy(env->evidence), env->container == 0 ?
-	    "not a container (%s): this check judges container isolation" :
-	    "%s; no container evidence could be read", what);
+	    "not a container (%s): this check judges container isolation%s" :
+	    "%s: this check judges container isolation. %s", what,
+	    env->container == 0 ? "" : env->account);
 	fa_host_env_free(env);
 	return r < 0 ? r : 1;
 }

@@ -39,21 +39,22 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "host", NULL,
 		    json_incref(env.evidence), "the audited system is %s; the "
 		    "policy does not promise a dedicated host (dedicated_host "
-		    "yes)", what);
+		    "yes). %s", what, env.account);
 	else if (!known)
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL,
 		    json_incref(env.evidence), "the policy promises a "
-		    "dedicated host but the evidence read cannot tell: %s",
-		    what);
+		    "dedicated host but the evidence read cannot tell: %s. %s",
+		    what, env.account);
 	else if (shared)
 		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL,
 		    json_incref(env.evidence), "the policy promises a "
 		    "dedicated host, but this is %s: the physical host may be "
-		    "shared with other tenants", what);
+		    "shared with other tenants. %s", what, env.account);
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL,
 		    json_incref(env.evidence), "bare metal, not a container: "
-		    "consistent with the dedicated host the policy promises");
+		    "consistent with the dedicated host the policy promises. "
+		    "%s", env.account);
 	fa_host_env_free(&env);
 	return r < 0 ? r : 0;
 }

@@ -134,6 +134,128 @@ record(struct fa_snapshot *snap, const char *kind, const char *target,
 	    FA_OBS_COMPLETE, NULL, data, NULL);
 }
 
+/*
+ * The interfaces of /sys/class/net whose device is not virtual: the link
+ * of a NIC leads to its bus (".../devices/pci0000:00/.../net/eth0"), that
+ * of a veth, bridge or tunnel to "/devices/virtual/net/".  A network
+ * namespace of a container holds only virtual ones unless a NIC (an
+ * SR-IOV VF, say) was moved in; the host's holds its NICs.
+ */
+static int
+physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
+{
+	char **names = NULL, path[320], *link;
+	json_t *phys;
+	size_t n, i;
+	int r;
+
+	r = fa_sysroot_list(root, "/sys/class/net", 1024, &names, &n);
+	if (r == FA_ERR_NOMEM)
+		return r;
+	if (r != 0)
+		return 0;	/* "net_ifaces" records why already */
+	if ((phys = json_array()) == NULL ||
+	    json_object_set_new(data, "net_ifaces_physical", phys) != 0) {
+		fa_sysroot_names_free(names);
+		return FA_ERR_NOMEM;
+	}
+	for (i = 0, r = 0; r == 0 && i < n; i++) {
+		char *s;
+		int rr;
+
+		snprintf(path, sizeof(path), "/sys/class/net/%s", names[i]);
+		rr = fa_sysroot_readlink(root, path, &link);
+		if (rr == FA_ERR_NOMEM)
+			r = rr;
+		else if (rr != 0)
+			r = json_object_set_new(unread, "net_ifaces_physical",
+			    json_sprintf("%s: %s", path,
+			    fa_sysroot_strerror(rr))) ? FA_ERR_NOMEM : 0;
+		else {
+			if (strstr(link, "/devices/") != NULL &&
+			    strstr(link, "/devices/virtual/") == NULL) {
+				s = fa_str_sanitize(names[i],
+				    strlen(names[i]));
+				if (s == NULL || json_array_append_new(phys,
+				    json_string(s)) != 0)
+					r = FA_ERR_NOMEM;
+				free(s);
+			}
+			free(link);
+		}
+	}
+	fa_sysroot_names_free(names);
+	return r;
+}
+
+/*
+ * From the scanning process's own environment, only what names a
+ * container: "container=" (set by systemd-nspawn, podman, LXC: systemd's
+ * CONTAINER_INTERFACE) and whether KUBERNETES_SERVICE_HOST is set (every
+ * Kubernetes pod).  No other variable is recorded: they may hold secrets.
+ */
+static int
+environ_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
+{
+	char *buf = NULL, *p, *end, *s;
+	size_t len, n;
+	int r, k8s = 0;
+
+	r = fa_sysroot_read(root, "/proc/self/environ", 1u << 20, &buf, &len);
+	if (r == FA_ERR_NOMEM)
+		return r;
+	if (r != 0)
+		return json_object_set_new(unread, "environ", json_sprintf(
+		    "/proc/self/environ: %s", fa_sysroot_strerror(r))) ?
+		    FA_ERR_NOMEM : 0;
+	for (p = buf, end = buf + len, r = 0; r == 0 && p < end; p += n + 1) {
+		n = strnlen(p, (size_t)(end - p));
+		if (n > 10 && strncmp(p, "container=", 10) == 0) {
+			if ((s = fa_str_sanitize(p + 10, n - 10)) == NULL ||
+			    json_object_set_new(data, "environ_container",
+			    json_string(s)) != 0)
+				r = FA_ERR_NOMEM;
+			free(s);
+		} else if (n > 24 && strncmp(p, "KUBERNETES_SERVICE_HOST=",
+		    24) == 0)
+			k8s = 1;
+	}
+	free(buf);
+	if (r == 0 && json_object_set_new(data, "environ_kubernetes",
+	    json_boolean(k8s)) != 0)
+		r = FA_ERR_NOMEM;
+	return r;
+}
+
+/*
+ * The tells beyond DMI and CPUID: our own cgroups (/proc/self/cgroup),
+ * PID 1's name, the container manager files systemd's container
+ * interface defines (/run/systemd/container, /run/host/container-manager),
+ * the device tree's hypervisor node (ARM and POWER guests), NICs and the
+ * environment.
+ */
+static int
+more_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
+{
+	static const char *const files[][2] = {
+		{ "/proc/1/comm", "pid1_comm" },
+		{ "/run/systemd/container", "container_manager" },
+		{ "/run/host/container-manager", "host_container_manager" },
+		{ "/proc/device-tree/hypervisor/compatible", "dt_hypervisor" },
+	};
+	size_t i;
+	int r;
+
+	r = put_lines(root, "/proc/self/cgroup", data, "cgroup_self", unread);
+	for (i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
+		r = put_line(root, files[i][0], data, files[i][1], unread);
+	if (r == 0)
+		r = physical_ifaces(root, data, unread);
+	if (r == 0)
+		r = environ_tells(root, data, unread);
+	return r;
+}
+
 static int
 collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
@@ -200,6 +322,8 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		fa_sysroot_names_free(names);
 	}
 	json_decref(d);
+	if (r == 0)
+		r = more_tells(root, data, unread);
 	return record(snap, FA_KIND_HOST_TENANCY, "/", data, unread, r);
 }
 

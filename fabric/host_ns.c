@@ -7,20 +7,26 @@
 #include "../core/util.h"
 #include "host_ns.h"
 
-/* Fixed inode of each initial namespace; 0: allocated, no fixed value. */
+/*
+ * Fixed inode of each initial namespace and the first kernel release that
+ * fixes it (include/linux/proc_ns.h before 6.18, uapi linux/nsfs.h since).
+ */
 static const struct {
 	const char	*type;
-	uint64_t	 initial;
+	uint32_t	 initial;
+	unsigned	 major, minor;
+	const char	*since;
 } ns_types[] = {
-	{ "ipc", 0xEFFFFFFFu },
-	{ "uts", 0xEFFFFFFEu },
-	{ "user", 0xEFFFFFFDu },
-	{ "pid", 0xEFFFFFFCu },
-	{ "cgroup", 0xEFFFFFFBu },
-	{ "time", 0xEFFFFFFAu },
-	{ "net", 0 },
-	{ "mnt", 0 },
+	{ "ipc", 0xEFFFFFFFu, 3, 8, "3.8" },
+	{ "uts", 0xEFFFFFFEu, 3, 8, "3.8" },
+	{ "user", 0xEFFFFFFDu, 3, 8, "3.8" },
+	{ "pid", 0xEFFFFFFCu, 3, 8, "3.8" },
+	{ "cgroup", 0xEFFFFFFBu, 4, 6, "4.6" },
+	{ "time", 0xEFFFFFFAu, 5, 6, "5.6" },
+	{ "net", 0xEFFFFFF9u, 6, 18, "6.18" },
+	{ "mnt", 0xEFFFFFF8u, 6, 18, "6.18" },
 };
+#define NTYPES	(sizeof(ns_types) / sizeof(ns_types[0]))
 
 int
 fa_ns_link_parse(const char *link, const char *type, uint64_t *inode)
@@ -40,35 +46,108 @@ fa_ns_link_parse(const char *link, const char *type, uint64_t *inode)
 	return fa_parse_u64(digits, 1, UINT64_MAX, inode, NULL);
 }
 
+int
+fa_ns_is_initial(const char *type, uint64_t inode, unsigned major,
+    unsigned minor, const char **since)
+{
+	size_t i;
+
+	*since = NULL;
+	for (i = 0; i < NTYPES; i++) {
+		if (strcmp(type, ns_types[i].type) != 0)
+			continue;
+		*since = ns_types[i].since;
+		/* No dynamic inode can take a fixed number (see host_ns.h). */
+		if (inode == ns_types[i].initial)
+			return 1;
+		if (major > ns_types[i].major || (major == ns_types[i].major &&
+		    minor >= ns_types[i].minor))
+			return 0;
+		return -1;
+	}
+	return -1;
+}
+
+/* "6.18.44-fc" -> 6, 18; 0 or FA_ERR_INPUT. */
 static int
-one(const struct fa_sysroot *root, const char *type, uint64_t initial,
-    json_t *data, int *read)
+release(const char *s, unsigned *major, unsigned *minor)
+{
+	char *end;
+	unsigned long a, b;
+
+	a = strtoul(s, &end, 10);
+	if (end == s || *end != '.' || a > 1000)
+		return FA_ERR_INPUT;
+	s = end + 1;
+	b = strtoul(s, &end, 10);
+	if (end == s || b > 1000)
+		return FA_ERR_INPUT;
+	*major = (unsigned)a;
+	*minor = (unsigned)b;
+	return 0;
+}
+
+/* The inode of /proc/<who>/ns/<type>: 0, or an FA_ERR_* of the read. */
+static int
+link_inode(const struct fa_sysroot *root, const char *who, const char *type,
+    uint64_t *ino)
 {
 	char path[64], *link = NULL;
-	uint64_t ino;
-	json_t *o;
 	int r;
 
-	snprintf(path, sizeof(path), "/proc/self/ns/%s", type);
-	r = fa_sysroot_readlink(root, path, &link);
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", who, type);
+	if ((r = fa_sysroot_readlink(root, path, &link)) != 0)
+		return r;
+	r = fa_ns_link_parse(link, type, ino);
+	free(link);
+	return r;
+}
+
+static int
+one(const struct fa_sysroot *root, size_t t, unsigned major, unsigned minor,
+    json_t *data, int *read)
+{
+	const char *type = ns_types[t].type, *since;
+	uint64_t ino, pid1;
+	json_t *o;
+	int r, init;
+
+	r = link_inode(root, "self", type, &ino);
 	if (r == FA_ERR_NOMEM)
 		return r;
 	if (r == FA_ERR_NOTFOUND)
 		return 0;	/* older kernel (time, cgroup) or no /proc */
-	if (r == 0 && fa_ns_link_parse(link, type, &ino) != 0)
-		r = FA_ERR_INPUT;
-	free(link);
 	if (r != 0)
-		o = json_pack("{s:s}", "unreadable", fa_strerror(r));
-	else if (initial != 0)
-		o = json_pack("{s:I, s:b}", "inode", (json_int_t)ino,
-		    "initial", ino == initial);
-	else
+		o = json_pack("{s:s}", "unreadable", r == FA_ERR_INPUT ?
+		    "not a namespace link" : fa_sysroot_strerror(r));
+	else {
+		init = fa_ns_is_initial(type, ino, major, minor, &since);
 		o = json_pack("{s:I}", "inode", (json_int_t)ino);
+		if (o != NULL && init >= 0 && json_object_set_new(o,
+		    "initial", json_boolean(init)) != 0)
+			r = FA_ERR_NOMEM;
+		if (o != NULL && init < 0 && json_object_set_new(o,
+		    "initial_unknown", major == 0 ? json_sprintf("the kernel "
+		    "release was not read, and only kernels since %s fix the "
+		    "initial %s namespace's inode", since, type) :
+		    json_sprintf("kernel %u.%u predates %s, which fixes the "
+		    "initial %s namespace's inode", major, minor, since,
+		    type)) != 0)
+			r = FA_ERR_NOMEM;
+		/* PID 1's, when ptrace access rules let us read it. */
+		if (o != NULL && r == 0 && link_inode(root, "1", type,
+		    &pid1) == 0 && json_object_set_new(o, "pid1",
+		    json_integer((json_int_t)pid1)) != 0)
+			r = FA_ERR_NOMEM;
+		if (r == 0)
+			(*read)++;
+		else if (o != NULL) {
+			json_decref(o);
+			return r;
+		}
+	}
 	if (o == NULL || json_object_set_new(data, type, o) != 0)
 		return FA_ERR_NOMEM;
-	if (r == 0)
-		(*read)++;
 	return 0;
 }
 
@@ -76,14 +155,29 @@ int
 fa_host_collect_ns(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
 	json_t *data = json_object();
-	size_t i;
+	char *buf = NULL;
+	unsigned major = 0, minor = 0;
+	size_t i, len;
 	int read = 0, r;
 
 	if (data == NULL)
 		return FA_ERR_NOMEM;
-	for (i = 0; i < sizeof(ns_types) / sizeof(ns_types[0]); i++) {
-		if ((r = one(root, ns_types[i].type, ns_types[i].initial, data,
-		    &read)) != 0) {
+	r = fa_sysroot_read(root, "/proc/sys/kernel/osrelease", 256, &buf,
+	    &len);
+	if (r == FA_ERR_NOMEM) {
+		json_decref(data);
+		return r;
+	}
+	if (r == 0 && release(buf, &major, &minor) == 0 &&
+	    json_object_set_new(data, "kernel", json_sprintf("%u.%u", major,
+	    minor)) != 0) {
+		free(buf);
+		json_decref(data);
+		return FA_ERR_NOMEM;
+	}
+	free(buf);
+	for (i = 0; i < NTYPES; i++) {
+		if ((r = one(root, i, major, minor, data, &read)) != 0) {
 			json_decref(data);
 			return r;
 		}
