@@ -10,6 +10,10 @@
 /*
  * Fixed inode of each initial namespace and the first kernel release that
  * fixes it (include/linux/proc_ns.h before 6.18, uapi linux/nsfs.h since).
+ * The links of ipc, uts, user and pid read "type:[inode]" since 3.8, and
+ * the cgroup and time namespaces came with fixed numbers (4.6, 5.6): a
+ * link of those types that can be read is numbered by the rule whatever
+ * the release.  Only net and mnt depend on it.
  */
 static const struct {
 	const char	*type;
@@ -60,7 +64,7 @@ fa_ns_is_initial(const char *type, uint64_t inode, unsigned major,
 		/* No dynamic inode can take a fixed number (see host_ns.h). */
 		if (inode == ns_types[i].initial)
 			return 1;
-		if (major > ns_types[i].major || (major == ns_types[i].major &&
+		if (ns_types[i].major < 6 || major > ns_types[i].major || (major == ns_types[i].major &&
 		    minor >= ns_types[i].minor))
 			return 0;
 		return -1;

@@ -77,6 +77,21 @@ ns(struct fa_snapshot *s, int pid_initial, int net_host)
 	    "docker0" : "lo", "cpu_hypervisor", 0, "dmi"));
 }
 
+/* Not a container: every namespace the initial one (the kernel's fixed
+ * numbers; net and mnt on a kernel before 6.18 give no verdict). */
+static void
+host_ns(struct fa_snapshot *s)
+{
+	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, json_pack(
+	    "{s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}, s:{s:I}}", "pid",
+	    "initial", 1, "ipc", "initial", 1, "uts", "initial", 1, "cgroup",
+	    "initial", 1, "user", "initial", 1, "net", "inode",
+	    (json_int_t)4026531840));
+	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, json_pack(
+	    "{s:[s,s], s:b, s:{}}", "net_ifaces", "eth0", "lo",
+	    "cpu_hypervisor", 0, "dmi"));
+}
+
 /* A container: marker, private namespaces. */
 static struct fa_snapshot *
 container(void)
@@ -187,10 +202,11 @@ environment(void **state)
 	/* No evidence at all: container checks cannot tell. */
 	assert_int_equal(one(&fa_chk_host_seccomp_off, snap(), NULL,
 	    "could not be told apart"), FA_ST_NOT_TESTED);
-	/* Initial PID namespace, marker probed and absent: not a container. */
+	/* Every namespace the host's, marker probed and absent: not a
+	 * container. */
 	s = snap();
 	marker(s, 0);
-	ns(s, 1, 0);
+	host_ns(s);
 	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL,
 	    "not a container (bare metal"), FA_ST_NOT_APPLICABLE);
 	/* A private PID namespace alone makes a container. */
@@ -199,10 +215,17 @@ environment(void **state)
 	status(s, 0, FULL, FULL, 0, 0);
 	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL, NULL),
 	    FA_ST_FAIL);
+	/* The host's PIDs but uts, ipc and cgroup namespaces of its own,
+	 * no marker: a container sharing the host's PIDs (a hostPID pod). */
+	s = snap();
+	ns(s, 1, 0);
+	status(s, 0, FULL, FULL, 0, 0);
+	assert_int_equal(one(&fa_chk_host_seccomp_off, s, NULL, NULL),
+	    FA_ST_FAIL);
 	/* Tenancy against the policy. */
 	s = snap();
 	marker(s, 0);
-	ns(s, 1, 0);
+	host_ns(s);
 	assert_int_equal(one(&fa_chk_host_tenancy, s, "dedicated_host yes\n",
 	    "bare metal"), FA_ST_PASS);
 	assert_int_equal(one(&fa_chk_host_tenancy, container(),
@@ -399,7 +422,7 @@ paths(void **state)
 	    "not writable"), FA_ST_PASS);
 	s = snap();
 	marker(s, 0);
-	ns(s, 1, 0);
+	host_ns(s);
 	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0666",
 	    0);
 	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
@@ -477,7 +500,7 @@ toolkit_config(void **state)
 	(void)state;
 	s = snap();
 	marker(s, 0);
-	ns(s, 1, 0);
+	host_ns(s);
 	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
 	    json_pack("{s:{s:s}, s:[]}", "values",
 	    "nvidia-container-runtime.mode", "cdi", "unparsed"));
@@ -486,7 +509,7 @@ toolkit_config(void **state)
 	    "the default"), FA_ST_FAIL);
 	s = snap();
 	marker(s, 0);
-	ns(s, 1, 0);
+	host_ns(s);
 	add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml", FA_OBS_COMPLETE,
 	    json_pack("{s:{s:b}, s:[i]}", "values", "accept-nvidia-visible-"
 	    "devices-envvar-when-unprivileged", 0, "unparsed", 7));
