@@ -43,6 +43,15 @@ struct fa_host_env {
 /* Classify; 0 or FA_ERR_NOMEM.  Free with fa_host_env_free. */
 int fa_host_env(const struct fa_snapshot *s, struct fa_host_env *env);
 void fa_host_env_free(struct fa_host_env *env);
+/* How the decision is made, as fabaudit-checks(7) states it (mdoc). */
+extern const char fa_host_env_man[];
+/*
+ * For the tests that hold that text to the code: the VM vendor strings,
+ * and the i-th runtime cgroup pattern (NULL past the end); returns how
+ * many patterns there are.
+ */
+size_t fa_host_env_patterns(const char *const **vendors, size_t *nvendors,
+    const char **cgroup_pattern, size_t i);
 /* "a docker container", "a VM (KVM)", "bare metal"... */
 const char *fa_host_env_name(const struct fa_host_env *env, char *buf,
     size_t len);
@@ -115,10 +124,14 @@ int fa_host_writable(const struct fa_snapshot *s,
 	"connected to."
 /* The files that tell bare metal, VM and container apart (host_ident.h). */
 #define FA_HOST_ENV_FILES						\
-	"the tenancy evidence (/proc/1/cgroup, /proc/self/ns/pid, "	\
-	"/sys/class/dmi/id, /sys/hypervisor/type, /proc/cpuinfo, "	\
-	"/sys/class/net and the container marker files /.dockerenv and " \
-	"/run/.containerenv)"
+	"the tenancy evidence (/proc/self/ns/* and /proc/1/ns/*, "	\
+	"/proc/sys/kernel/osrelease, /proc/self/cgroup, /proc/1/cgroup, " \
+	"/proc/1/comm, /proc/self/environ (container= and "		\
+	"KUBERNETES_SERVICE_HOST only), /run/systemd/container, "	\
+	"/run/host/container-manager, /sys/class/dmi/id, "		\
+	"/sys/hypervisor/type, /proc/device-tree/hypervisor, "		\
+	"/proc/cpuinfo, /sys/class/net, /proc/self/mountinfo and the "	\
+	"container marker files /.dockerenv and /run/.containerenv)"
 /* The verdicts of fa_host_container_gate(). */
 #define FA_HOST_IN_CONTAINER						\
 	"Judges a container only: not applicable on bare metal or in a " \

@@ -70,6 +70,125 @@ static const char *const vm_vendors[] = {
 	NULL
 };
 
+/*
+ * The decision as fabaudit-checks(7) states it (mdoc).  A unit test holds
+ * it to the tables above: every runtime cgroup pattern and VM vendor is
+ * named here.
+ */
+const char fa_host_env_man[] =
+".Ss How container, VM and bare metal are decided\n"
+"The host checks that judge container isolation apply only in a\n"
+"container, and\n"
+".Sy HOST-TENANCY\n"
+"asks whether the physical host may be shared.\n"
+"Both rest on two questions, each answered from every tell read and\n"
+"weighed, never from one alone; the tells seen, what each says, its\n"
+"weight and the verdicts are the\n"
+".Sy environment\n"
+"evidence item of those results, so that a provider can dispute the\n"
+"decision precisely.\n"
+".Pp\n"
+".Em Is this a container?\n"
+"Decisive, each alone: a PID namespace other than the initial one (the\n"
+"kernel gives the initial namespaces fixed inode numbers, 0xEFFFFFFC for\n"
+"pid;\n"
+".In linux/nsfs.h ) ;\n"
+"a container runtime's cgroup in\n"
+".Pa /proc/self/cgroup\n"
+"or\n"
+".Pa /proc/1/cgroup\n"
+"(a path containing\n"
+".Ql kubepods ,\n"
+".Ql /docker/ ,\n"
+".Ql /docker- ,\n"
+".Ql cri-containerd ,\n"
+".Ql /crio- ,\n"
+".Ql libpod ,\n"
+".Ql /lxc/ ,\n"
+".Ql lxc.payload ,\n"
+".Ql systemd-nspawn@ ,\n"
+".Ql /machine.slice/machine- ,\n"
+".Ql /ecs/ ,\n"
+".Ql /garden/\n"
+"or\n"
+".Ql /buildkit/ ) ;\n"
+"a cgroup of PID 1 that begins with\n"
+".Ql /.. ,\n"
+"which puts PID 1 outside our cgroup namespace (a container sharing the\n"
+"host's PIDs).\n"
+"Weighed: a uts, user or cgroup namespace of its own (2 each); an ipc,\n"
+"net or mnt namespace of its own, the marker files\n"
+".Pa /.dockerenv\n"
+"and\n"
+".Pa /run/.containerenv ,\n"
+".Pa /run/systemd/container ,\n"
+".Ev container\n"
+"or\n"
+".Ev KUBERNETES_SERVICE_HOST\n"
+"in the environment, an overlay root file system (1 each).\n"
+"Against: the initial PID namespace, and every namespace being the\n"
+"initial one.\n"
+"A decisive tell makes a container, unless all eight namespaces, the\n"
+"mount namespace too, are the initial ones (no runtime shares the host's\n"
+"mount namespace): then the tells conflict.\n"
+"Without one, in the initial PID namespace, weighed tells of 5 or more\n"
+"make a container sharing the host's PIDs, 2 or less make no container,\n"
+"and 3 or 4 are a conflict.\n"
+"With no namespace read and no decisive tell, nothing is decided.\n"
+"So a VM whose root file system was made from a container image, and\n"
+"carries\n"
+".Pa /.dockerenv ,\n"
+"is not a container; a hostPID pod without a marker file is one; and a\n"
+"systemd service whose ProtectSystem= gives it a mount namespace of its\n"
+"own is not.\n"
+"The net and mnt namespaces have fixed initial numbers only since Linux\n"
+"6.18 (0xEFFFFFF9, 0xEFFFFFF8); on older kernels their links prove\n"
+"nothing alone.\n"
+".Pp\n"
+".Em Is this a VM?\n"
+"For (2 each): the CPU's\n"
+".Ql hypervisor\n"
+"flag in\n"
+".Pa /proc/cpuinfo ,\n"
+".Pa /sys/hypervisor/type ,\n"
+"a device-tree hypervisor node, DMI/SMBIOS strings of a hypervisor or\n"
+"cloud VM, which are:\n"
+".Bl -bullet -compact\n"
+".It\nQEMU\n.It\nKVM\n.It\nVMware\n.It\nXen\n"
+".It\nGoogle Compute Engine\n"
+".It\nMicrosoft Corporation Virtual Machine\n"
+".It\ninnotek\n.It\nVirtualBox\n.It\nOpenStack\n.It\nParallels\n"
+".It\nBochs\n.It\nFirecracker\n.It\nCloud Hypervisor\n.It\nBHYVE\n"
+".It\nAlibaba Cloud ECS\n.It\nDigitalOcean Droplet\n"
+".It\nHetzner vServer\n.It\nOracleCloud.com\n.It\nNutanix AHV\n"
+".It\nStandard PC (Q35\n.It\nStandard PC (i440FX\n"
+".It\nan Amazon EC2 product that is\n"
+"not\n"
+".Ql .metal .\n"
+".El\n"
+"Against: a clear hypervisor flag (2), an EC2\n"
+".Ql .metal\n"
+"product (2), DMI of another vendor (1).\n"
+"Two or more on one side and nothing on the other decide; tells on both\n"
+"sides are a conflict.\n"
+"A container on a VM is both.\n"
+".Pp\n"
+"A question left undecided makes the checks that need it\n"
+".Cm not_tested ,\n"
+"naming the tells and the conflict.\n";
+
+size_t
+fa_host_env_patterns(const char *const **vendors, size_t *nvendors,
+    const char **cgroup_pattern, size_t i)
+{
+	*vendors = vm_vendors;
+	for (*nvendors = 0; vm_vendors[*nvendors] != NULL; (*nvendors)++)
+		;
+	*cgroup_pattern = i < sizeof(cgroup_tells) / sizeof(cgroup_tells[0]) ?
+	    cgroup_tells[i].pattern : NULL;
+	return sizeof(cgroup_tells) / sizeof(cgroup_tells[0]);
+}
+
 /* Namespace types in the order they are reported. */
 static const char *const ns_all[] = { "pid", "ipc", "uts", "user",
 	"cgroup", "time", "net", "mnt", NULL };

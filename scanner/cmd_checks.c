@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../core/util.h"
+#include "../checks/host_checks.h"
 #include "scanner.h"
 
 const char fa_usage_checks[] =
@@ -454,6 +455,8 @@ man_page(FILE *f, enum fa_family fam, const char *date)
 		if (fam != FA_FAM_MAX && fam != (enum fa_family)f2)
 			continue;
 		roff_macro(f, "Sh", family_title((enum fa_family)f2));
+		if (f2 == FA_FAM_HOST)
+			fputs(fa_host_env_man, f);
 		for (c = fa_checks; *c != NULL; c++)
 			if ((*c)->family == (enum fa_family)f2)
 				man_check(f, *c);

@@ -323,6 +323,29 @@ test_account_names_overruled(void **state)
 	fa_snapshot_free(s);
 }
 
+/* fabaudit-checks(7) names every pattern and vendor the code uses. */
+static void
+test_man_names_every_tell(void **state)
+{
+	const char *const *vendors;
+	const char *pat;
+	char quoted[80];
+	size_t nv, n, i;
+
+	(void)state;
+	n = fa_host_env_patterns(&vendors, &nv, &pat, 0);
+	assert_true(n > 5 && nv > 5);
+	for (i = 0; i < n; i++) {
+		fa_host_env_patterns(&vendors, &nv, &pat, i);
+		snprintf(quoted, sizeof(quoted), ".Ql %s", pat);
+		if (strstr(fa_host_env_man, quoted) == NULL)
+			fail_msg("pattern %s is not in the man text", pat);
+	}
+	for (i = 0; i < nv; i++)
+		if (strstr(fa_host_env_man, vendors[i]) == NULL)
+			fail_msg("vendor %s is not in the man text", vendors[i]);
+}
+
 int
 main(void)
 {
@@ -330,6 +353,7 @@ main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_account_names_conflict),
 		cmocka_unit_test(test_account_names_overruled),
+		cmocka_unit_test(test_man_names_every_tell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
