@@ -9,6 +9,8 @@
  * (enforce)", SELinux "...:container_t:..."); uid_map "0 0 4294967295"
  * is the initial user namespace (user_namespaces(7)).
  */
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,13 +141,17 @@ record(struct fa_snapshot *snap, const char *kind, const char *target,
  * of a NIC leads to its bus (".../devices/pci0000:00/.../net/eth0"), that
  * of a veth, bridge or tunnel to "/devices/virtual/net/".  A network
  * namespace of a container holds only virtual ones unless a NIC (an
- * SR-IOV VF, say) was moved in; the host's holds its NICs.
+ * SR-IOV VF, say) was moved in; the host's holds its NICs.  A VF has a
+ * "physfn" link to its PF in its device directory (PCI sysfs,
+ * Documentation/ABI/testing/sysfs-bus-pci): VFs go to "net_ifaces_vf",
+ * other NICs to "net_ifaces_physical".
  */
 static int
 physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 {
 	char **names = NULL, path[320], *link;
-	json_t *phys;
+	struct stat st;
+	json_t *phys, *vfs;
 	size_t n, i;
 	int r;
 
@@ -155,7 +161,9 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 	if (r != 0)
 		return 0;	/* "net_ifaces" records why already */
 	if ((phys = json_array()) == NULL ||
-	    json_object_set_new(data, "net_ifaces_physical", phys) != 0) {
+	    json_object_set_new(data, "net_ifaces_physical", phys) != 0 ||
+	    (vfs = json_array()) == NULL ||
+	    json_object_set_new(data, "net_ifaces_vf", vfs) != 0) {
 		fa_sysroot_names_free(names);
 		return FA_ERR_NOMEM;
 	}
@@ -174,10 +182,14 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 		else {
 			if (strstr(link, "/devices/") != NULL &&
 			    strstr(link, "/devices/virtual/") == NULL) {
+				snprintf(path, sizeof(path),
+				    "/sys/class/net/%s/device/physfn",
+				    names[i]);
 				s = fa_str_sanitize(names[i],
 				    strlen(names[i]));
-				if (s == NULL || json_array_append_new(phys,
-				    json_string(s)) != 0)
+				if (s == NULL || json_array_append_new(
+				    fa_sysroot_stat(root, path, 0, &st) == 0 ?
+				    vfs : phys, json_string(s)) != 0)
 					r = FA_ERR_NOMEM;
 				free(s);
 			}
