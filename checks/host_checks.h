@@ -36,6 +36,7 @@ struct fa_host_env {
 	char		 runtime[32];	/* "docker", "kubernetes"..., or "" */
 	char		 platform[160];	/* DMI vendor/product, or "" */
 	int		 conflict;	/* tells that disagree left it undecided */
+	char		 pid1[64];	/* PID 1's name (/proc/1/comm), or "" */
 	char		 account[1024];	/* each question, its verdict, its tells */
 	json_t		*evidence;	/* one "environment" item (owned) */
 };

@@ -473,10 +473,21 @@ decide_container(struct tally *t, const struct fa_snapshot *s)
 	}
 	if (env->container != 1)
 		env->runtime[0] = '\0';
+	if (ten != NULL && ten->state == FA_OBS_COMPLETE &&
+	    fa_json_get_str(ten->data, "pid1_comm") != NULL)
+		snprintf(env->pid1, sizeof(env->pid1), "%s",
+		    fa_json_get_str(ten->data, "pid1_comm"));
 	if (env->container == -1 && t->yes + t->decisive > 0 &&
 	    (t->no > 0 || known == 0))
 		env->conflict = 1;
 	account(t, "container", verdict, env->account, sizeof(env->account));
+	if (env->pid1[0] != '\0') {
+		size_t n = strlen(env->account);
+
+		snprintf(env->account + n, sizeof(env->account) - n, "; PID 1 "
+		    "is %s%s", env->pid1, pid_initial == 1 ? " (the host's "
+		    "init, in the initial PID namespace)" : "");
+	}
 }
 
 static void
@@ -575,6 +586,10 @@ fa_host_env(const struct fa_snapshot *s, struct fa_host_env *env)
 		    env->vm == 1 ? "yes" : env->vm == 0 ? "no" : "cannot tell",
 		    "runtime", env->runtime[0] != '\0' ? env->runtime : NULL,
 		    "tells", t.tells));
+		if (item != NULL && env->pid1[0] != '\0' &&
+		    json_object_set_new(json_object_get(item, "value"),
+		    "pid1", json_string(env->pid1)) != 0)
+			t.r = FA_ERR_NOMEM;
 		t.r = fa_evidence_add(env->evidence, item);
 	}
 	json_decref(t.tells);
