@@ -99,11 +99,35 @@ const json_t *fa_host_mount_for(const struct fa_snapshot *s,
 /*
  * Whether the process of creds c may write the file described by a
  * host.path data object (mode, uid, gid) on its mount: 1 yes, 0 no, -1
- * cannot tell.  A read-only mount is never writable; root with
- * CAP_DAC_OVERRIDE writes anything on a writable mount.
+ * cannot tell.  A read-only mount is never writable; the mode bits
+ * decide (owner, group, other), and CAP_DAC_OVERRIDE overrides them only
+ * for a file whose owner and group are mapped into the process's user
+ * namespace (see fa_host_writable_why).
  */
 int fa_host_writable(const struct fa_snapshot *s,
     const struct fa_host_creds *c, const json_t *pathdata);
+/*
+ * fa_host_writable, saying in why (len bytes; why may be NULL) how it was
+ * decided.  CAP_DAC_OVERRIDE counts only for a file whose owner and group
+ * are mapped into the process's user namespace (capable_wrt_inode_uidgid,
+ * kernel/capability.c): one that reads as the overflow id is not, unless
+ * every id is mapped (uid_map "0 0 4294967295", or the initial user
+ * namespace); -1 when that decides and the uid_map was not read.  See
+ * host_access.c.
+ */
+int fa_host_writable_why(const struct fa_snapshot *s,
+    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    size_t len);
+
+/*
+ * The integer of a /proc/sys file (path "/proc/sys/kernel/cap_last_cap"...)
+ * as the host.sysctl observation holds it (fabric/host_proc.h), in
+ * [min, max]: 0 with *v; FA_ERR_NOTFOUND when it was not read (no
+ * observation, or not complete), FA_ERR_INPUT when out of range.  *o, when
+ * o is not NULL, is the observation or NULL.
+ */
+int fa_host_sysctl(const struct fa_snapshot *s, const char *path,
+    long long min, long long max, const struct fa_obs **o, long long *v);
 
 /* Define a host check's metadata (several checks share one file). */
 #define HOST_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, snd, outc, fn) \

@@ -106,16 +106,6 @@ head(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 1;
 }
 
-static unsigned
-popcount(uint64_t v)
-{
-	unsigned n = 0;
-
-	for (; v != 0; v &= v - 1)
-		n++;
-	return n;
-}
-
 /* Evidence: the decoded effective set and the seccomp mode. */
 static json_t *
 creds_evidence(const struct fa_host_creds *cr, int with_seccomp)
@@ -135,6 +125,95 @@ creds_evidence(const struct fa_host_creds *cr, int with_seccomp)
 	return ev;
 }
 
+#define CAP_LAST_CAP_FILE	"/proc/sys/kernel/cap_last_cap"
+
+/*
+ * Whether the effective set holds every capability of the kernel: bits 0
+ * to /proc/sys/kernel/cap_last_cap (capabilities(7); a kernel numbers its
+ * capabilities without gaps, include/uapi/linux/capability.h).  A fixed
+ * count is wrong both ways: RHEL 7's 3.10 has 37, so a privileged
+ * container there holds 37, while on 5.9 and later 40 of 41 is a set with
+ * one dropped.  *all: 1 yes, 0 no, -1 cannot tell; *st: the status to
+ * give when it cannot; note: how it was decided.  The cap_last_cap read,
+ * or why none was, goes into ev.  Returns 0 or FA_ERR_NOMEM.
+ */
+static int
+all_caps(const struct fa_snapshot *s, const struct fa_host_creds *cr,
+    json_t *ev, int *all, enum fa_status *st, char *note, size_t len)
+{
+	const struct fa_obs *o;
+	uint64_t eff = cr->cap_eff, full;
+	unsigned top, known = fa_caps_last_known();
+	long long last;
+	char *names;
+	int r;
+
+	*st = FA_ST_NOT_TESTED;
+	r = fa_host_sysctl(s, CAP_LAST_CAP_FILE, 0, 63, &o, &last);
+	if (fa_evidence_add(ev, fa_evidence(r == 0 ? o : NULL,
+	    "cap_last_cap", r == 0 ? json_integer(last) : json_sprintf(
+	    "not read: %s", o == NULL ? "no observation" : o->state !=
+	    FA_OBS_COMPLETE ? fa_obs_reason(o) : "out of range 0-63"))) != 0)
+		return FA_ERR_NOMEM;
+	if (r == 0) {
+		full = fa_caps_full((unsigned)last);
+		if ((eff | cr->cap_bnd) & ~full) {
+			snprintf(note, len, "CapEff or CapBnd holds a "
+			    "capability above cap_last_cap %lld: they were not "
+			    "read from one kernel", last);
+			*all = -1;
+			return 0;
+		}
+		if ((eff & full) == full) {
+			snprintf(note, len, "every capability of the kernel "
+			    "(%u, 0 to cap_last_cap %lld) is effective",
+			    fa_caps_count(full), last);
+			*all = 1;
+			return 0;
+		}
+		if ((names = fa_caps_names(full & ~eff)) == NULL)
+			return FA_ERR_NOMEM;
+		snprintf(note, len, "the effective set lacks %u of the "
+		    "kernel's %u capabilities%s%s", fa_caps_count(full & ~eff),
+		    fa_caps_count(full), fa_caps_count(full & ~eff) <= 3 ?
+		    ": " : "", fa_caps_count(full & ~eff) <= 3 ? names : "");
+		free(names);
+		*all = 0;
+		return 0;
+	}
+	/*
+	 * cap_last_cap unread (before Linux 3.2, or an incomplete copy):
+	 * a gap below the highest effective capability still proves a set
+	 * that is not whole, and 0 to the highest capability any kernel has
+	 * (FA_CAP_LAST_KNOWN, or newer headers) is taken as whole, saying so.
+	 */
+	if (r == FA_ERR_INPUT || (o != NULL && o->state == FA_OBS_ERROR))
+		*st = FA_ST_ERROR;	/* our decoder or the data failed */
+	if (eff == 0 || (eff & (eff + 1)) != 0) {
+		snprintf(note, len, eff == 0 ? "no capability is effective" :
+		    "the effective set has gaps: not every capability of any "
+		    "kernel");
+		*all = 0;
+		return 0;
+	}
+	top = fa_caps_count(eff) - 1;
+	if (top >= known) {
+		snprintf(note, len, "capabilities 0 to %u are effective (%s "
+		    "not read: taken as every capability of the kernel, as no "
+		    "Linux release known to this build defines one above %u)",
+		    top, CAP_LAST_CAP_FILE, known);
+		*all = 1;
+		return 0;
+	}
+	snprintf(note, len, "capabilities 0 to %u are effective, but %s was "
+	    "not read: that is every capability of a kernel whose last is %u "
+	    "(36 for RHEL 7's 3.10, 37 for 3.16 to 5.7, 39 for 5.8), or a "
+	    "larger set with the highest dropped", top, CAP_LAST_CAP_FILE,
+	    top);
+	*all = -1;
+	return 0;
+}
+
 static int
 eval_privileged(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
@@ -142,6 +221,8 @@ eval_privileged(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct fa_host_env env;
 	struct fa_host_creds cr;
 	const json_t *sys;
+	enum fa_status st;
+	char note[400];
 	json_t *ev;
 	int r, all, sys_rw = -1, ro;
 
@@ -160,19 +241,23 @@ eval_privileged(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			return FA_ERR_NOMEM;
 		}
 	}
-	/* The whole bounding set of a current kernel (38+ capabilities). */
-	all = cr.cap_eff == cr.cap_bnd && popcount(cr.cap_bnd) >= 38;
-	if (all && cr.seccomp == 0 && sys_rw != 0)
+	if (all_caps(ctx->snap, &cr, ev, &all, &st, note, sizeof(note)) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (all == 1 && cr.seccomp == 0 && sys_rw != 0)
 		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
-		    "every capability (%u) is effective, seccomp is off%s: "
-		    "a privileged container", popcount(cr.cap_eff),
+		    "%s, seccomp is off%s: a privileged container", note,
 		    sys_rw == 1 ? " and /sys is mounted read-write" :
 		    " (the /sys mount was not seen)");
-	else
+	else if (all == 0 || cr.seccomp != 0 || sys_rw == 0)
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
-		    "not privileged: %s", !all ? "the effective capability "
-		    "set is not the full bounding set" : cr.seccomp != 0 ?
+		    "not privileged: %s", all == 0 ? note : cr.seccomp != 0 ?
 		    "a seccomp filter is active" : "/sys is read-only");
+	else
+		r = fa_results_add(out, c, st, "host", NULL, ev, "seccomp is "
+		    "off and /sys is not read-only, but whether every "
+		    "capability is effective cannot be told: %s", note);
 	return r < 0 ? r : 0;
 }
 
@@ -200,7 +285,7 @@ eval_cap_dangerous(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (bad == 0)
 		return fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 		    "no dangerous capability is effective (%u effective)",
-		    popcount(cr.cap_eff)) < 0 ? FA_ERR_NOMEM : 0;
+		    fa_caps_count(cr.cap_eff)) < 0 ? FA_ERR_NOMEM : 0;
 	if ((names = fa_caps_names(bad)) == NULL) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;
@@ -514,10 +599,16 @@ HOST_CHECK(fa_chk_host_privileged, "HOST-PRIVILEGED", FA_SEV_CRITICAL,
     "Customer workloads.",
     refs_caps,
     FA_HOST_SENDS(STATUS " (CapEff, CapBnd, Seccomp), "
-    "/proc/self/mountinfo" ENV),
-    FA_HOST_IN_CONTAINER "Fails when every capability of the bounding "
-    "set is effective (38 or more), seccomp is off and /sys is not known "
-    "to be mounted read-only. Passes otherwise." NO_STATUS,
+    CAP_LAST_CAP_FILE ", /proc/self/mountinfo" ENV),
+    FA_HOST_IN_CONTAINER "Fails when every capability of the running "
+    "kernel is effective (0 to its /proc/sys/kernel/cap_last_cap: 37 "
+    "capabilities on RHEL 7's 3.10, 41 on 5.9 and later), seccomp is off "
+    "and /sys is not known to be mounted read-only. Passes when one of "
+    "the kernel's capabilities is not effective, seccomp is on or /sys "
+    "is read-only. Without cap_last_cap, capabilities 0 to 40 "
+    "(CAP_CHECKPOINT_RESTORE, the highest Linux defines) count as every "
+    "one, a set with a gap as not, and a smaller unbroken set is not "
+    "tested." NO_STATUS,
     eval_privileged);
 
 HOST_CHECK(fa_chk_host_cap_dangerous, "HOST-CAP-DANGEROUS", FA_SEV_HIGH,

@@ -106,3 +106,29 @@ fa_cap_from_name(const char *name, unsigned *bit)
 	*bit = (unsigned)v;
 	return 0;
 }
+
+unsigned
+fa_caps_last_known(void)
+{
+#ifdef CAP_LAST_CAP
+	if (CAP_LAST_CAP > FA_CAP_LAST_KNOWN && CAP_LAST_CAP < 64)
+		return (unsigned)CAP_LAST_CAP;
+#endif
+	return FA_CAP_LAST_KNOWN;
+}
+
+uint64_t
+fa_caps_full(unsigned last)
+{
+	return last >= 63 ? ~UINT64_C(0) : (UINT64_C(1) << (last + 1)) - 1;
+}
+
+unsigned
+fa_caps_count(uint64_t mask)
+{
+	unsigned n = 0;
+
+	for (; mask != 0; mask &= mask - 1)
+		n++;
+	return n;
+}

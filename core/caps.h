@@ -26,4 +26,25 @@ char *fa_caps_names(uint64_t mask);
 /* Bit number of a capability name ("cap_sys_admin", case-insensitive, or
  * "sys_admin"); FA_ERR_INPUT if libcap does not know it. */
 int fa_cap_from_name(const char *name, unsigned *bit);
+
+/*
+ * How many capabilities a kernel has is its own: /proc/sys/kernel/
+ * cap_last_cap is the highest number it knows (capabilities(7), "Since
+ * Linux 3.2").  The numbers come from include/uapi/linux/capability.h:
+ * CAP_BLOCK_SUSPEND 36 (3.5, the last of RHEL 7's 3.10: 37 capabilities),
+ * CAP_AUDIT_READ 37 (3.16: 38), CAP_PERFMON 38 and CAP_BPF 39 (5.8: 40),
+ * CAP_CHECKPOINT_RESTORE 40 (5.9, still the last in 6.x: 41).
+ */
+#define FA_CAP_LAST_KNOWN	40	/* CAP_CHECKPOINT_RESTORE */
+
+/* The highest capability this build knows: FA_CAP_LAST_KNOWN, or the
+ * CAP_LAST_CAP of the kernel headers it was built with when higher. */
+unsigned fa_caps_last_known(void);
+
+/* Every capability of a kernel whose cap_last_cap is last (at most 63):
+ * bits 0 to last. */
+uint64_t fa_caps_full(unsigned last);
+
+/* How many capabilities mask holds. */
+unsigned fa_caps_count(uint64_t mask);
 #endif

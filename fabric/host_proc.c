@@ -164,9 +164,43 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 }
 
 int
+fa_host_sysctl_decode(const char *text, size_t len, json_t **out, char **why)
+{
+	char buf[16];
+	uint64_t v;
+
+	*out = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if (len > 0 && text[len - 1] == '\n')
+		len--;
+	if (len == 0)
+		return fa_why(why, "empty");
+	if (len >= sizeof(buf) || memchr(text, '\0', len) != NULL)
+		return fa_why(why, "not one integer");
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (!decimal(buf) || fa_parse_u64(buf, 0, 0xffffffffu, &v, NULL) != 0)
+		return fa_why(why, "not one integer");
+	if ((*out = json_pack("{s:I}", "value", (json_int_t)v)) == NULL)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+int
 fa_host_collect_proc(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
-	return fa_host_read_decode(root, snap, "host.proc.status",
+	static const char *const sysctls[] = { FA_SYSCTL_CAP_LAST_CAP,
+	    FA_SYSCTL_OVERFLOWUID, FA_SYSCTL_OVERFLOWGID };
+	size_t i;
+	int r;
+
+	r = fa_host_read_decode(root, snap, "host.proc.status",
 	    "/proc/self/status", FA_HOST_STATUS_MAX, fa_host_status_decode,
 	    NULL);
+	for (i = 0; r == 0 && i < sizeof(sysctls) / sizeof(sysctls[0]); i++)
+		r = fa_host_read_decode(root, snap, FA_KIND_HOST_SYSCTL,
+		    sysctls[i], FA_HOST_SYSCTL_MAX, fa_host_sysctl_decode,
+		    NULL);
+	return r;
 }
