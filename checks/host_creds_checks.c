@@ -128,6 +128,29 @@ creds_evidence(const struct fa_host_creds *cr, int with_seccomp)
 #define CAP_LAST_CAP_FILE	"/proc/sys/kernel/cap_last_cap"
 
 /*
+ * The capabilities the usual container escapes use (mount, modules, raw
+ * I/O, other processes, host file handles, device nodes, the network
+ * stack): a bounding set without one of them is not the privileged mode,
+ * however few others it lacks.
+ */
+static uint64_t
+escape_caps(void)
+{
+	static const char *const names[] = { "cap_sys_admin",
+	    "cap_sys_module", "cap_sys_rawio", "cap_sys_ptrace",
+	    "cap_dac_read_search", "cap_dac_override", "cap_mknod",
+	    "cap_net_admin", NULL };
+	uint64_t m = 0;
+	unsigned bit;
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (fa_cap_from_name(names[i], &bit) == 0)
+			m |= UINT64_C(1) << bit;
+	return m;
+}
+
+/*
  * Whether the effective set holds every capability of the kernel: bits 0
  * to /proc/sys/kernel/cap_last_cap (capabilities(7); a kernel numbers its
  * capabilities without gaps, include/uapi/linux/capability.h).  A fixed
@@ -168,6 +191,31 @@ all_caps(const struct fa_snapshot *s, const struct fa_host_creds *cr,
 			snprintf(note, len, "every capability of the kernel "
 			    "(%u, 0 to cap_last_cap %lld) is effective",
 			    fa_caps_count(full), last);
+			*all = 1;
+			return 0;
+		}
+		/*
+		 * A runtime's privileged mode gives what it has: on a host
+		 * whose own root lacks a capability (this project's VMs lack
+		 * CAP_SYS_RESOURCE), a privileged runc bundle holds 40 of
+		 * 41, and a runtime built before 5.9 knows neither
+		 * CAP_PERFMON, CAP_BPF nor CAP_CHECKPOINT_RESTORE.  A set
+		 * that holds its whole bounding set, which lacks at most
+		 * three of the kernel's and none of those that escapes use
+		 * (escape_caps()), is that mode; a runtime's default set
+		 * drops 27 or more.
+		 */
+		if ((eff & cr->cap_bnd) == cr->cap_bnd &&
+		    fa_caps_count(full & ~cr->cap_bnd) <= 3 &&
+		    (full & ~cr->cap_bnd & escape_caps()) == 0) {
+			if ((names = fa_caps_names(full & ~cr->cap_bnd)) ==
+			    NULL)
+				return FA_ERR_NOMEM;
+			snprintf(note, len, "every capability of the bounding "
+			    "set is effective, and it lacks only %s of the "
+			    "kernel's %u (what the host itself did not give)",
+			    names, fa_caps_count(full));
+			free(names);
 			*all = 1;
 			return 0;
 		}
@@ -369,6 +417,18 @@ selinux_unconfined(const char *label)
 	return 0;
 }
 
+/* /proc/self/attr/current unreadable with EINVAL, no AppArmor label. */
+static int
+no_label(const struct fa_obs *o)
+{
+	const json_t *unread = json_object_get(o->data, "unread");
+	const char *cur = fa_json_get_str(unread, "current");
+
+	return cur != NULL && strstr(cur, "invalid argument") != NULL &&
+	    fa_json_get_str(o->data, "apparmor_current") == NULL &&
+	    fa_json_get_str(o->data, "current") == NULL;
+}
+
 static int
 eval_lsm(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
@@ -436,6 +496,18 @@ eval_lsm(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    enf == NULL) {
 		st = FA_ST_FAIL;
 		why = "AppArmor is disabled and SELinux is absent";
+	} else if (enf == NULL && no_label(o)) {
+		/*
+		 * Reading /proc/PID/attr/current fails with EINVAL when no
+		 * security module serves it (security_getprocattr(),
+		 * security/security.c): AppArmor, SELinux and Smack all do
+		 * when active, in any process, confined or not.
+		 */
+		st = FA_ST_FAIL;
+		why = "no mandatory access control LSM is active: reading "
+		    "/proc/self/attr/current fails with EINVAL, which the "
+		    "kernel returns when no security module (AppArmor, "
+		    "SELinux, Smack) serves it";
 	} else {
 		why = "the process's LSM label could not be read";
 	}
@@ -506,19 +578,77 @@ host_iface(const char *n)
 	return 0;
 }
 
+/* Append name to a ", "-separated list in buf. */
+static void
+list_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "", name);
+}
+
+/*
+ * Whether our network namespace is the host's when its inode number
+ * proves nothing (before 6.18): 1 yes, 0 no, -1 cannot tell, with how it
+ * was told in how.  PID 1's link, when we share the host's PIDs and may
+ * read it, compares directly; else interfaces that only a host's
+ * namespace holds: bridges and veths of a container network, or a NIC
+ * that is not an SR-IOV VF (a VF may have been moved into a pod).
+ */
+static int
+net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
+    json_t *ev, char *how, size_t len)
+{
+	const json_t *ifs, *phys, *v, *p1 = json_object_get(net, "pid1");
+	size_t i;
+
+	if (pid_initial == 1 && json_is_integer(p1) &&
+	    json_is_integer(json_object_get(net, "inode"))) {
+		int same = json_integer_value(p1) ==
+		    json_integer_value(json_object_get(net, "inode"));
+
+		snprintf(how, len, "the network namespace is %s PID 1's, the "
+		    "host's init", same ? "the same as" : "not");
+		return same;
+	}
+	if (t == NULL || t->state != FA_OBS_COMPLETE)
+		return -1;
+	ifs = json_object_get(t->data, "net_ifaces");
+	json_array_foreach(ifs, i, v)
+		if (json_is_string(v) && host_iface(json_string_value(v))) {
+			snprintf(how, len, "interface %s exists only in a "
+			    "host's network namespace", json_string_value(v));
+			return fa_evidence_add(ev, fa_evidence(t, "net_ifaces",
+			    json_deep_copy(ifs))) != 0 ? -2 : 1;
+		}
+	phys = json_object_get(t->data, "net_ifaces_physical");
+	if (json_array_size(phys) > 0) {
+		snprintf(how, len, "NIC %s (not an SR-IOV VF) is visible, "
+		    "which only the host's network namespace holds",
+		    json_string_value(json_array_get(phys, 0)));
+		return fa_evidence_add(ev, fa_evidence(t,
+		    "net_ifaces_physical", json_deep_copy(phys))) != 0 ? -2 : 1;
+	}
+	if (!json_is_array(ifs))
+		return -1;
+	snprintf(how, len, "no host-only interface and no NIC other than an "
+	    "SR-IOV VF is visible");
+	return 0;
+}
+
 static int
 eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	static const char *const types[] = { "pid", "ipc", "uts", "cgroup",
-	    NULL };
+	    "net", "mnt", NULL };
 	const struct fa_obs *o, *t;
 	struct fa_host_env env;
-	const json_t *ifs, *v;
-	char shared[96] = "";
+	const json_t *v, *d;
+	char shared[96] = "", own[96] = "", unknown[96] = "", how[200] = "";
 	json_t *ev;
 	size_t i;
-	int r, unknown = 0;
+	int r, pid_initial = -1, net;
 
 	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
 		return r < 0 ? r : 0;
@@ -531,55 +661,58 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    FA_ERR_NOMEM : 0;
 	if ((ev = json_array()) == NULL)
 		return FA_ERR_NOMEM;
+	t = fa_snapshot_find(ctx->snap, FA_KIND_HOST_TENANCY, "/");
 	for (i = 0; types[i] != NULL; i++) {
-		v = json_object_get(json_object_get(o->data, types[i]),
-		    "initial");
+		d = json_object_get(o->data, types[i]);
+		v = json_object_get(d, "initial");
+		if (strcmp(types[i], "pid") == 0 && json_is_boolean(v))
+			pid_initial = json_is_true(v);
+		if (!json_is_boolean(v) && strcmp(types[i], "net") == 0 &&
+		    json_is_object(d)) {
+			/* A number that proves nothing: other tells. */
+			if ((net = net_is_host(d, pid_initial, t, ev, how,
+			    sizeof(how))) == -2)
+				goto nomem;
+			if (net >= 0)
+				v = json_boolean(net);	/* a singleton */
+		}
 		if (!json_is_boolean(v)) {
-			unknown++;
+			/* An older kernel's mnt says nothing: not counted. */
+			if (strcmp(types[i], "mnt") != 0 || !json_is_object(d))
+				list_add(unknown, sizeof(unknown), types[i]);
 			continue;
 		}
-		if (json_is_true(v) && (snprintf(shared + strlen(shared),
-		    sizeof(shared) - strlen(shared), "%s%s", shared[0] ? ", " :
-		    "", types[i]), fa_evidence_add(ev, fa_evidence(o, types[i],
-		    json_deep_copy(json_object_get(o->data, types[i])))) != 0))
+		list_add(json_is_true(v) ? shared : own, sizeof(shared),
+		    types[i]);
+		if (json_is_true(v) && fa_evidence_add(ev, fa_evidence(o,
+		    types[i], json_deep_copy(d))) != 0)
 			goto nomem;
 	}
-	t = fa_snapshot_find(ctx->snap, FA_KIND_HOST_TENANCY, "/");
-	ifs = t != NULL && t->state == FA_OBS_COMPLETE ?
-	    json_object_get(t->data, "net_ifaces") : NULL;
-	json_array_foreach(ifs, i, v)
-		if (json_is_string(v) && host_iface(json_string_value(v))) {
-			snprintf(shared + strlen(shared), sizeof(shared) -
-			    strlen(shared), "%snet", shared[0] ? ", " : "");
-			if (fa_evidence_add(ev, fa_evidence(t, "net_ifaces",
-			    json_deep_copy(ifs))) != 0)
-				goto nomem;
-			break;
-		}
 	if (shared[0] != '\0')
 		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
-		    "the container shares the host's %s namespace%s", shared,
-		    strchr(shared, ',') != NULL ? "s" : "");
-	else if (unknown == 4)
+		    "the container shares the host's %s namespace%s%s%s%s",
+		    shared, strchr(shared, ',') != NULL ? "s" : "", how[0] ?
+		    " (" : "", how, how[0] ? ")" : "");
+	else if (own[0] == '\0')
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
 		    "no namespace identity could be read");
-	else if (!json_is_array(ifs)) {
-		/* The network namespace was not seen: no pass. */
+	else if (strstr(unknown, "net") != NULL) {
+		/* The network namespace was not told: no pass. */
 		const char *why = t == NULL ? "no " FA_KIND_HOST_TENANCY
 		    " observation" : t->state != FA_OBS_COMPLETE ?
 		    fa_obs_reason(t) : fa_json_get_str(json_object_get(t->data,
 		    "unread"), "net_ifaces");
 
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
-		    "pid, ipc, uts and cgroup namespaces are the container's "
-		    "own%s, but the network interfaces were not read (%s)",
-		    unknown > 0 ? " (where readable)" : "", why != NULL ? why :
-		    "no reason recorded");
+		    "the %s namespaces are the container's own, but whether "
+		    "the network namespace is the host's could not be told "
+		    "(%s)", own, why != NULL ? why : "its inode proves nothing "
+		    "on this kernel and no other tell was read");
 	} else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
-		    "pid, ipc, uts and cgroup namespaces are the container's "
-		    "own%s; no host-only network interface is visible",
-		    unknown > 0 ? " (where readable)" : "");
+		    "the %s namespaces are the container's own%s%s%s%s%s",
+		    own, unknown[0] ? " (not read: " : "", unknown,
+		    unknown[0] ? ")" : "", how[0] ? "; " : "", how);
 	return r < 0 ? r : 0;
 nomem:
 	json_decref(ev);
@@ -664,7 +797,9 @@ HOST_CHECK(fa_chk_host_lsm_off, "HOST-LSM-OFF", FA_SEV_HIGH,
     "(AppArmor label unconfined, or an unconfined SELinux domain such as "
     "unconfined_t or spc_t), when its AppArmor profile only complains, "
     "when SELinux is permissive, or when no mandatory access control LSM "
-    "is active. Passes under an enforcing AppArmor profile, or a "
+    "is active (none listed in /sys/kernel/security/lsm, or "
+    "/proc/self/attr/current unreadable with EINVAL, which the kernel "
+    "returns when no module serves it). Passes under an enforcing AppArmor profile, or a "
     "confined SELinux domain with SELinux enforcing. Not tested when "
     "the label was not read or is not one the check knows.",
     eval_lsm);
@@ -704,22 +839,26 @@ HOST_CHECK(fa_chk_host_userns_root, "HOST-USERNS-ROOT", FA_SEV_HIGH,
 
 HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
     "The container shares host namespaces",
-    "A container in the host's PID, IPC, UTS, cgroup or network namespace "
-    "sees and can signal or talk to host processes and services "
-    "(hostPID, hostIPC, hostNetwork).",
-    "Give each container its own PID, IPC, UTS, cgroup and network "
-    "namespaces (no hostPID/hostIPC/hostNetwork).",
+    "A container in the host's PID, IPC, UTS, cgroup, network or mount "
+    "namespace sees and can signal or talk to host processes and "
+    "services (hostPID, hostIPC, hostNetwork).",
+    "Give each container its own PID, IPC, UTS, cgroup, network and "
+    "mount namespaces (no hostPID/hostIPC/hostNetwork).",
     "Provider shall not place Customer containers in the host's PID, "
-    "IPC, UTS, cgroup or network namespace.",
+    "IPC, UTS, cgroup, network or mount namespace.",
     refs_ns,
-    FA_HOST_SENDS("the namespace links /proc/self/ns/* (by "
-    "readlink, without entering them) and the interface names in "
-    "/sys/class/net" ENV),
-    FA_HOST_IN_CONTAINER "Fails when the pid, ipc, uts or cgroup "
-    "namespace is the host's initial one (the kernel gives those fixed "
-    "inode numbers), or when an interface that exists only in a host's "
-    "network namespace (docker0, cni0, veth*, cali* and the like) is "
-    "visible. Passes otherwise. Not tested when no namespace identity "
-    "could be read, or when none is shared but the interface names could "
-    "not be read.",
+    FA_HOST_SENDS("the namespace links /proc/self/ns/* and "
+    "/proc/1/ns/* (by readlink, without entering them), "
+    "/proc/sys/kernel/osrelease and the interfaces of /sys/class/net "
+    "and where their links lead" ENV),
+    FA_HOST_IN_CONTAINER "Fails when the pid, ipc, uts, cgroup, net or "
+    "mnt namespace is the host's initial one: the kernel gives those fixed "
+    "inode numbers (net and mnt since Linux 6.18). On older kernels the "
+    "network namespace is the host's when it is PID 1's (read when the "
+    "PIDs are the host's), or when an interface only a host holds is "
+    "visible: a container network's bridges and veths (docker0, cni0, "
+    "veth*, cali* and the like) or a NIC that is not an SR-IOV VF. "
+    "Passes when every namespace told is the container's own. Not tested "
+    "when no namespace identity could be read, or when none is shared "
+    "but the network namespace could not be told.",
     eval_ns_shared);

@@ -328,6 +328,18 @@ lsm_labels(void **state)
 	    FA_ST_NOT_TESTED);
 	assert_int_equal(lsm("{}"), FA_ST_NOT_TESTED);
 	assert_int_equal(lsm("{\"current\":\"weird\"}"), FA_ST_NOT_TESTED);
+	/* No module serves attr/current (this project's own 6.18 VM, with
+	 * no AppArmor or SELinux built in): EINVAL is the kernel's answer. */
+	assert_int_equal(lsm("{\"unread\": {\"current\": "
+	    "\"/proc/self/attr/current: invalid argument\", "
+	    "\"apparmor_current\": \"/proc/self/attr/apparmor/current: not "
+	    "found\", \"selinux_enforce\": \"/sys/fs/selinux/enforce: not "
+	    "found\", \"lsm_list\": \"/sys/kernel/security/lsm: not "
+	    "found\"}}"), FA_ST_FAIL);
+	/* Unreadable for another reason: nothing learnt. */
+	assert_int_equal(lsm("{\"unread\": {\"current\": "
+	    "\"/proc/self/attr/current: permission denied\"}}"),
+	    FA_ST_NOT_TESTED);
 }
 
 static void
@@ -360,6 +372,103 @@ userns_and_namespaces(void **state)
 	    "host's pid, net namespaces"), FA_ST_FAIL);
 	assert_int_equal(one(&fa_chk_host_ns_shared, container(), NULL,
 	    "own"), FA_ST_PASS);
+}
+
+/*
+ * A container (private pid, ipc, uts, cgroup namespaces, a marker) whose
+ * net and mnt links and interfaces are given: ns_json holds the net and
+ * mnt members as the collector writes them, ten_json the tenancy data.
+ */
+static enum fa_status
+net_case(const char *ns_json, const char *ten_json, const char *needle)
+{
+	struct fa_snapshot *s = snap();
+	json_error_t e;
+	json_t *ns = json_loads(ns_json, 0, &e), *ten = json_loads(ten_json,
+	    0, &e);
+
+	if (ns == NULL || ten == NULL)
+		fail_msg("bad test JSON: %s", e.text);
+	marker(s, 1);
+	json_object_update(ns, json_pack("{s:{s:b}, s:{s:b}, s:{s:b}, "
+	    "s:{s:b}}", "pid", "initial", 0, "ipc", "initial", 0, "uts",
+	    "initial", 0, "cgroup", "initial", 0));
+	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, ns);
+	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, ten);
+	return one(&fa_chk_host_ns_shared, s, NULL, needle);
+}
+
+/*
+ * --net=host on every kernel: on 6.18 the initial net namespace's fixed
+ * inode (0xEFFFFFF9) says it; before, PID 1's link (hostPID) or what the
+ * interfaces show.  A VF moved into a pod is no sign of the host's.
+ */
+static void
+net_host(void **state)
+{
+	(void)state;
+	/* 6.18: net and mnt have verdicts from their numbers. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531833, "
+	    "\"initial\": true}, \"mnt\": {\"inode\": 4026532296, "
+	    "\"initial\": false}}", "{\"net_ifaces\": [\"eth0\", \"lo\"]}",
+	    "host's net namespace"), FA_ST_FAIL);
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026532302, "
+	    "\"initial\": false}, \"mnt\": {\"inode\": 4026531832, "
+	    "\"initial\": true}}", "{\"net_ifaces\": [\"eth0\", \"lo\"]}",
+	    "host's mnt namespace"), FA_ST_FAIL);
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026532302, "
+	    "\"initial\": false}, \"mnt\": {\"inode\": 4026532296, "
+	    "\"initial\": false}}", "{\"net_ifaces\": [\"eth0\", \"lo\"], "
+	    "\"net_ifaces_physical\": []}", "net, mnt namespaces are the "
+	    "container's own"), FA_ST_PASS);
+	/* 5.15, no bridge on the host: only its NIC shows. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531840}, "
+	    "\"mnt\": {\"inode\": 4026532296}}", "{\"net_ifaces\": "
+	    "[\"eno1\", \"lo\"], \"net_ifaces_physical\": [\"eno1\"], "
+	    "\"net_ifaces_vf\": []}", "NIC eno1"), FA_ST_FAIL);
+	/* 5.15, a pod with its veth and an SR-IOV VF for RoCE. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026532302}, "
+	    "\"mnt\": {\"inode\": 4026532296}}", "{\"net_ifaces\": "
+	    "[\"eth0\", \"lo\", \"net1\"], \"net_ifaces_physical\": [], "
+	    "\"net_ifaces_vf\": [\"net1\"]}", "SR-IOV VF"), FA_ST_PASS);
+	/* 5.15, the host's bridge of a container network. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531840}}",
+	    "{\"net_ifaces\": [\"cni0\", \"lo\"]}", "cni0"), FA_ST_FAIL);
+	/* 5.15, nothing read about the interfaces: no pass. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531840}}",
+	    "{}", "could not be told"), FA_ST_NOT_TESTED);
+}
+
+/* hostPID on an older kernel: PID 1's net link compares directly. */
+static void
+net_pid1(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	s = snap();
+	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, json_pack(
+	    "{s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}, s:{s:I, s:I}}", "pid",
+	    "initial", 1, "ipc", "initial", 0, "uts", "initial", 0, "cgroup",
+	    "initial", 0, "net", "inode", (json_int_t)4026531840, "pid1",
+	    (json_int_t)4026531840));
+	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, json_pack(
+	    "{s:[s,s], s:[s]}", "net_ifaces", "eth0", "lo", "cgroup_1",
+	    "0::/../../init.scope"));
+	assert_int_equal(one(&fa_chk_host_ns_shared, s, NULL, "the same as "
+	    "PID 1's"), FA_ST_FAIL);
+	s = snap();
+	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, json_pack(
+	    "{s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}, s:{s:I, s:I}}", "pid",
+	    "initial", 1, "ipc", "initial", 0, "uts", "initial", 0, "cgroup",
+	    "initial", 0, "net", "inode", (json_int_t)4026532302, "pid1",
+	    (json_int_t)4026531840));
+	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, json_pack(
+	    "{s:[s,s], s:[s]}", "net_ifaces", "eth0", "lo", "cgroup_1",
+	    "0::/../../init.scope"));
+	/* Fails for pid, which is shared; net is not in the list. */
+	assert_int_equal(one(&fa_chk_host_ns_shared, s, NULL, "host's pid "
+	    "namespace (the network namespace is not PID 1's"), FA_ST_FAIL);
 }
 
 static void
@@ -659,6 +768,8 @@ main(void)
 		cmocka_unit_test(credentials),
 		cmocka_unit_test(lsm_labels),
 		cmocka_unit_test(userns_and_namespaces),
+		cmocka_unit_test(net_host),
+		cmocka_unit_test(net_pid1),
 		cmocka_unit_test(paths),
 		cmocka_unit_test(toolkit_config),
 		cmocka_unit_test(vulnerable_versions),
