@@ -1,7 +1,10 @@
 #!/bin/sh
 # Install the Debian packages fabaudit needs to build, test and run the demo.
 # libclang-rt-dev holds clang's sanitizer and libFuzzer runtimes (make
-# fuzz); clang only recommends it.
+# fuzz); clang only recommends it.  The real-runtime test bed
+# (tests/host/test_runtimes.sh) runs runc, crun, podman (rootless: newuidmap
+# from uidmap, its pause process catatonit, both only recommended), docker
+# with its own containerd, and systemd-nspawn (systemd-container).
 # As root: one `apt-get update`, then `apt-get install -y` of what is missing.
 # Otherwise: print the exact command and fail.  Called by `make deps`.
 set -eu
@@ -13,7 +16,9 @@ libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev
 ibsim-utils libumad2sim0 opensm infiniband-diags
 mandoc jq tshark
-libxml2-utils chromium poppler-utils python3-yaml util-linux"
+libxml2-utils chromium poppler-utils python3-yaml util-linux
+runc crun podman catatonit uidmap docker.io containerd systemd-container
+passwd procps"
 
 missing=""
 for p in $PKGS; do

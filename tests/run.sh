@@ -3,7 +3,8 @@
 # builds), man page lint, CLI tests, a short pass of every fuzz target,
 # and the scenario suites (IB on the simulator, Ethernet test bed, host
 # trees, reports), which run the ASan+UBSan build of fabaudit.  Prints
-# every result and ends with "N passed, N failed".
+# every result and ends with "N passed, N failed, N skipped" (a SKIP: line
+# is a case that could not run on this machine, never counted as passed).
 # usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -12,6 +13,7 @@ A=${2:?usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]}
 FILTER=${3:-}
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
 all=$(mktemp)
 san=$(mktemp -d)
@@ -33,12 +35,15 @@ run() {
 	p=${p:-0} f=${f:-0}
 	p=$((p + $(grep -c '^PASS: ' "$log")))
 	f=$((f + $(grep -c '^FAIL: ' "$log")))
+	s=$(grep -c '^SKIP: ' "$log")
+	skipped=$((skipped + s))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL: $name exited with status $rc"
 		f=1
 	fi
-	# A suite that reports no count (the lint) is one test: its status.
-	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+	# A suite that reports no count (the lint) is one test: its status;
+	# one that only skipped is not a pass.
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
 		echo "PASS: $name"
 		p=1
 	fi
@@ -90,6 +95,8 @@ run "cli (ASan+UBSan)" sh tests/cli.sh "$B/fabaudit"
 run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
 run "ib agent" sh tests/ib/test_agent.sh "$B"
 run "host fixtures" sh tests/host/test_fixtures.sh "$B"
+run "host self-scan of this machine" sh tests/host/test_selfscan.sh "$B"
+run "host real runtimes" sh tests/host/test_runtimes.sh "$B"
 run "eth captures and test bed" sh tests/eth/test_captures.sh "$B"
 run "eth switched test bed" sh tests/eth/test_vswitch.sh "$B"
 run "report html" sh tests/report/test_html.sh "$B"
@@ -131,5 +138,5 @@ failed=$((failed + nsan))
 echo "== robustness figures"
 sh tests/robust/figures.sh --from "$all" || true
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
