@@ -103,7 +103,7 @@ stanzas(void **state)
 	/* Not deb822. */
 	assert_int_equal(fa_dpkg_each_installed("Package: a\nno colon\n", 20,
 	    note, &s, &skipped, &why), FA_ERR_INPUT);
-	assert_string_equal(why, "line 2: not a field");
+	assert_non_null(strstr(why, "line 2: not a field"));
 	free(why);
 	assert_int_equal(fa_dpkg_each_installed("Package: a\0\n", 12, note,
 	    &s, &skipped, &why), FA_ERR_INPUT);
