@@ -24,6 +24,7 @@
  * (proc_sys_permission) looks at the mode alone: their owner is global
  * root, which reads as the overflow id in any other user namespace.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,21 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+
+size_t
+fa_host_mounts_unexamined(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_MOUNTS,
+	    "/proc/self/mountinfo");
+	long long a = 0, b = 0;
+
+	if (o == NULL || o->state != FA_OBS_COMPLETE)
+		return 0;
+	(void)fa_json_get_int(o->data, "lines_skipped", 0, LLONG_MAX, &a);
+	(void)fa_json_get_int(o->data, "lines_not_examined", 0, LLONG_MAX,
+	    &b);
+	return (size_t)a + (size_t)b;
+}
 
 const json_t *
 fa_host_mount_for(const struct fa_snapshot *s, const char *path)
@@ -222,6 +238,11 @@ fa_host_writable_why(const struct fa_snapshot *s,
 
 	if (why != NULL && len > 0)
 		why[0] = '\0';
+	if (fa_host_mounts_unexamined(s) > 0) {
+		WHY("%s", "mountinfo lines were skipped: the mount holding it "
+		    "is not known");
+		return -1;
+	}
 	if (path == NULL || c->obs == NULL ||
 	    (m = fa_host_mount_for(s, path)) == NULL ||
 	    fa_json_get_bool(m, "read_only", &ro) != 0) {

@@ -92,6 +92,12 @@ int fa_host_container_gate(const struct fa_check *c,
     const struct fa_eval_ctx *ctx, struct fa_results *out,
     struct fa_host_env *env);
 
+/*
+ * How many mountinfo lines were not decoded (skipped as malformed, or past
+ * the table's bound; fabric/host_mounts.h): 0 when the table was read
+ * whole.  A mount table with holes cannot say which mount holds a path.
+ */
+size_t fa_host_mounts_unexamined(const struct fa_snapshot *s);
 /* The host.mounts entry whose mount point covers path (longest), or NULL. */
 const json_t *fa_host_mount_for(const struct fa_snapshot *s,
     const char *path);

@@ -279,7 +279,9 @@ eval_privileged(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	if ((ev = creds_evidence(&cr, 1)) == NULL)
 		return FA_ERR_NOMEM;
-	sys = fa_host_mount_for(ctx->snap, "/sys");
+	/* A table with skipped lines cannot say which mount holds /sys. */
+	sys = fa_host_mounts_unexamined(ctx->snap) == 0 ?
+	    fa_host_mount_for(ctx->snap, "/sys") : NULL;
 	if (sys != NULL && fa_json_get_bool(sys, "read_only", &ro) == 0) {
 		sys_rw = !ro;
 		if (fa_evidence_add(ev, fa_evidence(fa_snapshot_find(ctx->snap,

@@ -341,7 +341,7 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
     struct candidate *cd, size_t max, const struct fa_obs **missing)
 {
 	const char *name = fa_component_name(comp), *v, *pkg, *up;
-	const struct fa_obs *o;
+	const struct fa_obs *o, *uncertain = NULL;
 	const json_t *deb;
 	size_t it = 0, n = 0, i, k;
 
@@ -378,10 +378,15 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		v = fa_json_get_str(o->data, "version");
 		up = fa_json_get_str(o->data, "upstream");
 		pkg = fa_json_get_str(o->data, "package");
-		if (o->state != FA_OBS_COMPLETE || v == NULL || pkg == NULL ||
-		    fa_json_get_str(o->data, "component") == NULL ||
+		if (fa_json_get_str(o->data, "component") == NULL ||
 		    strcmp(fa_json_get_str(o->data, "component"), name) != 0)
 			continue;
+		if (o->state != FA_OBS_COMPLETE || v == NULL || pkg == NULL) {
+			/* Half-installed or reinstreq: no version to trust,
+			 * and its reason says why. */
+			uncertain = o;
+			continue;
+		}
 		/* One result per distinct version (toolkit: 4 packages). */
 		for (k = 0; k < n; k++)
 			if (strcmp(cd[k].version, up != NULL ? up : v) == 0)
@@ -401,6 +406,8 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 	}
 	if (n > 0)
 		*missing = NULL;
+	else if (uncertain != NULL)
+		*missing = uncertain;
 	return n;
 }
 

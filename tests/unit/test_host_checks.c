@@ -439,6 +439,29 @@ net_host(void **state)
 	    "{}", "could not be told"), FA_ST_NOT_TESTED);
 }
 
+/* A mount table with a skipped line cannot place a path on its mount. */
+static void
+mounts_with_holes(void **state)
+{
+	struct fa_snapshot *s = container();
+	struct fa_host_creds cr;
+	json_t *pd;
+
+	(void)state;
+	status(s, 0, FULL, FULL, 0, 0);
+	add(s, FA_KIND_HOST_MOUNTS, "/proc/self/mountinfo", FA_OBS_COMPLETE,
+	    json_pack("{s:[{s:s, s:s, s:b}], s:i, s:[{s:i, s:s}]}", "mounts",
+	    "mount_point", "/", "fstype", "overlay", "read_only", 1,
+	    "lines_skipped", 1, "skipped", "line", 7, "why", "too few fields"));
+	pd = json_pack("{s:s, s:s, s:i, s:i}", "path", "/etc/shadow", "mode",
+	    "0640", "uid", 0, "gid", 0);
+	assert_int_equal(fa_host_creds(s, &cr), 0);
+	/* The read-only root would say 0; the hole makes it unknown. */
+	assert_int_equal(fa_host_writable(s, &cr, pd), -1);
+	json_decref(pd);
+	fa_snapshot_free(s);
+}
+
 /* hostPID on an older kernel: PID 1's net link compares directly. */
 static void
 net_pid1(void **state)
@@ -770,6 +793,7 @@ main(void)
 		cmocka_unit_test(userns_and_namespaces),
 		cmocka_unit_test(net_host),
 		cmocka_unit_test(net_pid1),
+		cmocka_unit_test(mounts_with_holes),
 		cmocka_unit_test(paths),
 		cmocka_unit_test(toolkit_config),
 		cmocka_unit_test(vulnerable_versions),
