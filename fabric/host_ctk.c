@@ -5,10 +5,13 @@
  * integers, arrays of strings).  Paths: the toolkit's own default
  * (/etc/nvidia-container-runtime/config.toml) and the GPU Operator's
  * (/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml).
+ * CDI spec directories: the CDI default /etc/cdi and /var/run/cdi.  And
+ * the stat-only probes that resolving mode "auto" needs (host.ctk.probe).
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
@@ -241,8 +244,9 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			break;
 		}
 		specs = json_array();
-		d = rr != 0 ? json_pack("{s:s, s:b, s:s}", "path", cdi_dirs[i],
-		    "listed", 0, "reason", fa_sysroot_strerror(rr)) : json_pack(
+		d = rr != 0 ? json_pack("{s:s, s:b, s:b, s:s}", "path",
+		    cdi_dirs[i], "listed", 0, "missing", rr == FA_ERR_NOTFOUND,
+		    "reason", fa_sysroot_strerror(rr)) : json_pack(
 		    "{s:s, s:b, s:O}", "path", cdi_dirs[i], "listed", 1,
 		    "specs", specs);
 		for (k = 0; rr == 0 && specs != NULL && k < n; k++) {
@@ -271,6 +275,94 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	    dirs), NULL);
 }
 
+/*
+ * What "auto" depends on besides the config and the version (host_ctk.h,
+ * host.ctk.probe).  The Tegra tells are go-nvlib's (NVIDIA/go-nvlib
+ * pkg/nvlib/info/property-extractor.go HasTegraFiles, vendored by the
+ * toolkit): /etc/nv_tegra_release that is not a directory, or a
+ * /sys/devices/soc0/family starting with "tegra" in any case.  The hook:
+ * Docker finds nvidia-container-runtime-hook on its PATH for --gpus, so the
+ * directories of the systemd default PATH, and the GPU Operator's toolkit
+ * directory.
+ */
+static const struct {
+	const char	*path;
+	const char	*role;
+} probes[] = {
+	{ "/etc/nv_tegra_release", "tegra-release" },
+	{ "/sys/devices/soc0/family", "soc-family" },
+	{ "/usr/local/sbin/nvidia-container-runtime-hook", "hook" },
+	{ "/usr/local/bin/nvidia-container-runtime-hook", "hook" },
+	{ "/usr/sbin/nvidia-container-runtime-hook", "hook" },
+	{ "/usr/bin/nvidia-container-runtime-hook", "hook" },
+	{ "/sbin/nvidia-container-runtime-hook", "hook" },
+	{ "/bin/nvidia-container-runtime-hook", "hook" },
+	{ "/usr/local/nvidia/toolkit/nvidia-container-runtime-hook", "hook" },
+};
+
+/* One probe: {path, role, exists} with text for soc-family, or reason. */
+static json_t *
+probe(const struct fa_sysroot *root, const char *path, const char *role)
+{
+	struct stat st;
+	char *buf = NULL, *text = NULL;
+	size_t len;
+	json_t *j;
+	int r, exists;
+
+	if (strcmp(role, "soc-family") == 0) {
+		r = fa_sysroot_read(root, path, 256, &buf, &len);
+		if (r == FA_ERR_NOMEM)
+			return NULL;
+		if (r == 0) {
+			len = strcspn(buf, "\n");
+			text = fa_str_sanitize(buf, len);
+			free(buf);
+			if (text == NULL)
+				return NULL;
+			j = json_pack("{s:s, s:s, s:b, s:s}", "path", path,
+			    "role", role, "exists", 1, "text", text);
+			free(text);
+			return j;
+		}
+	} else {
+		r = fa_sysroot_stat(root, path, 1, &st);
+		if (r == FA_ERR_NOMEM)
+			return NULL;
+		if (r == 0) {
+			/* go-nvlib: a release file that is not a directory;
+			 * the hook: a regular file (an engine executes it). */
+			exists = strcmp(role, "hook") == 0 ? S_ISREG(st.st_mode)
+			    : !S_ISDIR(st.st_mode);
+			return json_pack("{s:s, s:s, s:b}", "path", path,
+			    "role", role, "exists", exists);
+		}
+	}
+	if (r == FA_ERR_NOTFOUND)
+		return json_pack("{s:s, s:s, s:b}", "path", path, "role", role,
+		    "exists", 0);
+	return json_pack("{s:s, s:s, s:s}", "path", path, "role", role,
+	    "reason", fa_sysroot_strerror(r));
+}
+
+static int
+collect_probes(const struct fa_sysroot *root, struct fa_snapshot *snap)
+{
+	json_t *a = json_array(), *d;
+	size_t i;
+
+	for (i = 0; a != NULL && i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (json_array_append_new(a, probe(root, probes[i].path,
+		    probes[i].role)) != 0) {
+			json_decref(a);
+			return FA_ERR_NOMEM;
+		}
+	if (a == NULL || (d = json_pack("{s:o}", "probes", a)) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CTK_PROBE,
+	    "toolkit", "stat", FA_OBS_COMPLETE, NULL, d, NULL);
+}
+
 int
 fa_host_collect_ctk(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
@@ -282,5 +374,7 @@ fa_host_collect_ctk(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		    FA_KIND_HOST_CTK_CONFIG, config_paths[i], FA_CTK_CONFIG_MAX,
 		    fa_ctk_config_decode, NULL)) != 0)
 			return r;
-	return collect_cdi(root, snap);
+	if ((r = collect_cdi(root, snap)) != 0)
+		return r;
+	return collect_probes(root, snap);
 }

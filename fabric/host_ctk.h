@@ -5,8 +5,21 @@
  * host.ctk.config  target the config path: {path, values: {"table.key":
  *                  value}, unparsed: [line numbers]}.  Values are strings,
  *                  booleans, integers or arrays of strings.
- * host.cdi         target "cdi": {dirs: [{path, listed, reason?,
- *                  specs: [{name, nvidia, cuda_compat_hook}]}]}.
+ * host.cdi         target "cdi": {dirs: [{path, listed, missing?, reason?,
+ *                  specs: [{name, nvidia, cuda_compat_hook}]}]}; missing is
+ *                  true when the directory does not exist.
+ * host.ctk.probe   target "toolkit": {probes: [{path, role, exists?, text?,
+ *                  reason?}]}: what the toolkit's "auto" mode depends on
+ *                  besides the config and its version (HOST-NVIDIA-CTK-
+ *                  CONFIG).  role "tegra-release" (/etc/nv_tegra_release)
+ *                  and "soc-family" (/sys/devices/soc0/family, its first
+ *                  line in text) are go-nvlib's Tegra tells
+ *                  (pkg/nvlib/info/property-extractor.go HasTegraFiles);
+ *                  role "hook" is nvidia-container-runtime-hook where a
+ *                  container engine's PATH lookup finds it (the systemd
+ *                  default PATH) or where the GPU Operator installs it.
+ *                  exists is absent when the path could not be examined,
+ *                  and reason then says why.
  *
  * config.toml is read by a restricted reader, not a TOML library: Debian 12
  * packages no C TOML parser (only C++ ones), and the toolkit's file uses a
@@ -26,6 +39,7 @@
 
 #define FA_KIND_HOST_CTK_CONFIG	"host.ctk.config"
 #define FA_KIND_HOST_CDI	"host.cdi"
+#define FA_KIND_HOST_CTK_PROBE	"host.ctk.probe"
 #define FA_CTK_CONFIG_MAX	(256u * 1024)
 #define FA_CTK_KEYS_MAX		512
 
