@@ -223,10 +223,17 @@ dac(int owner, int group, uint64_t bits)
 
 #define WHY(...)	(why != NULL ? snprintf(why, len, __VA_ARGS__) : 0)
 
-int
-fa_host_writable_why(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata, char *why,
-    size_t len)
+/*
+ * The permission check, for a write (a read-only mount refuses it) or for
+ * a connect(2) to a socket, which a read-only mount does not refuse:
+ * fs/namei.c sb_permission() refuses writes on a read-only super block to
+ * regular files, directories and links only, and unix_find_bsd()
+ * (net/unix/af_unix.c) asks path_permission(MAY_WRITE) and takes no
+ * mnt_want_write().
+ */
+static int
+permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
+    const json_t *pathdata, int connecting, char *why, size_t len)
 {
 	const char *path = fa_json_get_str(pathdata, "path"), *mode;
 	const json_t *m;
@@ -251,7 +258,7 @@ fa_host_writable_why(const struct fa_snapshot *s,
 		    "its mount is not in the mount table");
 		return -1;
 	}
-	if (ro) {
+	if (ro && !connecting) {
 		WHY("its mount (%s) is read-only", fa_json_get_str(m,
 		    "mount_point") != NULL ? fa_json_get_str(m,
 		    "mount_point") : "?");
@@ -332,6 +339,22 @@ fa_host_writable_why(const struct fa_snapshot *s,
 		    "reads as the overflow id but the uid_map was not read, "
 		    "so whether CAP_DAC_OVERRIDE applies is not known");
 	return -1;
+}
+
+int
+fa_host_writable_why(const struct fa_snapshot *s,
+    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    size_t len)
+{
+	return permission(s, c, pathdata, 0, why, len);
+}
+
+int
+fa_host_connectable_why(const struct fa_snapshot *s,
+    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    size_t len)
+{
+	return permission(s, c, pathdata, 1, why, len);
 }
 
 int

@@ -124,6 +124,15 @@ int fa_host_writable(const struct fa_snapshot *s,
 int fa_host_writable_why(const struct fa_snapshot *s,
     const struct fa_host_creds *c, const json_t *pathdata, char *why,
     size_t len);
+/*
+ * Whether the process may connect(2) to the socket pathdata describes:
+ * the same permission check as a write, but a read-only mount does not
+ * refuse it (unix(7): connecting needs write permission on the socket
+ * file only).  1, 0, -1 as fa_host_writable.
+ */
+int fa_host_connectable_why(const struct fa_snapshot *s,
+    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    size_t len);
 
 /*
  * The integer of a /proc/sys file (path "/proc/sys/kernel/cap_last_cap"...)

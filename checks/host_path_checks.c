@@ -4,13 +4,19 @@
  * HOST-DEVICE-EXPOSED and HOST-K8S-TOKEN.
  *
  * Facts used: a process may connect(2) to a Unix socket only with write
- * permission on it (unix(7)); a cgroup v1 hierarchy's release_agent is run
- * by the kernel as host root when a cgroup with notify_on_release empties
- * (cgroups(7)), as are the programs named by kernel.core_pattern (when it
- * starts with '|'), kernel.modprobe and /sys/kernel/uevent_helper;
- * /dev/infiniband/umad* and issm* give raw MAD access (QP0/QP1 and the SM
- * capability bit; IBA vol. 1 13.5, rdma-core libibumad).
+ * permission on it (unix(7)), which a read-only mount does not take away
+ * (see may_connect()); an abstract socket has no file and no permission
+ * bits, so any process of its network namespace may connect (unix(7));
+ * nothing here connects, so a socket's API is told by its name
+ * (fabric/host_paths.c fa_host_socket_ident()); a cgroup v1 hierarchy's
+ * release_agent is run by the kernel as host root when a cgroup with
+ * notify_on_release empties (cgroups(7)), as are the programs named by
+ * kernel.core_pattern (when it starts with '|'), kernel.modprobe and
+ * /sys/kernel/uevent_helper; /dev/infiniband/umad* and issm* give raw MAD
+ * access (QP0/QP1 and the SM capability bit; IBA vol. 1 13.5, rdma-core
+ * libibumad).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +73,75 @@ static const char *const refs_token[] = {
 	"and capabilities)"
 #define ENV	", and the tenancy evidence (see HOST-TENANCY)"
 
+/* Kinds of fabric/host_unix.h and fabric/host_paths.h. */
+#define KIND_UNIX	"host.unix"
+#define KIND_SOCKETS	"host.sockets"
+
+/*
+ * What a check could not examine, named in its not_tested reason: "; "
+ * separated, cut short with "and N more" past what fits.
+ */
+struct names {
+	char	 buf[720];
+	size_t	 n;		/* noted */
+	size_t	 shown;		/* in buf */
+};
+
+static void note(struct names *nm, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 2, 3)));
+
+static void
+note(struct names *nm, const char *fmt, ...)
+{
+	char one[320];
+	size_t len = strlen(nm->buf);
+	va_list ap;
+
+	nm->n++;
+	va_start(ap, fmt);
+	vsnprintf(one, sizeof(one), fmt, ap);
+	va_end(ap);
+	if (len + strlen(one) + 2 + 32 >= sizeof(nm->buf))
+		return;
+	snprintf(nm->buf + len, sizeof(nm->buf) - len, "%s%s", len > 0 ?
+	    "; " : "", one);
+	nm->shown++;
+}
+
+/* The names, with "and N more" when some did not fit. */
+static const char *
+names_str(const struct names *nm, char *out, size_t len)
+{
+	if (nm->n > nm->shown)
+		snprintf(out, len, "%s; and %zu more", nm->buf,
+		    nm->n - nm->shown);
+	else
+		snprintf(out, len, "%s", nm->buf);
+	return out;
+}
+
+/* An observation that was not read, named: its reason starts with its
+ * target when the collector wrote it ("/x: permission denied"). */
+static void
+note_obs(struct names *nm, const struct fa_obs *o)
+{
+	const char *why = fa_obs_reason(o);
+	size_t n = strlen(o->target);
+
+	if (strncmp(why, o->target, n) == 0 && why[n] == ':')
+		note(nm, "%s", why);
+	else
+		note(nm, "%s (%s)", o->target, why);
+}
+
+/* A count member of an observation's data, 0 when absent. */
+static long long
+count_of(const json_t *data, const char *key)
+{
+	long long v;
+
+	return fa_json_get_int(data, key, 0, 1ll << 40, &v) == 0 ? v : 0;
+}
 
 /* Is there a host.path observation at all for the roles with prefix? */
 static int
@@ -103,19 +178,265 @@ exists_as(const struct fa_obs *o, const char *type)
 static json_t *
 path_evidence(const struct fa_obs *o, int writable)
 {
-	json_t *ev = json_array();
+	static const char *const where[] = { "found_by", "mount",
+	    "mount_root", NULL };
+	json_t *ev = json_array(), *st;
+	const json_t *v;
+	size_t i;
 
-	if (ev == NULL || fa_evidence_add(ev, fa_evidence(o, "stat",
-	    json_pack("{s:O?, s:O?, s:O?, s:O?}", "type", json_object_get(
+	st = json_pack("{s:O?, s:O?, s:O?, s:O?}", "type", json_object_get(
 	    o->data, "type"), "mode", json_object_get(o->data, "mode"), "uid",
 	    json_object_get(o->data, "uid"), "gid", json_object_get(o->data,
-	    "gid")))) != 0 || fa_evidence_add(ev, fa_evidence(NULL,
+	    "gid"));
+	/* Where a socket was found, when it was not at a fixed path. */
+	for (i = 0; st != NULL && where[i] != NULL; i++)
+		if ((v = json_object_get(o->data, where[i])) != NULL &&
+		    json_object_set(st, where[i], (json_t *)v) != 0) {
+			json_decref(st);
+			st = NULL;
+		}
+	if (ev == NULL || st == NULL || fa_evidence_add(ev, fa_evidence(o,
+	    "stat", st)) != 0 || fa_evidence_add(ev, fa_evidence(NULL,
 	    "writable", writable < 0 ? json_string("unknown") :
 	    json_boolean(writable))) != 0) {
+		if (st != NULL && ev == NULL)
+			json_decref(st);
 		json_decref(ev);
 		return NULL;
 	}
 	return ev;
+}
+
+/*
+ * May this process connect(2) to the socket described by data: 1, 0, or
+ * -1 for cannot tell (fa_host_connectable_why: a read-only mount does not
+ * stop connect, so `-v /var/run/docker.sock:/x.sock:ro` still lets the
+ * container drive the daemon).  *ro: the socket is on a read-only mount,
+ * for the reason text.
+ */
+static int
+may_connect(const struct fa_snapshot *s, const struct fa_host_creds *cr,
+    const json_t *data, int *ro)
+{
+	const json_t *m;
+	int v;
+
+	*ro = (m = fa_host_mount_for(s, fa_json_get_str(data, "path"))) !=
+	    NULL && fa_json_get_bool(m, "read_only", &v) == 0 && v;
+	return fa_host_connectable_why(s, cr, data, NULL, 0);
+}
+
+/* " (bind-mounted from the host's /docker.sock)" and the like. */
+static const char *
+found_where(const struct fa_obs *o, char *buf, size_t len)
+{
+	const char *by = fa_json_get_str(o->data, "found_by");
+	const char *mr = fa_json_get_str(o->data, "mount_root");
+	const char *mp = fa_json_get_str(o->data, "mount");
+
+	if (by != NULL && strcmp(by, "mountinfo") == 0 && mr != NULL)
+		snprintf(buf, len, " (a bind mount of %s, a path on the host "
+		    "relative to its file system)", mr);
+	else if (by != NULL && strcmp(by, "mountinfo") == 0 && mp != NULL)
+		snprintf(buf, len, " (inside the mount at %s)", mp);
+	else if (by != NULL && strcmp(by, "/proc/net/unix") == 0)
+		snprintf(buf, len, " (listening in this network namespace)");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* One socket at a path whose name identifies a runtime or kubelet API. */
+static int
+socket_result(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, const struct fa_host_creds *cr,
+    const struct fa_obs *o, const char *api, int in_container, int *failed)
+{
+	const char *mode = fa_json_get_str(o->data, "mode"), *how;
+	enum fa_status st;
+	char where[320];
+	int w, ro, ww;
+
+	w = may_connect(ctx->snap, cr, o->data, &ro);
+	found_where(o, where, sizeof(where));
+	if (in_container != 0) {
+		st = w == 0 ? FA_ST_PASS : FA_ST_FAIL;
+		how = w == 1 && ro ? "is reachable from the container (its "
+		    "read-only mount does not stop connect(2)): whoever holds "
+		    "it controls the host" : w == 1 ? "is reachable from the "
+		    "container: whoever holds it controls the host" : w == 0 ?
+		    "is visible but not writable by this process, which may "
+		    "not connect to it" : ro ?
+		    "is in the container on a read-only mount, which does not "
+		    "stop connect(2); whether this process may connect is not "
+		    "known, so it is reported" : "is in the container; whether "
+		    "this process may connect is not known, so it is reported";
+	} else {
+		ww = mode != NULL && strlen(mode) == 4 && ((mode[3] - '0') & 2);
+		st = ww ? FA_ST_FAIL : FA_ST_PASS;
+		how = ww ? "is world-writable on the host" : "is not "
+		    "world-writable on the host";
+	}
+	*failed = st == FA_ST_FAIL;
+	return fa_results_add(out, c, st, o->target, api, path_evidence(o, w),
+	    "the %s socket at %s%s %s", api, o->target, where, how) < 0 ?
+	    FA_ERR_NOMEM : 0;
+}
+
+/* A listening abstract socket named for a runtime API. */
+static int
+abstract_result(const struct fa_check *c, struct fa_results *out,
+    const struct fa_obs *u, const json_t *e, int in_container)
+{
+	const char *name = fa_json_get_str(e, "name");
+	const char *api = fa_json_get_str(e, "api");
+	json_t *ev = json_array();
+
+	if (ev == NULL || fa_evidence_add(ev, fa_evidence(u, "listening",
+	    json_deep_copy(e))) != 0) {
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	return fa_results_add(out, c, FA_ST_FAIL, name, api, ev, "the %s "
+	    "socket %s is an abstract socket listening in %s network "
+	    "namespace: an abstract name has no file and no permission bits, "
+	    "so any process in that namespace may connect (unix(7))",
+	    api != NULL ? api : "?", name, in_container != 0 ?
+	    "this process's" : "the host's") < 0 ? FA_ERR_NOMEM : 0;
+}
+
+/* A socket bind-mounted in whose name identifies nothing. */
+static int
+unidentified_result(const struct fa_check *c, struct fa_results *out,
+    const struct fa_obs *o, int w)
+{
+	char where[320];
+
+	return fa_results_add(out, c, FA_ST_NOT_TESTED, o->target, NULL,
+	    path_evidence(o, w), "a socket is bind-mounted at %s%s and this "
+	    "process %s; its name identifies no runtime or kubelet API, and "
+	    "no connection is made to ask what it serves", o->target,
+	    found_where(o, where, sizeof(where)), w == 1 ? "may connect to "
+	    "it" : "perhaps may connect to it (whether it may is not known)")
+	    < 0 ? FA_ERR_NOMEM : 0;
+}
+
+/* Evidence of what was looked at without a result of its own. */
+static int
+add_seen(json_t *ev, const struct fa_obs *o, const char *field, json_t *v)
+{
+	return fa_evidence_add(ev, fa_evidence(o, field, v));
+}
+
+/* What /proc/net/unix showed: abstract runtime sockets fail here. */
+static int
+unix_sockets(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct names *un, json_t *ev, int in_container,
+    size_t *results, size_t *fails, long long *listening)
+{
+	const struct fa_obs *u;
+	const json_t *e;
+	json_t *names;
+	const char *cls, *name;
+	size_t i, other = 0;
+	int r;
+
+	u = fa_snapshot_find(ctx->snap, KIND_UNIX, "/proc/net/unix");
+	if (u == NULL) {
+		note(un, "/proc/net/unix (not read)");
+		return 0;
+	}
+	if (u->state != FA_OBS_COMPLETE) {
+		note_obs(un, u);
+		return 0;
+	}
+	if (count_of(u->data, "skipped_count") > 0)
+		note(un, "%lld lines of /proc/net/unix (not understood)",
+		    count_of(u->data, "skipped_count"));
+	*listening = count_of(u->data, "listening_count");
+	if ((names = json_array()) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(json_object_get(u->data, "listening"), i, e) {
+		cls = fa_json_get_str(e, "class");
+		name = fa_json_get_str(e, "name");
+		if (cls == NULL || name == NULL) {
+			note(un, "a listening socket of /proc/net/unix (its "
+			    "record lacks a name or class)");
+			continue;
+		}
+		if (strcmp(cls, "runtime") != 0) {
+			other += strcmp(cls, "other") == 0;
+			if (json_array_size(names) < 16 &&
+			    json_array_append_new(names, json_string(name)) !=
+			    0) {
+				json_decref(names);
+				return FA_ERR_NOMEM;
+			}
+			continue;
+		}
+		if (json_is_true(json_object_get(e, "abstract"))) {
+			if ((r = abstract_result(c, out, u, e,
+			    in_container)) != 0) {
+				json_decref(names);
+				return r;
+			}
+			(*results)++;
+			(*fails)++;
+			continue;
+		}
+		/* By path: judged with the host.path the collector made. */
+		if (fa_snapshot_find(ctx->snap, FA_KIND_HOST_PATH, name) ==
+		    NULL)
+			note(un, "%s (listening, its path not stat'ed)", name);
+	}
+	/* Listening sockets whose names identify no runtime API (and the
+	 * known daemons'): not judged, shown. */
+	return add_seen(ev, u, "listening, not a runtime API by name",
+	    json_pack("{s:I, s:o}", "count", (json_int_t)(count_of(u->data,
+	    "unidentified") + (long long)other), "first", names));
+}
+
+/* The search of the bind mounts (containers only). */
+static int
+mount_search(const struct fa_snapshot *s, struct names *un, json_t *ev,
+    long long *searched)
+{
+	const struct fa_obs *sc = fa_snapshot_find(s, KIND_SOCKETS,
+	    "/proc/self/mountinfo");
+	const json_t *e;
+	const char *p, *why;
+	long long n;
+	size_t i;
+
+	if (sc == NULL) {
+		note(un, "the bind mounts of /proc/self/mountinfo (not "
+		    "searched for sockets)");
+		return 0;
+	}
+	if (sc->state != FA_OBS_COMPLETE) {
+		note(un, "the bind mounts (%s)", fa_obs_reason(sc));
+		return 0;
+	}
+	*searched = count_of(sc->data, "mounts");
+	json_array_foreach(json_object_get(sc->data, "unread"), i, e) {
+		p = fa_json_get_str(e, "path");
+		why = fa_json_get_str(e, "reason");
+		note(un, "%s (%s)", p != NULL ? p : "?", why != NULL ? why :
+		    "?");
+	}
+	n = count_of(sc->data, "unread_count") - (long long)json_array_size(
+	    json_object_get(sc->data, "unread"));
+	if (n > 0)
+		note(un, "%lld more paths of the mount search (not stat'ed)",
+		    n);
+	if ((n = count_of(sc->data, "not_searched_count")) > 0)
+		note(un, "%lld mounts (past the search's limit of stats)", n);
+	if ((n = count_of(sc->data, "unparsed")) > 0)
+		note(un, "%lld entries of the mount table (not understood)", n);
+	if (count_of(sc->data, "remote_count") > 0)
+		return add_seen(ev, sc, "network or FUSE mounts, not searched",
+		    json_deep_copy(json_object_get(sc->data, "remote")));
+	return 0;
 }
 
 static int
@@ -125,9 +446,13 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *o;
 	struct fa_host_env env;
 	struct fa_host_creds cr;
-	const char *role, *mode, *ino, *seen[16];
-	size_t it = 0, total, unread, found = 0, k;
-	int r, w, in_container;
+	struct names un;
+	const char *role, *ino, *by;
+	json_t *seen = NULL, *ev = NULL;
+	char list[800];
+	size_t it = 0, probes = 0, results = 0, fails = 0, elsewhere = 0;
+	long long listening = 0, searched = 0;
+	int r, w, ro, failed, in_container, exists;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_HOST, out)) != 0)
 		return r < 0 ? r : 0;
@@ -136,53 +461,118 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	in_container = env.container;
 	fa_host_env_free(&env);
 	(void)fa_host_creds(ctx->snap, &cr);
+	memset(&un, 0, sizeof(un));
+	if ((seen = json_object()) == NULL || (ev = json_array()) == NULL) {
+		r = FA_ERR_NOMEM;
+		goto done;
+	}
+	/* Sockets at paths: the fixed probes and those found. */
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_PATH, &it))) {
 		role = fa_json_get_str(o->data, "role");
-		if (role == NULL || strncmp(role, "runtime-socket:", 15) != 0 ||
-		    !exists_as(o, "socket"))
+		if (role == NULL || (strncmp(role, "runtime-socket:", 15) !=
+		    0 && strncmp(role, "host-socket:", 12) != 0))
 			continue;
+		if (role[0] == 'r')
+			probes++;
+		if (o->state != FA_OBS_COMPLETE) {
+			note_obs(&un, o);
+			continue;
+		}
+		if (!exists_as(o, "socket")) {
+			by = fa_json_get_str(o->data, "found_by");
+			if (role[0] == 'r' && by != NULL && strcmp(by,
+			    "/proc/net/unix") == 0 && fa_json_get_bool(o->data,
+			    "exists", &exists) == 0 && !exists) {
+				elsewhere++;
+				if (add_seen(ev, o, "listening here, path "
+				    "not in this mount namespace",
+				    json_string(o->target)) != 0) {
+					r = FA_ERR_NOMEM;
+					goto done;
+				}
+			}
+			continue;
+		}
 		/* /var/run is usually /run: one socket, two paths. */
-		ino = fa_json_get_str(o->data, "inode");
-		for (k = 0; ino != NULL && k < found && k < 16; k++)
-			if (seen[k] != NULL && strcmp(seen[k], ino) == 0)
-				break;
-		if (ino != NULL && k < found && k < 16)
+		if ((ino = fa_json_get_str(o->data, "inode")) != NULL) {
+			if (json_object_get(seen, ino) != NULL)
+				continue;
+			if (json_object_set_new(seen, ino, json_true()) != 0) {
+				r = FA_ERR_NOMEM;
+				goto done;
+			}
+		}
+		if (role[0] == 'r') {
+			if ((r = socket_result(c, ctx, out, &cr, o, role + 15,
+			    in_container, &failed)) != 0)
+				goto done;
+			results++;
+			fails += (size_t)failed;
 			continue;
-		if (found < 16)
-			seen[found] = ino;
-		found++;
-		w = fa_host_writable(ctx->snap, &cr, o->data);
-		mode = fa_json_get_str(o->data, "mode");
-		if (in_container != 0)
-			r = fa_results_add(out, c, w == 0 ? FA_ST_PASS :
-			    FA_ST_FAIL, o->target, role + 15, path_evidence(o,
-			    w), w == 1 ? "the %s socket is reachable from the "
-			    "container: whoever holds it controls the host" :
-			    w < 0 ? "the %s socket is in the container; "
-			    "whether this process may connect is not known, "
-			    "so it is reported" : "the %s socket is visible "
-			    "but not writable by this process", role + 15);
-		else
-			r = fa_results_add(out, c, mode != NULL &&
-			    strlen(mode) == 4 && (mode[3] - '0') & 2 ?
-			    FA_ST_FAIL : FA_ST_PASS, o->target, role + 15,
-			    path_evidence(o, w), "the host's %s socket is %s",
-			    role + 15, mode != NULL && strlen(mode) == 4 &&
-			    (mode[3] - '0') & 2 ? "world-writable" :
-			    "not world-writable");
-		if (r < 0)
-			return r;
+		}
+		w = may_connect(ctx->snap, &cr, o->data, &ro);
+		if (strcmp(role + 12, "unidentified") == 0 &&
+		    in_container != 0 && w != 0) {
+			if ((r = unidentified_result(c, out, o, w)) != 0)
+				goto done;
+			results++;
+			continue;
+		}
+		/* A known daemon (NVIDIA, journald), or out of reach. */
+		if (add_seen(ev, o, role + 12, json_string(o->target)) != 0) {
+			r = FA_ERR_NOMEM;
+			goto done;
+		}
 	}
-	if (found > 0)
-		return 0;
-	probes_of(ctx->snap, "runtime-socket:", &total, &unread);
-	r = fa_results_add(out, c, total == 0 || unread == total ?
-	    FA_ST_NOT_TESTED : FA_ST_PASS, "host", NULL, NULL, total == 0 ?
-	    "no runtime socket path was probed" : unread > 0 ? "no runtime "
-	    "socket found; %zu of %zu paths could not be examined" :
-	    "no runtime or kubelet socket at any of the %zu probed paths",
-	    unread > 0 ? unread : total, total);
-	return r < 0 ? r : 0;
+	if ((r = unix_sockets(c, ctx, out, &un, ev, in_container, &results,
+	    &fails, &listening)) != 0)
+		goto done;
+	/* In a container, sockets also come in by bind mounts; on a host
+	 * each is at its own path, which the two sources above cover. */
+	if (in_container != 0 &&
+	    (r = mount_search(ctx->snap, &un, ev, &searched)) != 0)
+		goto done;
+	/* What was not examined cannot undo a failure. */
+	if (fails > 0)
+		goto done;
+	if (probes == 0) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "no runtime socket path was probed");
+		ev = NULL;
+	} else if (un.n > 0) {
+		names_str(&un, list, sizeof(list));
+		if (fa_evidence_add(ev, fa_evidence(NULL, "not examined",
+		    json_string(list))) != 0) {
+			r = FA_ERR_NOMEM;
+			goto done;
+		}
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "no reachable runtime or kubelet socket was found, but "
+		    "not everything could be examined: %s", list);
+		ev = NULL;
+	} else if (results == 0) {
+		if (in_container != 0)
+			r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+			    "no runtime or kubelet socket at any of the %zu "
+			    "probed paths, in the %lld mounts searched, or "
+			    "named among the %lld sockets listening in this "
+			    "network namespace%s", probes, searched, listening,
+			    elsewhere > 0 ? " (some of those listen for "
+			    "runtimes, at paths this mount namespace does "
+			    "not have)" : "");
+		else
+			r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
+			    "no runtime or kubelet socket at any of the %zu "
+			    "probed paths or named among the %lld sockets "
+			    "listening in this network namespace", probes,
+			    listening);
+		ev = NULL;
+	}
+	r = r < 0 ? FA_ERR_NOMEM : 0;
+done:
+	json_decref(seen);
+	json_decref(ev);
+	return r;
 }
 
 /* Host directories whose bind mount into a container is an exposure. */
@@ -246,11 +636,12 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	};
 	const struct fa_obs *o;
 	struct fa_host_env env;
+	struct names un;
 	const json_t *mounts, *m;
 	const char *root, *mp, *fs;
-	char list[512] = "";
+	char list[512] = "", miss[800];
 	json_t *ev;
-	size_t i, n = 0;
+	size_t i, n = 0, bad = 0;
 	int r;
 
 	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
@@ -265,13 +656,21 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_obs_reason(o) : "") < 0 ? FA_ERR_NOMEM : 0;
 	if ((ev = json_array()) == NULL)
 		return FA_ERR_NOMEM;
+	memset(&un, 0, sizeof(un));
+	/* Lines the decoder skipped or did not reach: unexamined. */
+	if (fa_host_mounts_unexamined(ctx->snap) > 0)
+		note(&un, "%zu lines of /proc/self/mountinfo (not decoded)",
+		    fa_host_mounts_unexamined(ctx->snap));
 	mounts = json_object_get(o->data, "mounts");
 	json_array_foreach(mounts, i, m) {
 		root = fa_json_get_str(m, "root");
 		mp = fa_json_get_str(m, "mount_point");
 		fs = fa_json_get_str(m, "fstype");
-		if (root == NULL || mp == NULL || fs == NULL ||
-		    strcmp(mp, "/") == 0 || !disk_fs(fs) ||
+		if (root == NULL || mp == NULL || fs == NULL) {
+			bad++;
+			continue;
+		}
+		if (strcmp(mp, "/") == 0 || !disk_fs(fs) ||
 		    !sensitive_root(root))
 			continue;
 		n++;
@@ -283,7 +682,15 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    json_deep_copy(m))) != 0)
 			goto nomem;
 	}
+	if (bad > 0)
+		note(&un, "%zu entries of the mount table (no root, mount "
+		    "point or type)", bad);
 	for (i = 0; i < sizeof(kfs) / sizeof(kfs[0]); i++) {
+		if (fa_host_mount_for(ctx->snap, kfs[i].path) == NULL) {
+			note(&un, "%s (no mount of the table covers it)",
+			    kfs[i].path);
+			continue;
+		}
 		if (!rw_kernel_fs(ctx->snap, kfs[i].path, kfs[i].fstype, &m))
 			continue;
 		n++;
@@ -296,6 +703,12 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (n > 0)
 		r = fa_results_add(out, c, FA_ST_FAIL, "host", NULL, ev,
 		    "sensitive host paths are mounted: %s", list);
+	else if (un.n > 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "no sensitive host directory among the %zu mounts "
+		    "examined, but not all could be: %s",
+		    json_array_size(mounts) - bad, names_str(&un, miss,
+		    sizeof(miss)));
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 		    "no sensitive host directory among %zu mounts; /proc/sys "
@@ -313,21 +726,24 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *o;
 	struct fa_host_env env;
 	struct fa_host_creds cr;
+	struct names un;
 	const char *role;
-	size_t it = 0, bad = 0, unknown = 0, seen = 0, agents = 0;
+	char miss[800];
+	size_t it = 0, bad = 0, seen = 0, agents = 0;
 	int r, w;
 
 	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
 		return r < 0 ? r : 0;
 	fa_host_env_free(&env);
 	(void)fa_host_creds(ctx->snap, &cr);
+	memset(&un, 0, sizeof(un));
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_PATH, &it))) {
 		role = fa_json_get_str(o->data, "role");
 		if (role == NULL || (strncmp(role, "escape:", 7) != 0 &&
 		    strncmp(role, "kernel-if:", 10) != 0))
 			continue;
 		if (o->state != FA_OBS_COMPLETE) {
-			unknown++;
+			note_obs(&un, o);
 			continue;
 		}
 		seen++;
@@ -338,7 +754,8 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if ((w = fa_host_writable(ctx->snap, &cr, o->data)) == 0)
 			continue;
 		if (w < 0) {
-			unknown++;
+			note(&un, "%s (whether it is writable is not known)",
+			    o->target);
 			continue;
 		}
 		bad++;
@@ -356,10 +773,14 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, NULL,
 		    "the mount table was not read, so writability cannot be "
 		    "judged");
-	else if (seen == 0 || unknown > 0)
+	else if (seen == 0 && un.n == 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, NULL,
+		    "no escape file was probed");
+	else if (un.n > 0)
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, NULL,
 		    "%zu escape files could not be judged (unread, or their "
-		    "mount or mode unknown)", unknown);
+		    "mount or mode unknown): %s", un.n, names_str(&un, miss,
+		    sizeof(miss)));
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, NULL,
 		    "no writable release_agent (%zu cgroup v1 hierarchies "
@@ -408,10 +829,13 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *o;
 	struct fa_host_env env;
 	struct fa_host_creds cr;
-	const json_t *nodes, *nd;
-	const char *path, *type, *risk;
+	struct names un;
+	const json_t *nodes, *nd, *d, *u;
+	const char *path, *type, *risk, *dir, *why;
+	char miss[800];
 	json_t *ev;
-	size_t i, bad = 0;
+	size_t i, j, bad = 0, odd = 0, oddn = 0;
+	long long more;
 	int r;
 
 	if ((r = fa_host_container_gate(c, ctx, out, &env)) != 0)
@@ -425,12 +849,42 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    FA_ST_NOT_TESTED, "host", NULL, NULL, "/dev was not "
 		    "listed%s%s", o != NULL ? ": " : "", o != NULL ?
 		    fa_obs_reason(o) : "") < 0 ? FA_ERR_NOMEM : 0;
+	memset(&un, 0, sizeof(un));
+	/* Directories not listed (absent ones aside) and entries not
+	 * stat'ed: their nodes were not seen. */
+	json_array_foreach(json_object_get(o->data, "dirs"), i, d) {
+		dir = fa_json_get_str(d, "path");
+		if (dir == NULL) {
+			odd++;
+			continue;
+		}
+		if (!json_is_true(json_object_get(d, "listed"))) {
+			if (!json_is_true(json_object_get(d, "absent"))) {
+				why = fa_json_get_str(d, "reason");
+				note(&un, "%s (%s)", dir, why != NULL ? why :
+				    "not listed");
+			}
+			continue;
+		}
+		json_array_foreach(json_object_get(d, "unread"), j, u)
+			note(&un, "%s/%s (not stat'ed)", dir,
+			    json_string_value(u) != NULL ?
+			    json_string_value(u) : "?");
+		more = count_of(d, "unread_count") - (long long)
+		    json_array_size(json_object_get(d, "unread"));
+		if (more > 0)
+			note(&un, "%lld more entries of %s (not stat'ed)",
+			    more, dir);
+	}
 	nodes = json_object_get(o->data, "nodes");
 	json_array_foreach(nodes, i, nd) {
 		path = fa_json_get_str(nd, "path");
 		type = fa_json_get_str(nd, "type");
-		if (path == NULL || type == NULL || strchr(path, '/') == NULL ||
-		    (risk = device_risk(path, type, cr.cap_eff)) == NULL)
+		if (path == NULL || type == NULL || strchr(path, '/') == NULL) {
+			oddn++;
+			continue;
+		}
+		if ((risk = device_risk(path, type, cr.cap_eff)) == NULL)
 			continue;
 		bad++;
 		if ((ev = json_pack("[o]", fa_evidence(o, "node",
@@ -441,9 +895,21 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	if (bad > 0)
 		return 0;
-	r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, NULL, "none of "
-	    "the %zu device nodes is a raw fabric, GPU-management, memory, "
-	    "block or kernel-log device", json_array_size(nodes));
+	if (odd + oddn > 0)
+		note(&un, "%zu entries of the listing (no path or type)",
+		    odd + oddn);
+	if (un.n > 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, NULL,
+		    "none of the %zu device nodes seen is a raw fabric, "
+		    "GPU-management, memory, block or kernel-log device, but "
+		    "not all of /dev could be examined: %s",
+		    json_array_size(nodes) - oddn, names_str(&un, miss,
+		    sizeof(miss)));
+	else
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, NULL,
+		    "none of the %zu device nodes is a raw fabric, "
+		    "GPU-management, memory, block or kernel-log device",
+		    json_array_size(nodes));
 	return r < 0 ? r : 0;
 }
 
@@ -495,14 +961,49 @@ HOST_CHECK(fa_chk_host_runtime_socket, "HOST-RUNTIME-SOCKET",
     "on hosts that run Customer workloads.",
     refs_sock,
     FA_HOST_SENDS("the status (stat) of the Docker, containerd, "
-    "CRI-O, Podman and kubelet socket paths under /run, /var/run and "
-    "/var/lib/kubelet, " WRITABLE ENV),
-    "One result per socket found. In a container (or where that cannot "
-    "be told), fails for a socket this process may connect to or whose "
-    "writability cannot be told, and passes for one it may not; on a "
-    "host, fails for a world-writable socket and passes otherwise. "
-    "Passes when no socket exists at any probed path; not tested when no "
-    "path could be examined.",
+    "CRI-O, Podman, cri-dockerd, dockershim, BuildKit, NRI, LXD, Incus "
+    "and kubelet socket paths under /run, /var/run, /var/lib and "
+    "/var/snap; /proc/net/unix; the status (stat) of each file "
+    "bind-mounted according to /proc/self/mountinfo and of the "
+    "well-known socket names under each mounted directory; "
+    WRITABLE ENV),
+    "Runtime sockets are looked for at the well-known paths of Docker, "
+    "containerd, CRI-O, Podman, cri-dockerd, dockershim, BuildKit, NRI, "
+    "LXD, Incus and the kubelet; among the listening sockets of "
+    "/proc/net/unix (flag __SO_ACCEPTCON, state unconnected); and, in a "
+    "container, in the mount table: a socket bind-mounted at any path, "
+    "or one inside a mounted directory under a tail of a well-known path "
+    "(run/docker.sock, containerd/containerd.sock...). No socket is "
+    "connected to, so whether a socket speaks a runtime API is decided "
+    "by its name alone: its file name or directory (docker.sock, "
+    "containerd.sock, crio.sock, podman.sock, cri-dockerd.sock, "
+    "dockershim.sock, buildkitd.sock, nri.sock, kubelet.sock, containerd "
+    "shims under /run/containerd/s/, the kubelet's plugins and "
+    "plugins_registry directories, lxd/unix.socket, incus/unix.socket), "
+    "or for an abstract socket its name (@/containerd-shim/..., "
+    "CVE-2020-15257); the evidence gives the path, owner, mode and where "
+    "the socket was found, for the provider to confirm. One result per "
+    "runtime socket found. In a container (or where that cannot be "
+    "told), fails for a socket this process may connect to (write "
+    "permission on it; a read-only mount does not stop connect(2)) or "
+    "whose writability cannot be told, and passes for one it may not; on "
+    "a host, fails for a world-writable socket and passes otherwise. An "
+    "abstract runtime socket listening in this network namespace fails "
+    "anywhere: it has no permission bits. In a container, a bind-mounted "
+    "socket whose name identifies nothing is not tested when this "
+    "process may, or perhaps may, connect to it. Sockets of known "
+    "daemons that serve no runtime API (nvidia-persistenced, "
+    "nvidia-fabricmanager, syslog, journald, sd_notify, device "
+    "plugins' own endpoints) and listening sockets whose names identify nothing are "
+    "shown in the evidence, not judged. When nothing fails: passes when "
+    "no runtime socket is reachable and everything was examined; not "
+    "tested, naming what was not, when a probed path could not be "
+    "stat'ed, /proc/net/unix was not read or has lines not understood, "
+    "a runtime socket it lists could not be stat'ed, or, in a container, "
+    "the mount table was not read or a mount could not be searched. "
+    "Network and FUSE file systems are not searched (a stat there can "
+    "block on the server); the evidence names them. Not tested when no "
+    "path was probed.",
     eval_socket);
 
 HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,
@@ -522,7 +1023,9 @@ HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,
     "/dev, /proc, /sys, /etc/kubernetes, /var/lib/etcd and the like) "
     "anywhere but the container's own root, or when /proc/sys or /sys is "
     "mounted read-write. Passes otherwise. Not tested when the mount "
-    "table was not read.",
+    "table was not read, or, when nothing fails, when some of its lines "
+    "or entries were not understood or no mount covers /proc/sys or "
+    "/sys; the reason names them.",
     eval_hostpath);
 
 HOST_CHECK(fa_chk_host_cgroup_escape, "HOST-CGROUP-ESCAPE", FA_SEV_CRITICAL,
@@ -538,13 +1041,15 @@ HOST_CHECK(fa_chk_host_cgroup_escape, "HOST-CGROUP-ESCAPE", FA_SEV_CRITICAL,
     "from Customer containers.",
     refs_escape,
     FA_HOST_SENDS("the status (stat) of the release_agent "
-    "file of each cgroup v1 hierarchy under /sys/fs/cgroup, of "
+    "file of each cgroup v1 hierarchy under /sys/fs/cgroup and at each "
+    "cgroup v1 mount of /proc/self/mountinfo, of "
     "/proc/sys/kernel/core_pattern, /proc/sys/kernel/modprobe, "
     "/sys/kernel/uevent_helper and /proc/sysrq-trigger, " WRITABLE ENV),
     FA_HOST_IN_CONTAINER "Fails for each of these files that this "
     "process may write. Passes when none is writable. Not tested when "
-    "the mount table was not read, or when some of the files could not "
-    "be judged (unread, or their mount or mode unknown).",
+    "the mount table was not read, or, when none is writable, when some "
+    "of the files could not be judged (unread, /sys/fs/cgroup not "
+    "listed, or their mount or mode unknown); the reason names them.",
     eval_escape);
 
 HOST_CHECK(fa_chk_host_device_exposed, "HOST-DEVICE-EXPOSED", FA_SEV_HIGH,
@@ -561,16 +1066,17 @@ HOST_CHECK(fa_chk_host_device_exposed, "HOST-DEVICE-EXPOSED", FA_SEV_HIGH,
     "NVSwitch or IMEX channel nodes), memory or block device, nor the "
     "host kernel log.",
     refs_dev,
-    FA_HOST_SENDS("the listings of /dev, /dev/infiniband, "
-    "/dev/nvidia-caps and /dev/nvidia-caps-imex-channels with the type, "
-    "numbers and mode of each node (never opened), /proc/self/status "
-    "(CapEff)" ENV),
+    FA_HOST_SENDS("the listings of /dev and of every directory "
+    "under it (symbolic links not followed) with the type, numbers and "
+    "mode of each node (never opened), /proc/self/status (CapEff)" ENV),
     FA_HOST_IN_CONTAINER "Fails for each block device, InfiniBand "
     "umad or issm node, uverbs node while CAP_NET_RAW is effective (or "
     "the capabilities are unknown), NVIDIA MIG capability, IMEX channel "
     "or NVSwitch node, /dev/mem, /dev/kmem, /dev/port or /dev/kmsg "
-    "present. Passes when there is none. Not tested when /dev could "
-    "not be listed.",
+    "present anywhere under /dev. Passes when there is none. Not tested "
+    "when /dev could not be listed, or, when nothing fails, when a "
+    "directory under it could not be listed or an entry could not be "
+    "stat'ed; the reason names them.",
     eval_devices);
 
 HOST_CHECK(fa_chk_host_k8s_token, "HOST-K8S-TOKEN", FA_SEV_MEDIUM,

@@ -12,6 +12,7 @@
 #include "host_ns.h"
 #include "host_paths.h"
 #include "host_proc.h"
+#include "host_unix.h"
 #include "host_versions.h"
 
 static int
@@ -39,7 +40,8 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 	    struct fa_snapshot *) = {
 		fa_host_collect_proc, fa_host_collect_ident,
 		fa_host_collect_ns, fa_host_collect_mounts,
-		fa_host_collect_paths, fa_host_collect_versions,
+		fa_host_collect_paths, fa_host_collect_unix,
+		fa_host_collect_versions,
 		fa_host_collect_dpkg, fa_host_collect_ctk,
 	};
 	struct fa_sysroot root;
