@@ -20,6 +20,7 @@
 #include "../../checks/host_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "host_examined.h"
 
 #define FULL	"0x000001ffffffffff"
 #define DOCKER	"0x00000000a80425fb"	/* Docker's default 14 */
@@ -520,6 +521,7 @@ paths(void **state)
 	mounts(s, ro_mounts);
 	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0600",
 	    0);
+	sockets_examined(s);
 	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
 	    "not writable"), FA_ST_PASS);
 	/* Group-writable: our groups are not known, so it is reported. */
@@ -550,6 +552,7 @@ paths(void **state)
 	mounts(s, ro_mounts);
 	path(s, "/run/docker.sock", "runtime-socket:docker", "socket", "0660",
 	    0);
+	sockets_examined(s);
 	assert_int_equal(one(&fa_chk_host_runtime_socket, s, NULL,
 	    "not writable"), FA_ST_PASS);
 	s = snap();

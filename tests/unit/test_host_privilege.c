@@ -36,6 +36,7 @@
 #include "../../core/errors.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "host_examined.h"
 #include "../../fabric/host_proc.h"
 
 /* The collector's names, so that checks and collector agree on them. */
@@ -605,6 +606,7 @@ checks_in_rootless(void **state)
 	    uid_map(PODMAN));
 	hostfile(s, "/run/docker.sock", "runtime-socket:docker", "socket",
 	    "0660", 65534);
+	sockets_examined(s);
 	assert_int_equal(one(&fa_chk_host_runtime_socket, s,
 	    "not writable"), FA_ST_PASS);
 	/* The same socket in a rootful container: reachable. */
