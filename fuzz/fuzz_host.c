@@ -3,7 +3,7 @@
  * the decoder its collector calls on the file's bytes (NUL-terminated, as
  * fa_sysroot_read returns them).
  *
- * Input: a selector byte (modulo 9), then the file's text:
+ * Input: a selector byte (modulo 11), then the file's text:
  *   0  /proc/self/status        fabric/host_proc.c fa_host_status_decode
  *                               (and core/caps.c on its capability sets)
  *   1  /proc/self/mountinfo     fabric/host_mounts.c fa_mountinfo_decode
@@ -24,6 +24,9 @@
  *                               fabric/host_ident.c fa_cpuinfo_hypervisor,
  *                               fabric/host_ns.c fa_ns_link_parse
  *   8  a Debian version         fabric/host_dpkg.c fa_dpkg_upstream
+ *   9  /proc/net/unix           fabric/host_unix.c fa_net_unix_decode
+ *  10  /proc/sys/kernel/cap_last_cap, overflowuid
+ *                               fabric/host_proc.c fa_host_sysctl_decode
  * A decoded file must serialise; what the decoders accept must be what
  * their contracts say (see the aborts).
  */
@@ -42,6 +45,7 @@
 #include "../fabric/host_mounts.h"
 #include "../fabric/host_ns.h"
 #include "../fabric/host_proc.h"
+#include "../fabric/host_unix.h"
 #include "../fabric/host_versions.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -185,7 +189,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(text, data + 1, len);
 	text[len] = '\0';
-	switch (data[0] % 9) {
+	switch (data[0] % 11) {
 	case 0:
 		status(text, len);
 		break;
@@ -215,6 +219,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fa_dpkg_upstream(text, up, sizeof(up)) == 0 &&
 		    fa_version_valid(FA_VER_UPSTREAM, up, NULL) != 0)
 			abort();
+		break;
+	case 9:
+		decode(fa_net_unix_decode, text, len);
+		break;
+	case 10:
+		decode(fa_host_sysctl_decode, text, len);
 		break;
 	}
 	free(text);

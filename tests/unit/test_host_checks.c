@@ -386,14 +386,16 @@ net_case(const char *ns_json, const char *ten_json, const char *needle)
 	struct fa_snapshot *s = snap();
 	json_error_t e;
 	json_t *ns = json_loads(ns_json, 0, &e), *ten = json_loads(ten_json,
-	    0, &e);
+	    0, &e), *own;
 
 	if (ns == NULL || ten == NULL)
 		fail_msg("bad test JSON: %s", e.text);
 	marker(s, 1);
-	json_object_update(ns, json_pack("{s:{s:b}, s:{s:b}, s:{s:b}, "
-	    "s:{s:b}}", "pid", "initial", 0, "ipc", "initial", 0, "uts",
-	    "initial", 0, "cgroup", "initial", 0));
+	own = json_pack("{s:{s:b}, s:{s:b}, s:{s:b}, s:{s:b}}", "pid",
+	    "initial", 0, "ipc", "initial", 0, "uts", "initial", 0, "cgroup",
+	    "initial", 0);
+	assert_int_equal(json_object_update(ns, own), 0);
+	json_decref(own);
 	add(s, FA_KIND_HOST_NS, "/proc/self/ns", FA_OBS_COMPLETE, ns);
 	add(s, FA_KIND_HOST_TENANCY, "/", FA_OBS_COMPLETE, ten);
 	return one(&fa_chk_host_ns_shared, s, NULL, needle);
