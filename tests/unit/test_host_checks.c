@@ -20,31 +20,16 @@
 #include "../../checks/host_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
-#include "host_examined.h"
+#include "host_snap.h"
 
 #define FULL	"0x000001ffffffffff"
 #define DOCKER	"0x00000000a80425fb"	/* Docker's default 14 */
-
-/* A snapshot with the host family collected and nothing else. */
-static struct fa_snapshot *
-snap(void)
-{
-	struct fa_snapshot *s = fa_snapshot_new();
-
-	assert_non_null(s);
-	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_HOST,
-	    FA_FAMST_COLLECTED, NULL), 0);
-	return s;
-}
 
 static void
 add(struct fa_snapshot *s, const char *kind, const char *target,
     enum fa_obs_state st, json_t *data)
 {
-	assert_non_null(data);
-	assert_int_equal(fa_snapshot_add(s, FA_FAM_HOST, NULL, kind, target,
-	    "test", st, st == FA_OBS_COMPLETE ? NULL : "test reason", data,
-	    NULL), 0);
+	add_why(s, kind, target, st, "test reason", data);
 }
 
 static void

@@ -36,7 +36,7 @@
 #include "../../core/errors.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
-#include "host_examined.h"
+#include "host_snap.h"
 #include "../../fabric/host_proc.h"
 
 /* The collector's names, so that checks and collector agree on them. */
@@ -50,21 +50,7 @@ static void
 add(struct fa_snapshot *s, const char *kind, const char *target,
     enum fa_obs_state st, json_t *data)
 {
-	assert_non_null(data);
-	assert_int_equal(fa_snapshot_add(s, FA_FAM_HOST, NULL, kind, target,
-	    "test", st, st == FA_OBS_COMPLETE ? NULL : "test reason", data,
-	    NULL), 0);
-}
-
-static struct fa_snapshot *
-snap(void)
-{
-	struct fa_snapshot *s = fa_snapshot_new();
-
-	assert_non_null(s);
-	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_HOST,
-	    FA_FAMST_COLLECTED, NULL), 0);
-	return s;
+	add_why(s, kind, target, st, "test reason", data);
 }
 
 /* "0 1000 1; 1 100000 65536" as the collector stores a uid_map. */

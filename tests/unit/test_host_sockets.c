@@ -27,6 +27,7 @@
 #include "../../checks/host_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "host_snap.h"
 
 #define KIND_UNIX	"host.unix"	/* fabric/host_unix.h */
 #define KIND_SOCKETS	"host.sockets"	/* fabric/host_paths.h */
@@ -36,25 +37,11 @@
 
 /* ---- snapshots ------------------------------------------------------ */
 
-static struct fa_snapshot *
-snap(void)
-{
-	struct fa_snapshot *s = fa_snapshot_new();
-
-	assert_non_null(s);
-	assert_int_equal(fa_snapshot_set_family(s, FA_FAM_HOST,
-	    FA_FAMST_COLLECTED, NULL), 0);
-	return s;
-}
-
 static void
 add(struct fa_snapshot *s, const char *kind, const char *target,
     enum fa_obs_state st, json_t *data)
 {
-	assert_non_null(data);
-	assert_int_equal(fa_snapshot_add(s, FA_FAM_HOST, NULL, kind, target,
-	    "test", st, st == FA_OBS_COMPLETE ? NULL : "permission denied",
-	    data, NULL), 0);
+	add_why(s, kind, target, st, "permission denied", data);
 }
 
 static json_t *
