@@ -518,6 +518,7 @@ fa_cmd_scan(int argc, char **argv)
 	json_t *cvedb = NULL;
 	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
+	sigset_t sigold;
 	int usable = 0, made_outdir = 0, began = 0, r;
 	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
 	struct fa_emitted done = { NULL, 0 };
@@ -719,11 +720,16 @@ fa_cmd_scan(int argc, char **argv)
 		out.outdir = defdir;
 	}
 	made_outdir = !exists_dir(out.outdir);
-	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
+	/* Interrupted before its report, a run leaves no directory it made:
+	 * the mkdir and its registration are not split by a signal. */
+	fa_interrupt_defer(&sigold);
+	if ((rc = fa_prepare_outdir(out.outdir)) != 0) {
+		fa_interrupt_undefer(&sigold);
 		goto out;
-	/* Interrupted before its report, a run leaves no directory it made. */
+	}
 	if (made_outdir)
 		(void)fa_interrupt_add(out.outdir, 1);
+	fa_interrupt_undefer(&sigold);
 	ib.capture_dir = out.outdir;
 	/* A capture from an earlier run must not sit beside this report. */
 	if (unlink_in(out.outdir, "mads.pcap") != 0) {

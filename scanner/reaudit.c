@@ -22,6 +22,7 @@ int
 fa_reaudit_begin(struct fa_reaudit *ra, struct fa_out_opts *o,
     time_t started)
 {
+	sigset_t old;
 	char *why = NULL;
 	int r;
 
@@ -51,14 +52,19 @@ fa_reaudit_begin(struct fa_reaudit *ra, struct fa_out_opts *o,
 		if (r != 0)
 			return r;
 	}
+	/* The run's directory and its registration, not split by a signal
+	 * (core/interrupt.h): else an interruption leaves it empty. */
+	fa_interrupt_defer(&old);
 	if ((r = fa_history_new_run(ra->history, started, &ra->rundir,
 	    &why)) != 0) {
+		fa_interrupt_undefer(&old);
 		fa_diag("--history", "%s", why != NULL ? why :
 		    fa_strerror(r));
 		free(why);
 		return FA_EXIT_NORUN;
 	}
 	(void)fa_interrupt_add(ra->rundir, 1);
+	fa_interrupt_undefer(&old);
 	o->outdir = ra->rundir;
 	return 0;
 }
