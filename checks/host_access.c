@@ -58,7 +58,7 @@ fa_host_mount_for(const struct fa_snapshot *s, const char *path)
 	const char *mp;
 	size_t i, n, bestn = 0;
 
-	if (o == NULL || o->state != FA_OBS_COMPLETE)
+	if (o == NULL || o->state != FA_OBS_COMPLETE || path == NULL)
 		return NULL;
 	json_array_foreach(json_object_get(o->data, "mounts"), i, m) {
 		if ((mp = fa_json_get_str(m, "mount_point")) == NULL)

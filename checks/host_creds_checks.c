@@ -237,6 +237,25 @@ all_caps(const struct fa_snapshot *s, const struct fa_host_creds *cr,
 	 */
 	if (r == FA_ERR_INPUT || (o != NULL && o->state == FA_OBS_ERROR))
 		*st = FA_ST_ERROR;	/* our decoder or the data failed */
+	if (eff != 0 && (eff & (eff + 1)) != 0 &&
+	    (eff & cr->cap_bnd) == cr->cap_bnd) {
+		/* Gaps in a whole bounding set: the privileged mode on a
+		 * host whose root lacks them, or a set with some dropped. */
+		uint64_t top_bit = UINT64_C(1) << (63 - __builtin_clzll(eff));
+		uint64_t gaps = ((top_bit - 1) | top_bit) & ~cr->cap_bnd;
+
+		if (fa_caps_count(gaps) <= 3 && (gaps & escape_caps()) == 0) {
+			snprintf(note, len, "the effective set is the whole "
+			    "bounding set but for %u capabilit%s below its "
+			    "highest, and %s was not read: the privileged mode "
+			    "of a host whose root lacks them, or a set with "
+			    "them dropped", fa_caps_count(gaps),
+			    fa_caps_count(gaps) == 1 ? "y" : "ies",
+			    CAP_LAST_CAP_FILE);
+			*all = -1;
+			return 0;
+		}
+	}
 	if (eff == 0 || (eff & (eff + 1)) != 0) {
 		snprintf(note, len, eff == 0 ? "no capability is effective" :
 		    "the effective set has gaps: not every capability of any "
@@ -498,7 +517,8 @@ eval_lsm(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    enf == NULL) {
 		st = FA_ST_FAIL;
 		why = "AppArmor is disabled and SELinux is absent";
-	} else if (enf == NULL && no_label(o)) {
+	} else if (enf == NULL && no_label(o) && (list == NULL ||
+	    strstr(list, "tomoyo") == NULL)) {
 		/*
 		 * Reading /proc/PID/attr/current fails with EINVAL when no
 		 * security module serves it (security_getprocattr(),
@@ -615,6 +635,13 @@ net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
 	}
 	if (t == NULL || t->state != FA_OBS_COMPLETE)
 		return -1;
+	/* A NIC not told PF from VF leaves it open. */
+	if (fa_json_get_str(json_object_get(t->data, "unread"),
+	    "net_ifaces_physical") != NULL) {
+		snprintf(how, len, "%s", fa_json_get_str(json_object_get(
+		    t->data, "unread"), "net_ifaces_physical"));
+		return -1;
+	}
 	ifs = json_object_get(t->data, "net_ifaces");
 	json_array_foreach(ifs, i, v)
 		if (json_is_string(v) && host_iface(json_string_value(v))) {
@@ -648,6 +675,7 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct fa_host_env env;
 	const json_t *v, *d;
 	char shared[96] = "", own[96] = "", unknown[96] = "", how[200] = "";
+	char unread[96] = "";
 	json_t *ev;
 	size_t i;
 	int r, pid_initial = -1, net;
@@ -679,8 +707,12 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				v = json_boolean(net);	/* a singleton */
 		}
 		if (!json_is_boolean(v)) {
-			/* An older kernel's mnt says nothing: not counted. */
-			if (strcmp(types[i], "mnt") != 0 || !json_is_object(d))
+			/* An older kernel's mnt says nothing: not counted;
+			 * a link that exists but could not be read is. */
+			if (json_object_get(d, "unreadable") != NULL)
+				list_add(unread, sizeof(unread), types[i]);
+			else if (strcmp(types[i], "mnt") != 0 ||
+			    !json_is_object(d))
 				list_add(unknown, sizeof(unknown), types[i]);
 			continue;
 		}
@@ -698,6 +730,11 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	else if (own[0] == '\0')
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
 		    "no namespace identity could be read");
+	else if (unread[0] != '\0')
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
+		    "the %s namespaces are the container's own, but the %s "
+		    "link%s could not be read", own, unread, strchr(unread,
+		    ',') != NULL ? "s" : "");
 	else if (strstr(unknown, "net") != NULL) {
 		/* The network namespace was not told: no pass. */
 		const char *why = t == NULL ? "no " FA_KIND_HOST_TENANCY

@@ -26,7 +26,7 @@
  *
  * VM.  For: the CPUID "hypervisor" bit (/proc/cpuinfo flags), a Xen
  * /sys/hypervisor/type, a device-tree hypervisor node, DMI/SMBIOS strings
- * of a hypervisor or cloud VM (2 each).  Against: no hypervisor bit (2), an
+ * of a hypervisor or cloud VM (2 each), a virtio NIC (1).  Against: no hypervisor bit (2), an
  * EC2 ".metal" product (2), DMI of another vendor (1).  A side with 2 or
  * more and nothing against it decides; both sides: the conflict is
  * reported and nothing decided.  "Amazon EC2" alone is not a VM: .metal
@@ -166,6 +166,8 @@ const char fa_host_env_man[] =
 "not\n"
 ".Ql .metal .\n"
 ".El\n"
+"A virtio NIC counts 1 for: virtio is paravirtual, though a DPU may\n"
+"present virtio-net to a bare-metal host.\n"
 "Against: a clear hypervisor flag (2), an EC2\n"
 ".Ql .metal\n"
 "product (2), DMI of another vendor (1).\n"
@@ -538,6 +540,15 @@ decide_vm(struct tally *t, const struct fa_snapshot *s)
 		    "%.60s", v);
 		tell(t, "VM", SAYS_YES, 2, o, "dt_hypervisor", what);
 	}
+	/* A virtio NIC is paravirtual: a hypervisor's (weak: a DPU can
+	 * present virtio-net to a bare-metal host). */
+	if (json_array_size(json_object_get(o->data, "net_ifaces_virtio")) >
+	    0) {
+		snprintf(what, sizeof(what), "NIC %s is a virtio device",
+		    json_string_value(json_array_get(json_object_get(o->data,
+		    "net_ifaces_virtio"), 0)));
+		tell(t, "VM", SAYS_YES, 1, o, "net_ifaces_virtio", what);
+	}
 	hv = json_object_get(o->data, "cpu_hypervisor");
 	if (json_is_boolean(hv))
 		tell(t, "VM", json_is_true(hv) ? SAYS_YES : SAYS_NO, 2, o,
@@ -590,7 +601,10 @@ fa_host_env(const struct fa_snapshot *s, struct fa_host_env *env)
 		    json_object_set_new(json_object_get(item, "value"),
 		    "pid1", json_string(env->pid1)) != 0)
 			t.r = FA_ERR_NOMEM;
-		t.r = fa_evidence_add(env->evidence, item);
+		if (t.r == 0)
+			t.r = fa_evidence_add(env->evidence, item);
+		else
+			json_decref(item);
 	}
 	json_decref(t.tells);
 	if (t.r != 0) {

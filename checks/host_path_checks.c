@@ -221,6 +221,10 @@ may_connect(const struct fa_snapshot *s, const struct fa_host_creds *cr,
 	const json_t *m;
 	int v;
 
+	if (fa_json_get_str(data, "path") == NULL) {
+		*ro = 0;
+		return -1;	/* a snapshot edited by hand */
+	}
 	*ro = (m = fa_host_mount_for(s, fa_json_get_str(data, "path"))) !=
 	    NULL && fa_json_get_bool(m, "read_only", &v) == 0 && v;
 	return fa_host_connectable_why(s, cr, data, NULL, 0);
@@ -1002,8 +1006,10 @@ HOST_CHECK(fa_chk_host_runtime_socket, "HOST-RUNTIME-SOCKET",
     "a runtime socket it lists could not be stat'ed, or, in a container, "
     "the mount table was not read or a mount could not be searched. "
     "Network and FUSE file systems are not searched (a stat there can "
-    "block on the server); the evidence names them. Not tested when no "
-    "path was probed.",
+    "block on the server); the evidence names them. They cannot hold "
+    "the host's runtime sockets: a bind mount shows the file system of "
+    "its source, and runtimes bind their sockets on local ones (/run). "
+    "Not tested when no path was probed.",
     eval_socket);
 
 HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,

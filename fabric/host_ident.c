@@ -137,6 +137,41 @@ record(struct fa_snapshot *snap, const char *kind, const char *target,
 }
 
 /*
+ * One NIC (its /sys/class/net link is link): an SR-IOV VF when its device
+ * has a physfn link, a PF when it has none, unknown (in unread) when that
+ * could not be told; and a virtio device (".../virtio2/net/eth0": a
+ * paravirtual NIC, which a hypervisor provides) in virtio too.
+ */
+static int
+classify_nic(const struct fa_sysroot *root, const char *name,
+    const char *link, json_t *phys, json_t *vfs, json_t *virtio,
+    json_t *unread)
+{
+	char path[320], *s;
+	struct stat st;
+	int r, rs;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/physfn", name);
+	if ((s = fa_str_sanitize(name, strlen(name))) == NULL)
+		return FA_ERR_NOMEM;
+	rs = fa_sysroot_stat(root, path, 0, &st);
+	if (rs == FA_ERR_NOMEM)
+		r = rs;
+	else if (rs != 0 && rs != FA_ERR_NOTFOUND)
+		r = json_object_set_new(unread, "net_ifaces_physical",
+		    json_sprintf("%s: %s", path, fa_sysroot_strerror(rs))) ?
+		    FA_ERR_NOMEM : 0;
+	else
+		r = json_array_append_new(rs == 0 ? vfs : phys,
+		    json_string(s)) != 0 ? FA_ERR_NOMEM : 0;
+	if (r == 0 && strstr(link, "/virtio") != NULL &&
+	    json_array_append_new(virtio, json_string(s)) != 0)
+		r = FA_ERR_NOMEM;
+	free(s);
+	return r;
+}
+
+/*
  * The interfaces of /sys/class/net whose device is not virtual: the link
  * of a NIC leads to its bus (".../devices/pci0000:00/.../net/eth0"), that
  * of a veth, bridge or tunnel to "/devices/virtual/net/".  A network
@@ -150,8 +185,7 @@ static int
 physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 {
 	char **names = NULL, path[320], *link;
-	struct stat st;
-	json_t *phys, *vfs;
+	json_t *phys, *vfs, *virtio;
 	size_t n, i;
 	int r;
 
@@ -163,12 +197,13 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 	if ((phys = json_array()) == NULL ||
 	    json_object_set_new(data, "net_ifaces_physical", phys) != 0 ||
 	    (vfs = json_array()) == NULL ||
-	    json_object_set_new(data, "net_ifaces_vf", vfs) != 0) {
+	    json_object_set_new(data, "net_ifaces_vf", vfs) != 0 ||
+	    (virtio = json_array()) == NULL ||
+	    json_object_set_new(data, "net_ifaces_virtio", virtio) != 0) {
 		fa_sysroot_names_free(names);
 		return FA_ERR_NOMEM;
 	}
 	for (i = 0, r = 0; r == 0 && i < n; i++) {
-		char *s;
 		int rr;
 
 		snprintf(path, sizeof(path), "/sys/class/net/%s", names[i]);
@@ -181,18 +216,9 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 			    fa_sysroot_strerror(rr))) ? FA_ERR_NOMEM : 0;
 		else {
 			if (strstr(link, "/devices/") != NULL &&
-			    strstr(link, "/devices/virtual/") == NULL) {
-				snprintf(path, sizeof(path),
-				    "/sys/class/net/%s/device/physfn",
-				    names[i]);
-				s = fa_str_sanitize(names[i],
-				    strlen(names[i]));
-				if (s == NULL || json_array_append_new(
-				    fa_sysroot_stat(root, path, 0, &st) == 0 ?
-				    vfs : phys, json_string(s)) != 0)
-					r = FA_ERR_NOMEM;
-				free(s);
-			}
+			    strstr(link, "/devices/virtual/") == NULL)
+				r = classify_nic(root, names[i], link, phys,
+				    vfs, virtio, unread);
 			free(link);
 		}
 	}

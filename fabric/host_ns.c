@@ -139,10 +139,14 @@ one(const struct fa_sysroot *root, size_t t, unsigned major, unsigned minor,
 		    type)) != 0)
 			r = FA_ERR_NOMEM;
 		/* PID 1's, when ptrace access rules let us read it. */
-		if (o != NULL && r == 0 && link_inode(root, "1", type,
-		    &pid1) == 0 && json_object_set_new(o, "pid1",
-		    json_integer((json_int_t)pid1)) != 0)
-			r = FA_ERR_NOMEM;
+		if (o != NULL && r == 0) {
+			int r1 = link_inode(root, "1", type, &pid1);
+
+			if (r1 == FA_ERR_NOMEM || (r1 == 0 &&
+			    json_object_set_new(o, "pid1",
+			    json_integer((json_int_t)pid1)) != 0))
+				r = FA_ERR_NOMEM;
+		}
 		if (r == 0)
 			(*read)++;
 		else if (o != NULL) {

@@ -732,11 +732,26 @@ enqueue(struct devwalk *w, const char *path, unsigned depth)
 }
 
 /* A directory not listed, and why. */
+/*
+ * A name from the walk as JSON text: names are bytes, JSON strings are
+ * UTF-8, and anyone who may create a file under /dev (/dev/shm) chooses
+ * them.  Sanitised; NULL only when out of memory.
+ */
+static json_t *
+dev_name(const char *raw)
+{
+	char *s = fa_str_sanitize(raw, strlen(raw));
+	json_t *j = s != NULL ? json_string(s) : NULL;
+
+	free(s);
+	return j;
+}
+
 static int
 dir_unlisted(struct devwalk *w, const char *dir, const char *why, int absent)
 {
-	json_t *d = json_pack("{s:s, s:b, s:s}", "path", dir, "listed", 0,
-	    "reason", why);
+	json_t *d = json_pack("{s:o, s:b, s:s}", "path", dev_name(dir),
+	    "listed", 0, "reason", why);
 
 	if (d == NULL || (absent && json_object_set_new(d, "absent",
 	    json_true()) != 0) || json_array_append_new(w->dirs, d) != 0) {
@@ -762,7 +777,8 @@ list_dev_dir(struct devwalk *w, const char *dir, unsigned depth)
 	if (r != 0)
 		return dir_unlisted(w, dir, fa_sysroot_strerror(r),
 		    r == FA_ERR_NOTFOUND);
-	if ((d = json_pack("{s:s, s:b}", "path", dir, "listed", 1)) == NULL ||
+	if ((d = json_pack("{s:o, s:b}", "path", dev_name(dir), "listed",
+	    1)) == NULL ||
 	    json_array_append_new(w->dirs, d) != 0 ||
 	    (unr = json_array()) == NULL) {
 		fa_sysroot_names_free(names);
@@ -778,9 +794,14 @@ list_dev_dir(struct devwalk *w, const char *dir, unsigned depth)
 			r = s;
 		} else if (s != 0 && s != FA_ERR_NOTFOUND) {
 			/* Gone in between is fine; unreadable is not. */
-			r = keep(unr, &nunread, json_string(names[i]));
+			r = keep(unr, &nunread, dev_name(names[i]));
 		} else if (s == 0 && S_ISDIR(sb.st_mode)) {
-			if (depth >= FA_HOST_DEV_DEPTH)
+			/* POSIX shared memory and message queues: files
+			 * anyone may create, never device nodes. */
+			if (depth == 0 && (strcmp(names[i], "shm") == 0 ||
+			    strcmp(names[i], "mqueue") == 0))
+				;
+			else if (depth >= FA_HOST_DEV_DEPTH)
 				r = dir_unlisted(w, p, "not listed: deeper "
 				    "than the walk goes", 0);
 			else if (w->nq >= FA_HOST_DEV_DIRS_MAX)
@@ -794,8 +815,9 @@ list_dev_dir(struct devwalk *w, const char *dir, unsigned depth)
 
 			snprintf(m, sizeof(m), "0%03o",
 			    (unsigned)(sb.st_mode & 07777));
-			if (json_array_append_new(w->nodes, json_pack("{s:s, "
-			    "s:s, s:I, s:I, s:s, s:I, s:I}", "path", p, "type",
+			if (json_array_append_new(w->nodes, json_pack("{s:o, "
+			    "s:s, s:I, s:I, s:s, s:I, s:I}", "path", dev_name(p),
+			    "type",
 			    fa_host_file_type(sb.st_mode), "major",
 			    (json_int_t)major(sb.st_rdev), "minor",
 			    (json_int_t)minor(sb.st_rdev), "mode", m, "uid",

@@ -98,7 +98,8 @@ decode_line(char *line, unsigned ln, void *arg, char **why)
 	(void)proto;
 	/* "%5lu": right-aligned, so leading spaces. */
 	p += strspn(p, " ");
-	if ((n = strspn(p, "0123456789")) == 0 || n > 20)
+	/* At most 19 digits: no wrap of the 64-bit number. */
+	if ((n = strspn(p, "0123456789")) == 0 || n > 19)
 		return skip(d, ln, "no inode number");
 	for (; n > 0; n--, p++)
 		ino = ino * 10 + (unsigned long long)(*p - '0');

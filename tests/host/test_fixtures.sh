@@ -157,4 +157,14 @@ expect_nogrep "no raw escape byte reaches report.txt" "$(printf '\033')" \
 expect_grep "the string is kept, escaped" '<script>alert\(1\)</script>\\\\x1b' \
     "$T/hostile.out/report.json"
 
+# A directory name under /dev that is not UTF-8 (anyone may make one in
+# /dev/shm, or in the host's under --ipc=host): the scan goes on.
+cp -a fixtures/host/hardened "$T/hostdev"
+mkdir -p "$T/hostdev/dev/$(printf 'a\377b')" "$T/hostdev/dev/shm/$(printf 'x\377')"
+"$BIN" scan -q --host="$T/hostdev" -o "$T/hostdev.out" >/dev/null 2>&1
+expect_eq "a non-UTF-8 name under /dev does not stop the scan" "$?" 0
+expect_eq "and the device check still decides" "$(jq -r '.results[] |
+    select(.id == "HOST-DEVICE-EXPOSED") | .status' \
+    "$T/hostdev.out/report.json")" pass
+
 fa_done

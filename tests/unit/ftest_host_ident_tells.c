@@ -85,6 +85,11 @@ nics(void **state)
 	assert_true(has(vf, "ens1f0v0"));
 	assert_false(has(phys, "lo") || has(phys, "docker0") ||
 	    has(phys, "veth1a2b3c"));
+	/* eth0 hangs off a virtio device: paravirtual. */
+	assert_true(has(json_object_get(o->data, "net_ifaces_virtio"),
+	    "eth0"));
+	assert_false(has(json_object_get(o->data, "net_ifaces_virtio"),
+	    "ens1f0np0"));
 	assert_int_equal(json_array_size(json_object_get(o->data,
 	    "net_ifaces")), 6);
 	fa_snapshot_free(s);

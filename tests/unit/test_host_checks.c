@@ -422,6 +422,18 @@ net_host(void **state)
 	/* 5.15, the host's bridge of a container network. */
 	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531840}}",
 	    "{\"net_ifaces\": [\"cni0\", \"lo\"]}", "cni0"), FA_ST_FAIL);
+	/* A link that exists but could not be read: no pass. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026532302, "
+	    "\"initial\": false}, \"mnt\": {\"unreadable\": \"permission "
+	    "denied\"}}", "{\"net_ifaces\": [\"eth0\", \"lo\"]}",
+	    "the mnt link could not be read"), FA_ST_NOT_TESTED);
+	/* 5.15, a NIC not told PF from VF: no pass. */
+	assert_int_equal(net_case("{\"net\": {\"inode\": 4026532302}}",
+	    "{\"net_ifaces\": [\"eth0\", \"lo\", \"net1\"], "
+	    "\"net_ifaces_physical\": [], \"net_ifaces_vf\": [], "
+	    "\"unread\": {\"net_ifaces_physical\": "
+	    "\"/sys/class/net/net1/device/physfn: permission denied\"}}",
+	    "could not be told"), FA_ST_NOT_TESTED);
 	/* 5.15, nothing read about the interfaces: no pass. */
 	assert_int_equal(net_case("{\"net\": {\"inode\": 4026531840}}",
 	    "{}", "could not be told"), FA_ST_NOT_TESTED);

@@ -156,6 +156,16 @@ static const struct env_case cases[] = {
 	  "\"cpu_hypervisor\": false, \"dmi\": {\"sys_vendor\": \"QEMU\", "
 	  "\"product_name\": \"Standard PC (Q35 + ICH9, 2009)\"}",
 	  NULL, "ext4", 0, -1, NULL, 1 },
+	/* GPU passthrough guests often hide KVM (-cpu host,-hypervisor,
+	 * kvm=off) and carry the board's SMBIOS; its NIC is still virtio. */
+	{ "KVM guest, hypervisor bit hidden, real SMBIOS, virtio NIC",
+	  "pid:" I_PID ":y ipc:" I_IPC ":y uts:" I_UTS ":y user:" I_USER ":y "
+	  "cgroup:" I_CG ":y net:4026531840:? mnt:4026531841:?",
+	  "0::/init.scope", "0::/init.scope",
+	  "\"cpu_hypervisor\": false, \"net_ifaces_virtio\": [\"ens3\"], "
+	  "\"dmi\": {\"sys_vendor\": \"Supermicro\", \"product_name\": "
+	  "\"SYS-821GE-TNHR\"}",
+	  NULL, "ext4", 0, -1, NULL, 1 },
 	{ "arm64 KVM guest with a device-tree hypervisor node",
 	  "pid:" I_PID ":y ipc:" I_IPC ":y uts:" I_UTS ":y user:" I_USER ":y "
 	  "cgroup:" I_CG ":y net:4026531840:? mnt:4026531841:?",
