@@ -508,6 +508,8 @@ found_socket(struct search *sr, const char *path, const char *mroot,
 	const char *api;
 	char role[64];
 
+	if (extra == NULL)
+		return FA_ERR_NOMEM;	/* the caller's json_pack failed */
 	cls = fa_host_socket_ident(path, &api);
 	if (cls == FA_SOCK_UNKNOWN && mroot != NULL)
 		cls = fa_host_socket_ident(mroot, &api);
