@@ -5,7 +5,10 @@
  *
  * Each is judged per capture source.  A capture the kernel dropped frames
  * from (incomplete) can fail but never pass: the frames not seen might
- * have been the finding.  Silence (no frame at all) is not_tested.
+ * have been the finding.  Silence (no frame at all) is not_tested.  So
+ * can a check not pass when the table of a signal it reads filled
+ * ("signals_limit" distinct entries, fabric/eth_capture.h): the entries
+ * not kept might have been the rogue server or the foreign host.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -26,10 +29,53 @@ signal(const struct fa_obs *o, const char *name)
 	return json_object_get(json_object_get(o->data, "signals"), name);
 }
 
+/*
+ * The signals of deps (comma-separated) whose tables filled in o: their
+ * names and how many entries were not kept, in buf; 0 when none did.  A
+ * capture that records only the total (before signals_dropped_by) counts
+ * against every check.
+ */
+static long long
+dropped(const struct fa_obs *o, const char *deps, char *buf, size_t len)
+{
+	const json_t *by = json_object_get(o->data, "signals_dropped_by");
+	long long total = 0, n, all = 0;
+	char name[32];
+	const char *p, *comma;
+	size_t k;
+
+	buf[0] = '\0';
+	(void)fa_json_get_int(o->data, "signals_dropped", 0, INT64_MAX, &all);
+	if (!json_is_object(by)) {
+		if (all > 0)
+			snprintf(buf, len, "a signal table (which one was not "
+			    "recorded)");
+		return all;
+	}
+	for (p = deps; p != NULL && *p != '\0'; p = comma != NULL ?
+	    comma + 1 : NULL) {
+		comma = strchr(p, ',');
+		k = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (k == 0 || k >= sizeof(name))
+			continue;
+		memcpy(name, p, k);
+		name[k] = '\0';
+		n = json_integer_value(json_object_get(by, name));
+		if (n <= 0)
+			continue;
+		total += n;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s (%lld "
+		    "not kept)", buf[0] != '\0' ? ", " : "", name, n);
+	}
+	return total;
+}
+
 static int
 each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, judge_fn judge)
+    struct fa_results *out, judge_fn judge, const char *deps)
 {
+	char full[256];
+	long long limit = 0;
 	const struct fa_obs *o;
 	enum fa_status st;
 	long long frames = 0, secs = -1, bad = 0;
@@ -84,6 +130,31 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				st = FA_ST_NOT_TESTED;
 				r = fa_results_add(out, c, st, o->target, NULL,
 				    ev, "%s; but %s", reason, fa_obs_reason(o));
+			} else if (st == FA_ST_PASS && dropped(o, deps, full,
+			    sizeof(full)) > 0) {
+				st = FA_ST_NOT_TESTED;
+				const char *f = json_object_get(o->data,
+				    "signals_dropped_by") != NULL ?
+				    "signals_dropped_by" : "signals_dropped";
+
+				if (fa_evidence_add(ev, fa_evidence(o, f,
+				    json_deep_copy(json_object_get(o->data,
+				    f)))) != 0) {
+					json_decref(ev);
+					free(reason);
+					return FA_ERR_NOMEM;
+				}
+				(void)fa_json_get_int(o->data, "signals_limit",
+				    0, INT64_MAX, &limit);
+				r = limit > 0 ? fa_results_add(out, c, st,
+				    o->target, NULL, ev, "%s; but the table of "
+				    "%s filled at %lld distinct entries, and an "
+				    "entry not kept might have been the "
+				    "finding", reason, full, limit) :
+				    fa_results_add(out, c, st, o->target, NULL,
+				    ev, "%s; but %s filled, and an entry not "
+				    "kept might have been the finding", reason,
+				    full);
 			} else if (bad > 0) {
 				r = fa_results_add(out, c, st, o->target, NULL,
 				    ev, "%s (%lld of %lld frames could not be "
@@ -470,23 +541,24 @@ judge_roce(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	    "never seen by a capture)");
 }
 
-#define EVAL(name, judge)						\
+/* deps: the signals the judge reads (their tables must not have filled). */
+#define EVAL(name, judge, deps)						\
 	static int							\
 	name(const struct fa_check *c, const struct fa_eval_ctx *ctx,	\
 	    struct fa_results *out)					\
 	{								\
-		return each_capture(c, ctx, out, judge);		\
+		return each_capture(c, ctx, out, judge, deps);		\
 	}
 
-EVAL(eval_foreign_vlan, judge_foreign_vlan)
-EVAL(eval_trunk, judge_trunk)
-EVAL(eval_dtp, judge_dtp)
-EVAL(eval_stp, judge_stp)
-EVAL(eval_cdp, judge_cdp)
-EVAL(eval_lldp, judge_lldp)
-EVAL(eval_dhcp, judge_dhcp)
-EVAL(eval_foreign_l2, judge_foreign_l2)
-EVAL(eval_roce, judge_roce)
+EVAL(eval_foreign_vlan, judge_foreign_vlan, "")
+EVAL(eval_trunk, judge_trunk, "dtp,lldp,stp")
+EVAL(eval_dtp, judge_dtp, "dtp")
+EVAL(eval_stp, judge_stp, "stp")
+EVAL(eval_cdp, judge_cdp, "cdp")
+EVAL(eval_lldp, judge_lldp, "lldp")
+EVAL(eval_dhcp, judge_dhcp, "dhcp")
+EVAL(eval_foreign_l2, judge_foreign_l2, "arp,name,dhcp,nd,rmcp")
+EVAL(eval_roce, judge_roce, "roce")
 
 #define REF_L2	"IEEE 802.1AB-2016 (LLDP); Cisco CDP, DTP"
 #define REF_BPDU	"IEEE 802.1D-2004, 9 (BPDUs)"

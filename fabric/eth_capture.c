@@ -26,6 +26,7 @@ struct fa_eth_agg {
 	json_t		*vlans;		/* "VID" -> count */
 	json_t		*signals;	/* name -> {key -> entry} */
 	json_t		*bad_signals;	/* name -> malformed frames */
+	json_t		*dropped_by;	/* name -> entries not kept */
 };
 
 struct fa_eth_agg *
@@ -41,8 +42,10 @@ fa_eth_agg_new(const char *source, const char *mode)
 	a->vlans = json_object();
 	a->signals = json_object();
 	a->bad_signals = json_object();
+	a->dropped_by = json_object();
 	if (a->source == NULL || a->mode == NULL || a->examples == NULL ||
-	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL) {
+	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL ||
+	    a->dropped_by == NULL) {
 		fa_eth_agg_free(a);
 		return NULL;
 	}
@@ -60,6 +63,7 @@ fa_eth_agg_free(struct fa_eth_agg *a)
 	json_decref(a->vlans);
 	json_decref(a->signals);
 	json_decref(a->bad_signals);
+	json_decref(a->dropped_by);
 	free(a);
 }
 
@@ -219,8 +223,10 @@ fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
 
 		r = json_integer_set(c, json_integer_value(c) + 1);
 	} else if (json_object_size(map) >= FA_ETH_UNIQUE_MAX) {
+		/* Counted per signal: the checks that read this signal
+		 * cannot pass on a table that filled (eth_wire_checks.c). */
 		a->dropped++;
-		r = 0;
+		r = count_key(a->dropped_by, sig);
 	} else {
 		r = json_object_set_new(red, "count", json_integer(1)) != 0 ||
 		    json_object_set(map, key, red) != 0 ? FA_ERR_NOMEM : 0;
@@ -279,6 +285,12 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 	    a->vlans, "signals", sigs, "signals_dropped",
 	    (json_int_t)a->dropped);
 	sigs = NULL;
+	if (data != NULL && (json_object_set(data, "signals_dropped_by",
+	    a->dropped_by) != 0 || json_object_set_new(data, "signals_limit",
+	    json_integer(FA_ETH_UNIQUE_MAX)) != 0)) {
+		json_decref(data);
+		data = NULL;
+	}
 	if (data == NULL)
 		goto nomem;
 	if (seconds >= 0 && json_object_set_new(data, "seconds",

@@ -13,7 +13,10 @@
  *
  * Facts are de-duplicated per signal (same facts, same outer VLAN: one entry
  * with a count), sorted, and bounded (FA_ETH_UNIQUE_MAX per signal; the
- * excess is counted in "signals_dropped").  ARP keeps the sender, DHCP only
+ * excess is counted in "signals_dropped", and per signal in
+ * "signals_dropped_by": {NAME: entries not kept}, with the bound as
+ * "signals_limit"; a check that reads a signal whose table filled cannot
+ * pass).  ARP keeps the sender, DHCP only
  * server replies, the name protocols and neighbour discovery the sender.
  */
 #ifndef FA_ETH_CAPTURE_H
