@@ -365,9 +365,10 @@ fa_eth_pcap_check(const char *path, char **why)
 
 /* Frames of an open capture into an eth.capture observation (p closed). */
 static int
-read_capture(pcap_t *p, const char *source, struct fa_snapshot *snap,
-    char **why)
+read_capture(pcap_t *p, const char *source, unsigned long long max_frames,
+    struct fa_snapshot *snap, char **why)
 {
+	char stopped[96];
 	struct pcap_pkthdr *h;
 	const u_char *b;
 	struct fa_eth_agg *a;
@@ -387,9 +388,13 @@ read_capture(pcap_t *p, const char *source, struct fa_snapshot *snap,
 		return FA_ERR_NOMEM;
 	}
 	while ((n = pcap_next_ex(p, &h, &b)) == 1) {
-		if (a->frames >= FA_ETH_FRAMES_MAX) {
+		if (max_frames > 0 && a->frames >= max_frames) {
+			/* What was not read might have been the finding. */
 			st = FA_OBS_INCOMPLETE;
-			reason = "more frames than fabaudit reads from a file";
+			snprintf(stopped, sizeof(stopped), "read stopped at "
+			    "--max-frames %llu: the rest of the file was not "
+			    "read", max_frames);
+			reason = stopped;
 			break;
 		}
 		if ((r = fa_eth_agg_frame(a, b, h->caplen, h->len)) != 0) {
@@ -407,8 +412,8 @@ read_capture(pcap_t *p, const char *source, struct fa_snapshot *snap,
 }
 
 int
-fa_eth_read_pcap_stream(FILE *f, const char *source, struct fa_snapshot *snap,
-    char **why)
+fa_eth_read_pcap_stream(FILE *f, const char *source,
+    unsigned long long max_frames, struct fa_snapshot *snap, char **why)
 {
 	char eb[PCAP_ERRBUF_SIZE];
 	pcap_t *p;
@@ -420,11 +425,12 @@ fa_eth_read_pcap_stream(FILE *f, const char *source, struct fa_snapshot *snap,
 		return fa_why(why, "%s", eb[0] != '\0' ? eb :
 		    "cannot be read as a capture");
 	}
-	return read_capture(p, source, snap, why);
+	return read_capture(p, source, max_frames, snap, why);
 }
 
 int
-fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
+fa_eth_read_pcap(const char *path, unsigned long long max_frames,
+    struct fa_snapshot *snap, char **why)
 {
 	char eb[PCAP_ERRBUF_SIZE];
 	pcap_t *p;
@@ -434,5 +440,5 @@ fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why)
 		return why != NULL && *why != NULL ? FA_ERR_INPUT :
 		    fa_why(why, "%s", eb[0] != '\0' ? eb :
 		    "cannot be read as a capture");
-	return read_capture(p, path, snap, why);
+	return read_capture(p, path, max_frames, snap, why);
 }

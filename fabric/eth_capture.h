@@ -30,7 +30,6 @@
 
 #define FA_KIND_ETH_CAPTURE	"eth.capture"
 #define FA_ETH_UNIQUE_MAX	256
-#define FA_ETH_FRAMES_MAX	10000000u	/* a file stops being read here */
 
 struct fa_eth_agg;
 
@@ -47,17 +46,21 @@ int fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 
 /*
  * Read a saved capture (pcap or pcapng, link type Ethernet) into an
- * eth.capture observation.  FA_ERR_INPUT / FA_ERR_IO with *why when the file
- * cannot be used at all (nothing is recorded then); a file cut short is
- * recorded as incomplete with what was read.
+ * eth.capture observation, streaming: the whole file, or its first
+ * max_frames frames (0: no limit; --max-frames), whatever its size, in the
+ * bounded memory of the summary.  FA_ERR_INPUT / FA_ERR_IO with *why when
+ * the file cannot be used at all (nothing is recorded then); a file cut
+ * short, or not read to its end, is recorded as incomplete with what was
+ * read and why.
  */
-int fa_eth_read_pcap(const char *path, struct fa_snapshot *snap, char **why);
+int fa_eth_read_pcap(const char *path, unsigned long long max_frames,
+    struct fa_snapshot *snap, char **why);
 /*
  * The same from an open stream (fmemopen(3) in the fuzz target), named
  * source in the observation.  f is closed in every case.
  */
 int fa_eth_read_pcap_stream(FILE *f, const char *source,
-    struct fa_snapshot *snap, char **why);
+    unsigned long long max_frames, struct fa_snapshot *snap, char **why);
 
 /*
  * Whether path can be read by fa_eth_read_pcap() at all (a regular file,

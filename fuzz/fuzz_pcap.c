@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if ((f = fmemopen((void *)(uintptr_t)data, size, "rb")) == NULL)
 		abort();
-	r = fa_eth_read_pcap_stream(f, "fuzz.pcap", snap, &why);
+	r = fa_eth_read_pcap_stream(f, "fuzz.pcap", 0, snap, &why);
 	if (r == 0) {
 		/* One observation, and only on success. */
 		if (snap->nobs != 1 || why != NULL)

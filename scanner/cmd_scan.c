@@ -36,6 +36,7 @@
 const char fa_usage_scan[] =
     "usage: fabaudit scan [-q] [--active] [--ib] [--eth[=iface,...]]\n"
     "                     [--host[=sysroot]] [--listen seconds] [--pcap file]\n"
+    "                     [--max-frames count]\n"
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
     "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
@@ -49,7 +50,7 @@ enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
 	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER,
-	OPT_KEY_PROBES };
+	OPT_KEY_PROBES, OPT_MAX_FRAMES };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -59,6 +60,7 @@ static const struct option longopts[] = {
 	{ "eth", optional_argument, NULL, OPT_ETH },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "pcap", required_argument, NULL, OPT_PCAP },
+	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "reveal-secrets", no_argument, NULL, OPT_REVEAL },
 	{ "ca", required_argument, NULL, 'C' },
@@ -354,6 +356,7 @@ struct eth_opts {
 	char		*ifaces;	/* --eth=a,b (modified in place) */
 	const char	*pcap;		/* --pcap FILE */
 	unsigned	 listen;	/* seconds */
+	unsigned long long max_frames;	/* --max-frames; 0: all */
 };
 
 /* The Ethernet family: 0, FA_EXIT_USAGE (bad --pcap) or FA_EXIT_NORUN. */
@@ -368,7 +371,8 @@ run_eth(struct eth_opts *e, const struct fa_policy *policy,
 	if (e->pcap != NULL) {
 		/* A saved capture stands for the wire; this host's links do
 		 * not describe it, so none are recorded. */
-		if ((r = fa_eth_read_pcap(e->pcap, snap, &why)) == FA_ERR_NOMEM)
+		if ((r = fa_eth_read_pcap(e->pcap, e->max_frames, snap,
+		    &why)) == FA_ERR_NOMEM)
 			goto nomem;
 		if (r != 0) {
 			fa_diag("--pcap", "%s: %s", e->pcap, why);
@@ -516,7 +520,7 @@ fa_cmd_scan(int argc, char **argv)
 	const char *cvedb_opt = NULL;
 	char *cvedb_path = NULL, *cvedb_why = NULL;
 	json_t *cvedb = NULL;
-	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN };
+	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN, 0 };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
 	sigset_t sigold;
 	int usable = 0, made_outdir = 0, began = 0, r;
@@ -531,7 +535,7 @@ fa_cmd_scan(int argc, char **argv)
 	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
 	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
 	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, OPT_MAX_TIME, OPT_USER,
-	    OPT_KEY_PROBES, 0 };
+	    OPT_KEY_PROBES, OPT_MAX_FRAMES, 0 };
 	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
@@ -569,6 +573,12 @@ fa_cmd_scan(int argc, char **argv)
 			if (num_opt("--listen", optarg, 1, 3600, &v) != 0)
 				goto usage;
 			eth.listen = (unsigned)v;
+			break;
+		case OPT_MAX_FRAMES:
+			if (num_opt("--max-frames", optarg, 1, UINT64_MAX,
+			    &v) != 0)
+				goto usage;
+			eth.max_frames = v;
 			break;
 		case OPT_CVEDB:
 			cvedb_opt = optarg;
@@ -677,6 +687,11 @@ fa_cmd_scan(int argc, char **argv)
 	if (eth.pcap != NULL && eth.ifaces != NULL) {
 		fa_diag("--pcap", "a capture file and --eth interfaces "
 		    "exclude each other");
+		goto usage;
+	}
+	if (eth.max_frames > 0 && eth.pcap == NULL) {
+		fa_diag("--max-frames", "limits the frames read from a capture "
+		    "file: it needs --pcap");
 		goto usage;
 	}
 	if ((rc = fa_pick_user(user_opt, out.quiet, &user, &drop)) != 0 ||

@@ -159,6 +159,23 @@ expect_eq "cut: exit 1" "$(scan_file cut)" 1
 expect_eq "cut: no pass from a damaged file" "$(results \
     "$T/cut/report.json" | grep -c '^pass ')" 0
 
+# --max-frames: the whole file by default; a file read only in part is a
+# capture cut short, which can fail but not pass, and says where it stopped.
+"$BIN" scan -q --pcap "$T/clean.pcap" -c "$T/policy.conf" -o "$T/mf-all" \
+    >/dev/null 2>&1
+"$BIN" scan -q --pcap "$T/clean.pcap" --max-frames 2 -c "$T/policy.conf" \
+    -o "$T/mf2" >/dev/null 2>&1
+expect_eq "every frame is read by default" "$(jq '.observations[] |
+    select(.kind == "eth.capture") | .data.frames' "$T/mf-all/snapshot.json")" \
+    "$(tshark -r "$T/clean.pcap" 2>/dev/null | wc -l)"
+expect_eq "--max-frames 2 reads two frames" "$(jq '.observations[] |
+    select(.kind == "eth.capture") | .data.frames' "$T/mf2/snapshot.json")" 2
+expect_eq "and no wire check passes on the rest unread" "$(jq '[.results[] |
+    select(.family == "eth" and .status == "pass")] | length' \
+    "$T/mf2/report.json")" 0
+expect_grep "and says where it stopped" 'read stopped at --max-frames 2' \
+    "$T/mf2/report.txt"
+
 # Unusable inputs: exit 2, one line naming the file, no report.
 expect_eq "a RAW capture exits 2" "$(scan_file raw)" 2
 expect_grep "and says why" '^fabaudit: --pcap: .*raw.pcap: link type RAW, not Ethernet$' \

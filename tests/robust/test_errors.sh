@@ -218,6 +218,11 @@ done <<'TABLE'
 2 | --listen: '0' is too small | scan --host=$H -o $OUT --listen 0
 2 | --listen: '3601' is too large | scan --host=$H -o $OUT --listen 3601
 2 | --listen: 'abc' is invalid | scan --host=$H -o $OUT --listen abc
+2 | --max-frames: '0' is too small | scan -o $OUT --pcap $T/raw.pcap --max-frames 0
+2 | --max-frames: '-1' is | scan -o $OUT --pcap $T/raw.pcap --max-frames -1
+2 | --max-frames: 'abc' is invalid | scan -o $OUT --pcap $T/raw.pcap --max-frames abc
+2 | --max-frames: .*it needs --pcap | scan --host=$H -o $OUT --max-frames 5
+2 | option --max-frames is given twice | scan -o $OUT --pcap $T/raw.pcap --max-frames 1 --max-frames 2
 2 | --listen: '-1' is invalid | scan --host=$H -o $OUT --listen -1
 2 | --listen: '1e3' is invalid | scan --host=$H -o $OUT --listen 1e3
 2 | --listen: '' is invalid | scan --host=$H -o $OUT --listen ''
