@@ -76,6 +76,7 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 {
 	char full[256];
 	long long limit = 0;
+	const char *f;
 	const struct fa_obs *o;
 	enum fa_status st;
 	long long frames = 0, secs = -1, bad = 0;
@@ -133,10 +134,9 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			} else if (st == FA_ST_PASS && dropped(o, deps, full,
 			    sizeof(full)) > 0) {
 				st = FA_ST_NOT_TESTED;
-				const char *f = json_object_get(o->data,
+				f = json_object_get(o->data,
 				    "signals_dropped_by") != NULL ?
 				    "signals_dropped_by" : "signals_dropped";
-
 				if (fa_evidence_add(ev, fa_evidence(o, f,
 				    json_deep_copy(json_object_get(o->data,
 				    f)))) != 0) {
