@@ -168,7 +168,8 @@ userns_read(const struct fa_snapshot *s, struct userns *u)
 				    out, cnt);
 			else if (n + 4 < sizeof(u->map) &&
 			    strcmp(u->map + n - 3, "...") != 0)
-				strcat(u->map, "...");
+				snprintf(u->map + n, sizeof(u->map) - n,
+				    "...");
 		}
 		/* 4294967295 ids: all but (uid_t)-1, the initial mapping. */
 		u->whole = u->known && total >= 4294967295ll;

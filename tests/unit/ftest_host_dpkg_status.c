@@ -290,7 +290,7 @@ skipped_bounded(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	strcpy(text, BEFORE);
+	snprintf(text, cap, "%s", BEFORE);
 	for (i = 0; i < 40; i++)
 		snprintf(text + strlen(text), cap - strlen(text),
 		    "Package: bad%zu\nStatus: install ok\n\n", i);
