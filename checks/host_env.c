@@ -297,9 +297,9 @@ ns_tells(struct tally *t, const struct fa_snapshot *s, int *pid_initial,
 {
 	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_NS,
 	    "/proc/self/ns");
-	char own[96] = "", host[96] = "", what[200];
+	char own[96] = "", host[96] = "", what[200], *list;
 	const json_t *v;
-	size_t i;
+	size_t i, n;
 	int known = 0, w;
 
 	*pid_initial = -1;
@@ -312,10 +312,10 @@ ns_tells(struct tally *t, const struct fa_snapshot *s, int *pid_initial,
 		if (!json_is_boolean(v))
 			continue;
 		known++;
-		snprintf(json_is_true(v) ? host + strlen(host) : own +
-		    strlen(own), sizeof(own) - strlen(json_is_true(v) ? host :
-		    own), "%s%s", (json_is_true(v) ? host : own)[0] ? ", " :
-		    "", ns_all[i]);
+		list = json_is_true(v) ? host : own;
+		n = strlen(list);
+		snprintf(list + n, sizeof(own) - n, "%s%s", n > 0 ? ", " : "",
+		    ns_all[i]);
 		if (strcmp(ns_all[i], "pid") == 0)
 			*pid_initial = json_is_true(v);
 		if (json_is_true(v))
