@@ -420,6 +420,8 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *dbo, *missing;
 	struct fa_cvedb *db = NULL;
 	struct fa_host_env env;
+	const struct fa_obs *pkgdb;
+	long long skipped = 0;
 	size_t n, i;
 	int r, in_container;
 
@@ -449,15 +451,24 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r;
 	in_container = env.container == 1;
 	fa_host_env_free(&env);
+	/* Stanzas the parser skipped may have held this package. */
+	pkgdb = fa_snapshot_find(ctx->snap, FA_KIND_HOST_PACKAGE, "dpkg");
+	if (comp == FA_COMP_KERNEL || comp == FA_COMP_DRIVER ||
+	    pkgdb == NULL || pkgdb->state != FA_OBS_COMPLETE ||
+	    fa_json_get_int(pkgdb->data,
+	    "skipped", 0, INT64_MAX, &skipped) != 0)
+		skipped = 0;
 	r = fa_results_add(out, c, FA_ST_NOT_TESTED, fa_component_name(comp),
-	    NULL, NULL, "no %s version found%s%s%s", fa_component_name(comp),
+	    NULL, NULL, "no %s version found%s%s%s%s", fa_component_name(comp),
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ? ": " : "",
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ?
 	    fa_obs_reason(missing) : comp == FA_COMP_DRIVER ||
 	    comp == FA_COMP_KERNEL ? "" : " in the dpkg database (a copy "
-	    "installed outside dpkg is not examined)", in_container &&
-	    comp != FA_COMP_KERNEL && comp != FA_COMP_DRIVER ? "; in a "
-	    "container the host's packages are not visible" : "");
+	    "installed outside dpkg is not examined)", skipped > 0 ? "; "
+	    "stanzas of the database that could not be parsed were skipped "
+	    "(see the dpkg observation's skipped_stanzas)" : "",
+	    in_container && comp != FA_COMP_KERNEL && comp != FA_COMP_DRIVER ?
+	    "; in a container the host's packages are not visible" : "");
 	return r < 0 ? r : 0;
 }
 

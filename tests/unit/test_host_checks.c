@@ -733,6 +733,17 @@ vulnerable_versions(void **state)
 	    "/proc/version"));
 	assert_int_equal(one(&fa_chk_host_kernel_vuln, s, NULL,
 	    "Debian package 6.1.115-1"), FA_ST_PASS);
+	/* No runc in the database, but a stanza was skipped: it may have
+	 * been runc's, and the reason says so. */
+	s = snap();
+	cvedb(s, "runc", NULL, "1.1.12", NULL, NULL);
+	add(s, FA_KIND_HOST_PACKAGE, "dpkg", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:i, s:i, s:i, s:i, s:[{s:i, s:s, s:s}]}", "source",
+	    "/var/lib/dpkg/status", "packages", 0, "uncertain", 0, "stanzas",
+	    2, "skipped", 1, "skipped_stanzas", "line", 9, "package", "runc",
+	    "why", "bad Status"));
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "could not be parsed were skipped"), FA_ST_NOT_TESTED);
 	/* Debian's runc: version-only; docker-ce: exact; one per version. */
 	s = snap();
 	cvedb(s, "runc", NULL, "1.1.12", NULL, NULL);
