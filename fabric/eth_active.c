@@ -220,8 +220,10 @@ target_reply(const u_char *b, size_t len, uint8_t (*targets)[4], int nt,
 	json_t *fa;
 	int k, r = 0;
 
-	if (fa_eth_decode(b, len, &fa, NULL) != 0)
+	if (fa_eth_decode(b, len, len, &fa, NULL) != 0) {
+		json_decref(fa);	/* FA_ERR_INPUT may hand facts back */
 		return 0;
+	}
 	sip = fa_json_get_str(fa, "sender_ip");
 	if (strcmp(fa_json_get_str(fa, "signal"), "arp") == 0 &&
 	    json_integer_value(json_object_get(fa, "op")) == 2 && sip != NULL &&
@@ -414,8 +416,10 @@ arp_reply(const u_char *b, size_t len, json_t *hosts)
 	size_t i;
 	int r = 0;
 
-	if (fa_eth_decode(b, len, &fa, NULL) != 0)
+	if (fa_eth_decode(b, len, len, &fa, NULL) != 0) {
+		json_decref(fa);	/* FA_ERR_INPUT may hand facts back */
 		return 0;
+	}
 	ip = fa_json_get_str(fa, "sender_ip");
 	if (json_integer_value(json_object_get(fa, "op")) == 2 && ip != NULL &&
 	    strcmp(fa_json_get_str(fa, "signal"), "arp") == 0 &&

@@ -1,6 +1,6 @@
 /*
- * Summarising decoded frames (see eth_capture.h), and reading saved
- * captures with libpcap.
+ * Summarising decoded frames into an eth.capture observation (see
+ * eth_capture.h).
  */
 #include <sys/stat.h>
 
@@ -27,6 +27,8 @@ struct fa_eth_agg {
 	json_t		*signals;	/* name -> {key -> entry} */
 	json_t		*bad_signals;	/* name -> malformed frames */
 	json_t		*dropped_by;	/* name -> entries not kept */
+	json_t		*skipped;	/* why -> frames not judged */
+	json_t		*notes;		/* facts about the source */
 };
 
 struct fa_eth_agg *
@@ -43,7 +45,10 @@ fa_eth_agg_new(const char *source, const char *mode)
 	a->signals = json_object();
 	a->bad_signals = json_object();
 	a->dropped_by = json_object();
-	if (a->source == NULL || a->mode == NULL || a->examples == NULL ||
+	a->skipped = json_object();
+	a->notes = json_object();
+	if (a->skipped == NULL || a->notes == NULL ||
+	    a->source == NULL || a->mode == NULL || a->examples == NULL ||
 	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL ||
 	    a->dropped_by == NULL) {
 		fa_eth_agg_free(a);
@@ -64,6 +69,8 @@ fa_eth_agg_free(struct fa_eth_agg *a)
 	json_decref(a->signals);
 	json_decref(a->bad_signals);
 	json_decref(a->dropped_by);
+	json_decref(a->skipped);
+	json_decref(a->notes);
 	free(a);
 }
 
@@ -86,22 +93,32 @@ only(const json_t *f, const char *const *keep)
 static json_t *
 reduce(const char *sig, const json_t *f, int *nomem)
 {
-	static const char *const arp[] = { "sender_ip", "sender_mac", NULL };
+	/* An ARP probe (sender 0.0.0.0) claims its target (RFC 5227). */
+	static const char *const arp[] = { "sender_ip", "sender_mac",
+	    "truncated", NULL };
+	static const char *const probe[] = { "sender_ip", "sender_mac",
+	    "target_ip", "truncated", NULL };
 	static const char *const dhcp[] = { "src", "ip_src", "server_id",
 	    "msg_type", "your_ip", "bootfile", "tftp_server", "relayed",
-	    NULL };
+	    "truncated", NULL };
 	static const char *const name[] = { "proto", "src", "ip_src", NULL };
-	static const char *const nd[] = { "type", "src", "ip_src", NULL };
+	/* ND: the target of a DAD probe or an advertisement, the prefixes
+	 * of a router advertisement (RFC 4861) tell who the sender is. */
+	static const char *const nd[] = { "type", "src", "ip_src", "target",
+	    "prefixes", "truncated", NULL };
 	static const char *const roce[] = { "src", "dst", "ip_src", "ip_dst",
-	    NULL };
+	    "truncated", NULL };
 	static const char *const rmcp[] = { "src", "ip_src", "ip_dst", "class",
-	    NULL };
+	    "truncated", NULL };
 	const char *const *keep = NULL;
 	json_t *o;
 
 	*nomem = 0;
-	if (strcmp(sig, "arp") == 0)
-		keep = arp;
+	if (strcmp(sig, "arp") == 0) {
+		const char *ip = fa_json_get_str(f, "sender_ip");
+
+		keep = ip != NULL && strcmp(ip, "0.0.0.0") == 0 ? probe : arp;
+	}
 	else if (strcmp(sig, "dhcp") == 0) {
 		if (json_integer_value(json_object_get(f, "op")) != 2)
 			return NULL;	/* requests carry nothing foreign */
@@ -150,6 +167,20 @@ count_vlan(struct fa_eth_agg *a, long vid)
 	return count_key(a->vlans, k);
 }
 
+/* A frame that could not be decoded, and the signal its headers named. */
+static int
+malformed(struct fa_eth_agg *a, const char *why, const char *sig)
+{
+	a->malformed++;
+	if (json_array_size(a->examples) < 8 &&
+	    json_array_append_new(a->examples, json_pack("{s:I, s:s, s:s?}",
+	    "frame", (json_int_t)a->frames, "why", why != NULL ? why :
+	    "malformed", "signal", sig)) != 0)
+		return FA_ERR_NOMEM;
+	/* A signal whose presence is the finding still counts. */
+	return sig != NULL ? count_key(a->bad_signals, sig) : 0;
+}
+
 unsigned long long
 fa_eth_agg_frames(const struct fa_eth_agg *a)
 {
@@ -160,39 +191,60 @@ int
 fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
     size_t wirelen)
 {
+	struct fa_eth_l2 l2 = { b, b + 6, b + 12, 0, caplen < wirelen, 0 };
+
+	if (caplen < 14) {
+		/* Not even a whole Ethernet header: nothing to judge by. */
+		a->frames++;
+		a->bytes += wirelen;
+		a->truncated += caplen < wirelen;
+		return malformed(a, "frame shorter than an Ethernet header",
+		    NULL);
+	}
+	l2.len = caplen - 12;
+	return fa_eth_agg_l2(a, &l2, wirelen);
+}
+
+int
+fa_eth_agg_skip(struct fa_eth_agg *a, const char *why, size_t wirelen)
+{
+	a->frames++;
+	a->bytes += wirelen;
+	return count_key(a->skipped, why);
+}
+
+int
+fa_eth_agg_note(struct fa_eth_agg *a, const char *key, json_t *v)
+{
+	return v == NULL || json_object_set_new(a->notes, key, v) != 0 ?
+	    FA_ERR_NOMEM : 0;
+}
+
+int
+fa_eth_agg_l2(struct fa_eth_agg *a, const struct fa_eth_l2 *l2,
+    size_t wirelen)
+{
 	json_t *f = NULL, *red, *map, *e;
 	const json_t *tags;
 	const char *sig;
 	char *why = NULL, *key;
 	long vid = -1;
-	int r, nomem = 0;
+	int r = 0, dr, nomem = 0;
 	size_t i;
 
 	a->frames++;
 	a->bytes += wirelen;
-	if (caplen < wirelen)
+	if (l2->cut)
 		a->truncated++;
-	r = fa_eth_decode(b, caplen, &f, &why);
-	if (r == FA_ERR_NOMEM)
-		return r;
-	if (r != 0) {
-		const char *g = fa_eth_signal_guess(b, caplen);
-
-		a->malformed++;
-		r = 0;
-		if (json_array_size(a->examples) < 8 &&
-		    json_array_append_new(a->examples, json_pack("{s:I, s:s, "
-		    "s:s?}", "frame", (json_int_t)a->frames, "why", why != NULL ?
-		    why : "malformed", "signal", g)) != 0)
-			r = FA_ERR_NOMEM;
-		/* A signal whose presence is the finding still counts. */
-		if (r == 0 && g != NULL)
-			r = count_key(a->bad_signals, g);
+	dr = fa_eth_decode_l2(l2, &f, &why);
+	if (dr == FA_ERR_NOMEM) {
+		json_decref(f);
 		free(why);
-		return r;
+		return dr;
 	}
-	tags = json_object_get(f, "tags");
-	if (json_array_size(tags) > 0) {
+	/* A frame that lies about its lengths still counts its tags. */
+	if ((tags = json_object_get(f, "tags")) != NULL &&
+	    json_array_size(tags) > 0) {
 		a->tagged++;
 		/* Every VID the frame carries, outer first. */
 		for (i = 0; i < json_array_size(tags); i++)
@@ -202,6 +254,10 @@ fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
 				goto out;
 		vid = (long)json_integer_value(json_object_get(
 		    json_array_get(tags, 0), "vid"));
+	}
+	if (dr != 0) {
+		r = malformed(a, why, fa_json_get_str(f, "signal"));
+		goto out;
 	}
 	sig = fa_json_get_str(f, "signal");
 	if (sig == NULL || (red = reduce(sig, f, &nomem)) == NULL) {
@@ -235,7 +291,14 @@ fa_eth_agg_frame(struct fa_eth_agg *a, const uint8_t *b, size_t caplen,
 	json_decref(red);
 out:
 	json_decref(f);
+	free(why);
 	return r;
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 int
@@ -250,7 +313,7 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 		/* Object keys iterate in insertion order; sort for output. */
 		const char **keys = calloc(json_object_size(map) + 1,
 		    sizeof(*keys));
-		size_t n = 0, i, j;
+		size_t n = 0, i;
 
 		if (keys == NULL || sigs == NULL ||
 		    (arr = json_array()) == NULL ||
@@ -260,14 +323,7 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 		}
 		json_object_foreach(map, key, e)
 			keys[n++] = key;
-		for (i = 1; i < n; i++)		/* insertion sort, n <= 256 */
-			for (j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0;
-			    j--) {
-				const char *t = keys[j];
-
-				keys[j] = keys[j - 1];
-				keys[j - 1] = t;
-			}
+		qsort(keys, n, sizeof(*keys), cmp_str);
 		for (i = 0; i < n; i++)
 			if (json_array_append(arr, json_object_get(map,
 			    keys[i])) != 0) {
@@ -287,7 +343,10 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 	sigs = NULL;
 	if (data != NULL && (json_object_set(data, "signals_dropped_by",
 	    a->dropped_by) != 0 || json_object_set_new(data, "signals_limit",
-	    json_integer(FA_ETH_UNIQUE_MAX)) != 0)) {
+	    json_integer(FA_ETH_UNIQUE_MAX)) != 0 ||
+	    json_object_update(data, a->notes) != 0 ||
+	    (json_object_size(a->skipped) > 0 && json_object_set(data,
+	    "skipped", a->skipped) != 0))) {
 		json_decref(data);
 		data = NULL;
 	}
@@ -307,138 +366,4 @@ nomem:
 	json_decref(sigs);
 	fa_eth_agg_free(a);
 	return FA_ERR_NOMEM;
-}
-
-/*
- * pcap_open_offline() on a regular file only: it would block forever on a
- * FIFO and read a device.  NULL with *why set, or with eb from libpcap.
- */
-static pcap_t *
-open_capture(const char *path, char *eb, char **why)
-{
-	struct stat st = { 0 };
-	pcap_t *p;
-	FILE *f;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-	    O_NONBLOCK)) < 0) {
-		(void)fa_why(why, "%s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		(void)fa_why(why, "%s", !S_ISREG(st.st_mode) ?
-		    "not a regular file" : strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if ((f = fdopen(fd, "rb")) == NULL) {
-		(void)fa_why(why, "%s", strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	/* On failure libpcap leaves the stream to its caller. */
-	if ((p = pcap_fopen_offline(f, eb)) == NULL)
-		fclose(f);
-	return p;
-}
-
-int
-fa_eth_pcap_check(const char *path, char **why)
-{
-	char eb[PCAP_ERRBUF_SIZE];
-	pcap_t *p;
-	int r = 0;
-
-	eb[0] = '\0';
-	if ((p = open_capture(path, eb, why)) == NULL)
-		return why != NULL && *why != NULL ? FA_ERR_INPUT :
-		    fa_why(why, "%s", eb[0] != '\0' ? eb :
-		    "cannot be read as a capture");
-	if (pcap_datalink(p) != DLT_EN10MB)
-		r = fa_why(why, "link type %s, not Ethernet",
-		    pcap_datalink_val_to_name(pcap_datalink(p)) != NULL ?
-		    pcap_datalink_val_to_name(pcap_datalink(p)) : "unknown");
-	pcap_close(p);
-	return r;
-}
-
-/* Frames of an open capture into an eth.capture observation (p closed). */
-static int
-read_capture(pcap_t *p, const char *source, unsigned long long max_frames,
-    struct fa_snapshot *snap, char **why)
-{
-	char stopped[96];
-	struct pcap_pkthdr *h;
-	const u_char *b;
-	struct fa_eth_agg *a;
-	enum fa_obs_state st = FA_OBS_COMPLETE;
-	const char *reason = NULL;
-	int r, n;
-
-	if (pcap_datalink(p) != DLT_EN10MB) {
-		r = fa_why(why, "link type %s, not Ethernet",
-		    pcap_datalink_val_to_name(pcap_datalink(p)) != NULL ?
-		    pcap_datalink_val_to_name(pcap_datalink(p)) : "unknown");
-		pcap_close(p);
-		return r;
-	}
-	if ((a = fa_eth_agg_new(source, "file")) == NULL) {
-		pcap_close(p);
-		return FA_ERR_NOMEM;
-	}
-	while ((n = pcap_next_ex(p, &h, &b)) == 1) {
-		if (max_frames > 0 && a->frames >= max_frames) {
-			/* What was not read might have been the finding. */
-			st = FA_OBS_INCOMPLETE;
-			snprintf(stopped, sizeof(stopped), "read stopped at "
-			    "--max-frames %llu: the rest of the file was not "
-			    "read", max_frames);
-			reason = stopped;
-			break;
-		}
-		if ((r = fa_eth_agg_frame(a, b, h->caplen, h->len)) != 0) {
-			fa_eth_agg_free(a);
-			pcap_close(p);
-			return r;
-		}
-	}
-	if (n == PCAP_ERROR) {
-		st = FA_OBS_INCOMPLETE;
-		reason = "the capture file is cut short or damaged";
-	}
-	pcap_close(p);
-	return fa_eth_agg_finish(a, snap, st, reason, -1);
-}
-
-int
-fa_eth_read_pcap_stream(FILE *f, const char *source,
-    unsigned long long max_frames, struct fa_snapshot *snap, char **why)
-{
-	char eb[PCAP_ERRBUF_SIZE];
-	pcap_t *p;
-
-	eb[0] = '\0';
-	/* On success the handle owns f (pcap_close closes it). */
-	if ((p = pcap_fopen_offline(f, eb)) == NULL) {
-		fclose(f);
-		return fa_why(why, "%s", eb[0] != '\0' ? eb :
-		    "cannot be read as a capture");
-	}
-	return read_capture(p, source, max_frames, snap, why);
-}
-
-int
-fa_eth_read_pcap(const char *path, unsigned long long max_frames,
-    struct fa_snapshot *snap, char **why)
-{
-	char eb[PCAP_ERRBUF_SIZE];
-	pcap_t *p;
-
-	eb[0] = '\0';
-	if ((p = open_capture(path, eb, why)) == NULL)
-		return why != NULL && *why != NULL ? FA_ERR_INPUT :
-		    fa_why(why, "%s", eb[0] != '\0' ? eb :
-		    "cannot be read as a capture");
-	return read_capture(p, path, max_frames, snap, why);
 }

@@ -1,10 +1,12 @@
 /*
  * libFuzzer target: a capture file as read by `fabaudit scan --pcap`.
- * Drives fabric/eth_capture.c fa_eth_read_pcap_stream (libpcap's pcap and
- * pcapng readers through pcap_fopen_offline on an fmemopen(3) stream, the
- * frame decoder and the aggregator), then every check and report.json /
- * report.txt on the resulting eth.capture observation (fuzz/fuzz_eval.h),
- * under the policy of tests/eth/test_captures.sh.
+ * Drives fabric/eth_pcap_read.c fa_eth_read_pcap_stream on an fmemopen(3)
+ * stream: classic pcap through libpcap's pcap_fopen_offline, pcapng
+ * through fabric/eth_pcapng.c, LINUX_SLL / LINUX_SLL2 headers through
+ * fabric/eth_linktype.c, the frame decoder and the aggregator; then every
+ * check and report.json / report.txt on the resulting eth.capture
+ * observations (fuzz/fuzz_eval.h), under the policy of
+ * tests/eth/test_captures.sh.
  *
  * Input: the bytes of a pcap or pcapng file.
  */
@@ -17,6 +19,7 @@
 #include "../core/policy.h"
 #include "../core/snapshot.h"
 #include "../fabric/eth_capture.h"
+#include "../fabric/eth_pcap_read.h"
 #include "fuzz_eval.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,6 +36,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fa_snapshot *snap;
 	FILE *f;
 	char *why = NULL;
+	size_t i;
 	int r;
 
 	if (pol == NULL && fa_policy_parse("policy.conf", policy_text,
@@ -48,9 +52,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	r = fa_eth_read_pcap_stream(f, "fuzz.pcap", 0, snap, &why);
 	if (r == 0) {
-		/* One observation, and only on success. */
-		if (snap->nobs != 1 || why != NULL)
+		/* Observations only on success, one per source and one per
+		 * interface of an unsupported link type, each bounded. */
+		if (snap->nobs < 1 || snap->nobs > 2 *
+		    FA_ETH_PCAP_SOURCES_MAX || why != NULL)
 			abort();
+		for (i = 0; i < snap->nobs; i++)
+			if (strcmp(snap->obs[i].kind, FA_KIND_ETH_CAPTURE) != 0)
+				abort();
 		fuzz_evaluate(snap, pol, NULL, 0);
 	} else if (r == FA_ERR_INPUT || r == FA_ERR_IO) {
 		if (snap->nobs != 0 || why == NULL)

@@ -15,7 +15,7 @@ libnl-3-dev libnl-route-3-dev libpcap-dev zlib1g-dev libssl-dev libxml2-dev
 libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev
 ibsim-utils libumad2sim0 opensm infiniband-diags
-mandoc jq tshark
+mandoc jq tshark tcpdump lldpd
 libxml2-utils chromium poppler-utils python3-yaml util-linux
 runc crun podman catatonit uidmap docker.io containerd systemd-container
 passwd procps"

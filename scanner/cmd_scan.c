@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "../core/util.h"
 #include "../fabric/eth_active.h"
 #include "../fabric/eth_capture.h"
+#include "../fabric/eth_pcap_read.h"
 #include "../fabric/eth_live.h"
 #include "../fabric/eth_reach.h"
 #include "../fabric/host.h"
@@ -355,9 +357,33 @@ struct eth_opts {
 	int		 active;	/* --active: VLAN probes, ARP scan */
 	char		*ifaces;	/* --eth=a,b (modified in place) */
 	const char	*pcap;		/* --pcap FILE */
+	int		 pcap_fd;	/* it, opened by the invoking user */
 	unsigned	 listen;	/* seconds */
 	unsigned long long max_frames;	/* --max-frames; 0: all */
 };
+
+/*
+ * The --pcap file, opened for the reader: a regular file only (a FIFO
+ * would block, a device be read); -1 after a diagnostic.
+ */
+static int
+open_pcap(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) < 0) {
+		fa_diag("--pcap", "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fa_diag("--pcap", "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 /* The Ethernet family: 0, FA_EXIT_USAGE (bad --pcap) or FA_EXIT_NORUN. */
 static int
@@ -371,8 +397,10 @@ run_eth(struct eth_opts *e, const struct fa_policy *policy,
 	if (e->pcap != NULL) {
 		/* A saved capture stands for the wire; this host's links do
 		 * not describe it, so none are recorded. */
-		if ((r = fa_eth_read_pcap(e->pcap, e->max_frames, snap,
-		    &why)) == FA_ERR_NOMEM)
+		r = fa_eth_read_pcap_fd(e->pcap_fd, e->pcap, e->max_frames,
+		    snap, &why);
+		e->pcap_fd = -1;	/* closed by the reader */
+		if (r == FA_ERR_NOMEM)
 			goto nomem;
 		if (r != 0) {
 			fa_diag("--pcap", "%s: %s", e->pcap, why);
@@ -520,7 +548,7 @@ fa_cmd_scan(int argc, char **argv)
 	const char *cvedb_opt = NULL;
 	char *cvedb_path = NULL, *cvedb_why = NULL;
 	json_t *cvedb = NULL;
-	struct eth_opts eth = { 0, NULL, NULL, FA_ETH_DEF_LISTEN, 0 };
+	struct eth_opts eth = { 0, NULL, NULL, -1, FA_ETH_DEF_LISTEN, 0 };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
 	sigset_t sigold;
 	int usable = 0, made_outdir = 0, began = 0, r;
@@ -699,6 +727,11 @@ fa_cmd_scan(int argc, char **argv)
 	    (rc = fa_preflight_pcap(eth.pcap)) != 0 ||
 	    (rc = fa_preflight_metrics(ra.metrics)) != 0)
 		goto out;
+	/* Opened with the invoking user's rights, parsed by the child. */
+	if (eth.pcap != NULL && (eth.pcap_fd = open_pcap(eth.pcap)) < 0) {
+		rc = FA_EXIT_USAGE;
+		goto out;
+	}
 	if (policy_path != NULL && (rc = fa_load_policy(policy_path,
 	    &policy)) != 0)
 		goto out;
@@ -766,18 +799,20 @@ fa_cmd_scan(int argc, char **argv)
 		want_ib = want_host = want_eth = 1;
 	/*
 	 * Ethernet first: a bad --pcap is a usage error before any probe.
-	 * A capture file is the invoking user's to read: it is read here.
+	 * A capture file is wire content: like live frames it is parsed by
+	 * the unprivileged child when there is one, from the descriptor
+	 * opened above with the invoking user's rights.
 	 */
-	if (want_eth && (!drop || eth.pcap != NULL) &&
-	    (r = too_late(snap, FA_FAM_ETH)) <= 0 && (r < 0 ||
-	    (r = run_eth(&eth, policy, snap, out.quiet, &usable)) != 0)) {
+	if (want_eth && !drop && (r = too_late(snap, FA_FAM_ETH)) <= 0 &&
+	    (r < 0 || (r = run_eth(&eth, policy, snap, out.quiet, &usable)) !=
+	    0)) {
 		rc = r < 0 ? FA_EXIT_NORUN : r;
 		goto out;
 	}
-	if (drop && ((want_eth && eth.pcap == NULL) || want_ib)) {
+	if (drop && (want_eth || want_ib)) {
 		struct live lv = { &eth, &ib, policy, out.quiet };
-		struct fa_acq a = { &user, eth.active, want_ib ? &ib : NULL,
-		    want_eth && eth.pcap == NULL ? live_eth : NULL,
+		struct fa_acq a = { &user, eth.active, eth.pcap != NULL,
+		    want_ib ? &ib : NULL, want_eth ? live_eth : NULL,
 		    want_ib ? live_ib : NULL, &lv };
 
 		if ((rc = fa_acquire_as(&a, out.outdir, &snap, &usable)) != 0)
@@ -846,6 +881,8 @@ out:
 	}
 	json_decref(done.report);
 	fa_reaudit_free(&ra);
+	if (eth.pcap_fd >= 0)
+		close(eth.pcap_fd);
 	json_decref(out.baseline);
 	json_decref(cvedb);
 	free(cvedb_path);

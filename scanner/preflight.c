@@ -14,6 +14,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "../fabric/eth_capture.h"
+#include "../fabric/eth_pcap_read.h"
 #include "../reports/sign.h"
 #include "scanner.h"
 

@@ -108,7 +108,7 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 	    &why)) != 0 && r != FA_ERR_UNAVAIL)
 		fa_diag("ib", "%s", why);	/* the scan says why later */
 	free(why);
-	if (a->run_eth != NULL) {
+	if (a->run_eth != NULL && !a->eth_file) {
 		keep[nkeep++] = CAP_NET_RAW;
 		if (a->active)
 			keep[nkeep++] = CAP_NET_ADMIN;
@@ -148,8 +148,10 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
  * network-facing acquisition, where the fabric's and the wire's answers
  * are parsed; the parent keeps the invoking user's rights for what needs
  * them and faces no network: the host family (which must see the
- * credentials the scan was started with, and root-only files), reading
- * --pcap and policy files given by that user, and writing the outputs
+ * credentials the scan was started with, and root-only files), opening
+ * the --pcap file (whose content, the wire's, the child parses from the
+ * inherited descriptor) and reading policy files given by that user, and
+ * writing the outputs
  * where that user asked (the output and history directories, a root-only
  * signing key), so nothing has to be chowned or opened in advance.  What
  * comes back is the snapshot, as JSON lines (core/snapwire.h), read with

@@ -207,8 +207,11 @@ int fa_pick_user(const char *name, int quiet, struct fa_priv_user *u,
 struct fa_acq {
 	const struct fa_priv_user *user;
 	int		 active;	/* keep CAP_NET_ADMIN with run_eth */
+	int		 eth_file;	/* run_eth reads a capture file: it
+					 * keeps no capability */
 	struct fa_ib_opts *ib;		/* its port kept open, its capture */
-	/* Live Ethernet (CAP_NET_RAW kept), then InfiniBand (none); NULL:
+	/* Ethernet (live: CAP_NET_RAW kept; a --pcap file, opened by the
+	 * parent: none), then InfiniBand (none); NULL:
 	 * not run.  Each returns an exit status after a diagnostic. */
 	int		(*run_eth)(void *arg, struct fa_snapshot *snap,
 			    int *usable);
