@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
@@ -27,6 +28,65 @@ static const json_t *
 signal(const struct fa_obs *o, const char *name)
 {
 	return json_object_get(json_object_get(o->data, "signals"), name);
+}
+
+/* ip (text) inside any of nets? -1 when not an address. */
+static int
+ip_in(const char *ip, const struct fa_cidr *nets, size_t n)
+{
+	uint8_t a[16];
+
+	if (ip == NULL)
+		return -1;
+	if (inet_pton(AF_INET, ip, a) == 1)
+		return fa_cidr_any(nets, n, AF_INET, a);
+	if (inet_pton(AF_INET6, ip, a) == 1)
+		return fa_cidr_any(nets, n, AF_INET6, a);
+	return -1;
+}
+
+/* A MAC address (text) of one of this host's links (eth.links)? */
+static int
+own_mac(const struct fa_eval_ctx *ctx, const char *mac)
+{
+	const struct fa_obs *l;
+	const json_t *e;
+	const char *m;
+	size_t it = 0, i;
+
+	if (mac == NULL)
+		return 0;
+	while ((l = fa_snapshot_next(ctx->snap, FA_KIND_ETH_LINKS, &it)))
+		json_array_foreach(json_object_get(l->data, "links"), i, e)
+			if ((m = fa_json_get_str(e, "mac")) != NULL &&
+			    strcasecmp(m, mac) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * LLDP sent by one of the tenant's own nodes (lldpd on a node), which is
+ * no switch leak: its source is one of this host's own MAC addresses, or
+ * every management address it names (one at least) is inside the
+ * policy's tenant_subnet.  A switch's management address lives on the
+ * provider's management network, not in the tenant's subnets.
+ */
+static int
+lldp_is_tenant_node(const struct fa_eval_ctx *ctx, const json_t *e)
+{
+	const struct fa_policy *p = ctx->policy;
+	const json_t *a = json_object_get(e, "mgmt_addrs"), *v;
+	size_t i;
+
+	if (own_mac(ctx, fa_json_get_str(e, "src")))
+		return 1;
+	if (json_array_size(a) == 0 || p->n_tenant_subnet == 0)
+		return 0;
+	json_array_foreach(a, i, v)
+		if (ip_in(json_string_value(v), p->tenant_subnet,
+		    p->n_tenant_subnet) != 1)
+			return 0;
+	return 1;
 }
 
 /*
@@ -70,6 +130,32 @@ dropped(const struct fa_obs *o, const char *deps, char *buf, size_t len)
 	return total;
 }
 
+/* Frames counted but not judged (eth_capture.h fa_eth_agg_skip). */
+static long long
+skipped(const struct fa_obs *o)
+{
+	const json_t *v;
+	const char *k;
+	long long n = 0;
+
+	json_object_foreach(json_object_get(o->data, "skipped"), k, v)
+		if (json_integer_value(v) > 0)
+			n += json_integer_value(v);
+	return n;
+}
+
+/* The first reason frames were not judged, for a message. */
+static const char *
+skipped_why(const struct fa_obs *o)
+{
+	const json_t *v;
+	const char *k;
+
+	json_object_foreach(json_object_get(o->data, "skipped"), k, v)
+		return k;
+	return "none";
+}
+
 static int
 each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, judge_fn judge, const char *deps)
@@ -101,6 +187,11 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
 			    NULL, NULL, "nothing was heard; %s",
 			    fa_obs_reason(o));
+		} else if (frames > 0 && frames <= skipped(o)) {
+			/* Only the host's own frames, or none of Ethernet. */
+			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
+			    NULL, NULL, "none of the %lld frames captured can "
+			    "be judged (%s)", frames, skipped_why(o));
 		} else if (frames == 0) {
 			r = secs >= 0 ? fa_results_add(out, c,
 			    FA_ST_NOT_TESTED, o->target, NULL, NULL, "nothing "
@@ -118,6 +209,12 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    "malformed_examples", json_deep_copy(
 			    json_object_get(o->data, "malformed_examples")))) !=
 			    0) {
+				json_decref(ev);
+				return FA_ERR_NOMEM;
+			}
+			if (skipped(o) > 0 && fa_evidence_add(ev, fa_evidence(o,
+			    "skipped", json_deep_copy(json_object_get(o->data,
+			    "skipped")))) != 0) {
 				json_decref(ev);
 				return FA_ERR_NOMEM;
 			}
@@ -198,6 +295,19 @@ found(const struct fa_obs *o, json_t *ev, const char *field,
 		*reason = NULL;
 		return FA_ERR_NOMEM;
 	}
+	/* A verdict that rests on a frame the capture cut short says so. */
+	if (json_is_true(json_object_get(v, "truncated"))) {
+		char *t;
+
+		if (asprintf(&t, "%s (seen in a frame the capture cut short: "
+		    "what follows the cut is unknown)", *reason) < 0) {
+			free(*reason);
+			*reason = NULL;
+			return FA_ERR_NOMEM;
+		}
+		free(*reason);
+		*reason = t;
+	}
 	return 0;
 }
 
@@ -226,6 +336,28 @@ vid_allowed(const struct fa_policy *p, long long vid)
 	return 0;
 }
 
+/*
+ * A LINUX_SLL2 capture in which no frame is tagged: libpcap (1.10 and
+ * before) does not put back into LINUX_SLL2 frames the VLAN tag the
+ * kernel moved to packet metadata, as it does for Ethernet and LINUX_SLL
+ * (libpcap issue #1105), so absent tags prove nothing there.
+ */
+static int
+tags_unseen(const struct fa_obs *o)
+{
+	const char *lt = fa_json_get_str(o->data, "linktype");
+	long long tagged = 0;
+
+	(void)fa_json_get_int(o->data, "tagged", 0, INT64_MAX, &tagged);
+	return lt != NULL && strcmp(lt, "LINUX_SLL2") == 0 && tagged == 0;
+}
+
+#define SLL2_TAGS							\
+	"this LINUX_SLL2 capture holds no VLAN tag, and libpcap (1.10 "	\
+	"and before) drops the tags of LINUX_SLL2 frames (libpcap issue "	\
+	"#1105), so VLANs cannot be told from it; capture on the "	\
+	"interface, or with -y LINUX_SLL"
+
 static int
 judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
@@ -239,6 +371,10 @@ judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		if (!vid_allowed(ctx->policy, vid_key(k)) && n++ < 16)
 			snprintf(list + strlen(list), sizeof(list) -
 			    strlen(list), "%s%s", n > 1 ? ", " : "", k);
+	if (n == 0 && tags_unseen(o)) {
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, NULL, NULL, reason, "%s", SLL2_TAGS);
+	}
 	*st = n > 0 ? FA_ST_FAIL : FA_ST_PASS;
 	if (n > 0)
 		return found(o, ev, "vlans", vlans, reason, "frames tagged "
@@ -257,8 +393,9 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	size_t i, nv = 0, pvst = 0;
 	const char *k;
 	long long first = -1;
+	int mixed = json_is_true(json_object_get(o->data,
+	    "mixed_interfaces"));
 
-	(void)ctx;
 	json_object_foreach((json_t *)vlans, k, v)
 		if (vid_key(k) != 0)
 			nv++;
@@ -269,7 +406,8 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 			    "reports this port as trunking (DTP)");
 		}
 	json_array_foreach(signal(o, "lldp"), i, e)
-		if (json_array_size(json_object_get(e, "vlan_names")) > 1) {
+		if (json_array_size(json_object_get(e, "vlan_names")) > 1 &&
+		    !lldp_is_tenant_node(ctx, e)) {
 			*st = FA_ST_FAIL;
 			return found(o, ev, "lldp", e, reason, "the switch "
 			    "advertises %zu VLANs on this port (LLDP VLAN "
@@ -286,6 +424,17 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 			else if (vl != first)
 				pvst++;
 		}
+	if (mixed && (nv >= 2 || pvst > 0)) {
+		/* LINUX_SLL: which interface a frame came in on is lost, and
+		 * VLANs of two ports are no trunk. */
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, "vlans", vlans, reason, "frames of %zu "
+		    "VLAN%s were captured, but the capture (LINUX_SLL, "
+		    "\"tcpdump -i any\") mixes the frames of every interface, "
+		    "so whether one port carries several cannot be told; "
+		    "capture on the interface itself, or with LINUX_SLL2", nv,
+		    nv == 1 ? "" : "s");
+	}
 	*st = nv >= 2 || pvst > 0 ? FA_ST_FAIL : FA_ST_PASS;
 	if (nv >= 2)
 		return found(o, ev, "vlans", vlans, reason, "frames of %zu "
@@ -293,6 +442,11 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	if (pvst > 0)
 		return found(o, ev, "stp", signal(o, "stp"), reason, "PVST+ "
 		    "BPDUs of several VLANs reach this port: it is a trunk");
+	if (tags_unseen(o)) {
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, NULL, NULL, reason, "no DTP trunk, no "
+		    "multi-VLAN LLDP or PVST+, but %s", SLL2_TAGS);
+	}
 	return found(o, ev, NULL, NULL, reason, "no trunk evidence: %zu "
 	    "VLAN ID%s seen, no DTP trunk, no multi-VLAN LLDP or PVST+", nv,
 	    nv == 1 ? "" : "s");
@@ -365,10 +519,13 @@ judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
 	const json_t *e;
-	size_t i;
+	size_t i, nodes = 0;
 
-	(void)ctx;
-	json_array_foreach(signal(o, "lldp"), i, e)
+	json_array_foreach(signal(o, "lldp"), i, e) {
+		if (lldp_is_tenant_node(ctx, e)) {
+			nodes++;
+			continue;
+		}
 		if (json_array_size(json_object_get(e, "mgmt_addrs")) > 0 ||
 		    json_array_size(json_object_get(e, "vlan_names")) > 0 ||
 		    json_object_get(e, "system_description") != NULL) {
@@ -381,6 +538,7 @@ judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 			    json_object_get(e, "vlan_names")) > 0 ?
 			    "VLAN names" : "its software (system description)");
 		}
+	}
 	if (malformed_of(o, "lldp") > 0) {
 		/* What the undecodable LLDP disclosed cannot be told. */
 		*st = FA_ST_NOT_TESTED;
@@ -390,25 +548,17 @@ judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		    malformed_of(o, "lldp"));
 	}
 	*st = FA_ST_PASS;
+	if (nodes > 0)
+		return found(o, ev, "lldp", signal(o, "lldp"), reason, "LLDP "
+		    "heard only from the tenant's own nodes (%zu: a source MAC "
+		    "of this host, or management addresses all inside "
+		    "tenant_subnet)%s", nodes, nodes < json_array_size(signal(
+		    o, "lldp")) ? " and without management addresses, VLAN "
+		    "names or system description from any other" : "");
 	return found(o, ev, "lldp", signal(o, "lldp"), reason, "%s",
 	    json_array_size(signal(o, "lldp")) > 0 ? "LLDP heard, without "
 	    "management addresses, VLAN names or system description" :
 	    "no LLDP frame among those heard");
-}
-
-/* ip (text) inside any of nets? -1 when not an address. */
-static int
-ip_in(const char *ip, const struct fa_cidr *nets, size_t n)
-{
-	uint8_t a[16];
-
-	if (ip == NULL)
-		return -1;
-	if (inet_pton(AF_INET, ip, a) == 1)
-		return fa_cidr_any(nets, n, AF_INET, a);
-	if (inet_pton(AF_INET6, ip, a) == 1)
-		return fa_cidr_any(nets, n, AF_INET6, a);
-	return -1;
 }
 
 static int
@@ -442,18 +592,85 @@ judge_dhcp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	    "DISCOVER)");
 }
 
+/*
+ * The address a sender of signal sig claims as its own, judged against
+ * tenant_subnet; NULL when the frame tells none (skip it).  *what names
+ * the rule in the reason.  Unspecified and link-local sources are judged
+ * by what they carry: an ARP probe from 0.0.0.0 (RFC 5227 2.1.1) and a
+ * duplicate address detection probe from :: (RFC 4862 5.4.2) claim their
+ * target address; a neighbour advertisement (RFC 4861 4.4) announces its
+ * target; a router advertisement (RFC 4861 4.2) from a link-local source
+ * is judged by the prefixes it advertises (the first outside
+ * tenant_subnet, *prefix set).  Other link-local senders tell nothing.
+ */
+static const char *
+claimed(const struct fa_policy *p, const char *sig, const json_t *e,
+    const char **what, int *prefix, char *net, size_t netlen)
+{
+	const char *ip, *t, *pf;
+	const json_t *v;
+	long long type;
+	size_t i;
+
+	*what = sig;
+	*prefix = 0;
+	if (strcmp(sig, "arp") == 0) {
+		ip = fa_json_get_str(e, "sender_ip");
+		if (ip != NULL && strcmp(ip, "0.0.0.0") == 0) {
+			*what = "ARP probe for its address";
+			return fa_json_get_str(e, "target_ip");
+		}
+		return ip;
+	}
+	ip = fa_json_get_str(e, "ip_src");
+	if (strcmp(sig, "nd") == 0) {
+		type = json_integer_value(json_object_get(e, "type"));
+		t = fa_json_get_str(e, "target");
+		if (type == 134) {
+			*what = "router advertising a prefix";
+			*prefix = 1;
+			json_array_foreach(json_object_get(e, "prefixes"), i,
+			    v) {
+				if ((pf = json_string_value(v)) == NULL)
+					continue;
+				/* "2001:db8::/64": judged by its network. */
+				snprintf(net, netlen, "%.*s", (int)strcspn(pf,
+				    "/"), pf);
+				if (ip_in(net, p->tenant_subnet,
+				    p->n_tenant_subnet) != 1)
+					return pf;
+			}
+			return NULL;
+		}
+		if (ip != NULL && strcmp(ip, "::") == 0 && type == 135) {
+			*what = "duplicate address detection for its address";
+			ip = t;
+		} else if (type == 136 && t != NULL) {
+			*what = "neighbour advertisement of its address";
+			ip = t;
+		}
+	}
+	if (ip == NULL || strcmp(ip, "0.0.0.0") == 0 || strcmp(ip, "::") == 0 ||
+	    strncasecmp(ip, "fe8", 3) == 0 || strncasecmp(ip, "fe9", 3) == 0 ||
+	    strncasecmp(ip, "fea", 3) == 0 || strncasecmp(ip, "feb", 3) == 0 ||
+	    strncmp(ip, "169.254.", 8) == 0)
+		return NULL;
+	return ip;
+}
+
 static int
 judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
-	static const char *const sigs[][2] = { { "arp", "sender_ip" },
-	    { "name", "ip_src" }, { "dhcp", "ip_src" }, { "nd", "ip_src" },
-	    { "rmcp", "ip_src" } };
+	static const char *const sigs[] = { "arp", "name", "dhcp", "nd",
+	    "rmcp" };
 	const struct fa_policy *p = ctx->policy;
 	const struct fa_obs *s;
 	const json_t *e;
-	const char *ip;
+	const char *ip, *what;
+	char net[INET6_ADDRSTRLEN];
 	size_t i, k, n = 0, it, scanned = 0;
+	int pfx;
 
 	if (p->n_tenant_subnet == 0) {
 		*st = FA_ST_NOT_TESTED;
@@ -461,19 +678,19 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		    "tenant_subnet, so no sender can be called foreign");
 	}
 	for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
-		json_array_foreach(signal(o, sigs[k][0]), i, e) {
-			ip = fa_json_get_str(e, sigs[k][1]);
-			if (ip == NULL || strcmp(ip, "0.0.0.0") == 0 ||
-			    strncmp(ip, "fe80:", 5) == 0 ||
-			    ip_in(ip, p->tenant_subnet, p->n_tenant_subnet) !=
-			    0)
+		json_array_foreach(signal(o, sigs[k]), i, e) {
+			ip = claimed(p, sigs[k], e, &what, &pfx, net,
+			    sizeof(net));
+			/* A prefix is judged by its network address. */
+			if (ip == NULL || (!pfx && ip_in(ip, p->tenant_subnet,
+			    p->n_tenant_subnet) != 0))
 				continue;
-			if (n++ == 0 && found(o, ev, sigs[k][0], e, reason,
+			if (n++ == 0 && found(o, ev, sigs[k], e, reason,
 			    "a host outside the tenant's subnets speaks on "
-			    "this segment: %s (%s)", ip, sigs[k][0]) != 0)
+			    "this segment: %s (%s)", ip, what) != 0)
 				return FA_ERR_NOMEM;
 			if (n > 1 && fa_evidence_add(ev, fa_evidence(o,
-			    sigs[k][0], json_deep_copy(e))) != 0)
+			    sigs[k], json_deep_copy(e))) != 0)
 				return FA_ERR_NOMEM;
 		}
 	/* The --active ARP scan of this interface's prefixes, if any. */
@@ -513,32 +730,44 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	    "the tenant's subnets");
 }
 
+/* RoCEv2 is judged by both ends: from another tenant to us is as much a
+ * breach as between two others. */
 static int
 judge_roce(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
 	const struct fa_policy *p = ctx->policy;
 	const json_t *e;
-	const char *dst;
+	const char *src, *dst;
+	int sin, din;
 	size_t i;
 
 	json_array_foreach(signal(o, "roce"), i, e) {
+		src = fa_json_get_str(e, "ip_src");
 		dst = fa_json_get_str(e, "ip_dst");
-		if (p->n_tenant_subnet > 0 && ip_in(dst, p->tenant_subnet,
-		    p->n_tenant_subnet) == 1)
+		sin = p->n_tenant_subnet > 0 && ip_in(src, p->tenant_subnet,
+		    p->n_tenant_subnet) == 1;
+		din = p->n_tenant_subnet > 0 && ip_in(dst, p->tenant_subnet,
+		    p->n_tenant_subnet) == 1;
+		if (sin && din)
 			continue;
 		*st = FA_ST_FAIL;
-		return found(o, ev, "roce", e, reason, "RoCEv2 traffic to %s "
-		    "is visible on this port%s", dst != NULL ? dst : "?",
-		    p->n_tenant_subnet == 0 ? " (the policy names no "
-		    "tenant_subnet to tell whose it is)" : ", which is not "
-		    "the tenant's: another tenant's RDMA (keys, addresses) "
-		    "reaches us");
+		if (p->n_tenant_subnet == 0)
+			return found(o, ev, "roce", e, reason, "RoCEv2 traffic "
+			    "from %s to %s is visible on this port (the policy "
+			    "names no tenant_subnet to tell whose it is)",
+			    src != NULL ? src : "?", dst != NULL ? dst : "?");
+		return found(o, ev, "roce", e, reason, "RoCEv2 traffic from %s "
+		    "to %s is visible on this port: %s", src != NULL ? src :
+		    "?", dst != NULL ? dst : "?", din ? "another tenant's "
+		    "RDMA reaches the tenant's nodes" : sin ? "the tenant's "
+		    "RDMA goes to an address outside its subnets" : "another "
+		    "tenant's RDMA (keys, addresses) reaches us");
 	}
 	*st = FA_ST_PASS;
-	return found(o, ev, NULL, NULL, reason, "no RoCEv2 frame to a foreign "
-	    "address among those heard (RDMA the NIC handles itself is "
-	    "never seen by a capture)");
+	return found(o, ev, NULL, NULL, reason, "no RoCEv2 frame from or to a "
+	    "foreign address among those heard (RDMA the NIC handles itself "
+	    "is never seen by a capture)");
 }
 
 /* deps: the signals the judge reads (their tables must not have filled). */
@@ -599,7 +828,8 @@ ETH_CHECK(fa_chk_eth_foreign_vlan, "ETH-FOREIGN-VLAN", FA_SEV_HIGH,
     FA_ETH_PER_CAPTURE "Fails when a frame carries a VLAN ID that the "
     "policy's tenant_vlan lines do not list (tag 0, a priority tag, is no "
     "VLAN; without tenant_vlan every tagged frame is foreign). Passes "
-    "when none does.",
+    "when none does. Not tested for a LINUX_SLL2 capture without any "
+    "tagged frame: libpcap drops the VLAN tags of LINUX_SLL2 frames.",
     eval_foreign_vlan);
 
 ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
@@ -613,9 +843,13 @@ ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
     refs_vlan,
     FA_ETH_SENDS_LISTEN,
     FA_ETH_PER_CAPTURE "Fails when frames of two or more VLANs reach the "
-    "port, when the switch reports the port as trunking (DTP), when LLDP "
-    "names more than one VLAN, or when PVST+ BPDUs of several VLANs "
-    "arrive. Passes when none of these was seen.",
+    "port (802.1Q, 802.1ad or ISL tags), when the switch reports the port "
+    "as trunking (DTP), when LLDP from a switch names more than one VLAN, "
+    "or when PVST+ BPDUs of several VLANs arrive. Passes when none of "
+    "these was seen. Not tested, when the VLANs or PVST+ BPDUs are the "
+    "only evidence, for a LINUX_SLL capture (tcpdump -i any), which mixes "
+    "the frames of every interface, and for a LINUX_SLL2 capture without "
+    "any tagged frame, whose tags libpcap drops.",
     eval_trunk);
 
 ETH_CHECK(fa_chk_eth_dtp_exposed, "ETH-DTP-EXPOSED", FA_SEV_HIGH,
@@ -672,8 +906,11 @@ ETH_CHECK(fa_chk_eth_lldp_leak, "ETH-LLDP-LEAK", FA_SEV_MEDIUM,
     refs_l2,
     FA_ETH_SENDS_LISTEN,
     FA_ETH_PER_CAPTURE "Fails when an LLDP frame discloses a management "
-    "address, VLAN names or a system description. Passes when no LLDP "
-    "was heard, or only LLDP without those. Not tested when some LLDP "
+    "address, VLAN names or a system description. LLDP from the tenant's "
+    "own nodes (lldpd) is no switch leak and is not judged: its source "
+    "MAC is one of this host's (eth.links), or every management address "
+    "it names is inside tenant_subnet. Passes when no LLDP was heard, or "
+    "only LLDP without those. Not tested when some LLDP "
     "frames could not be decoded and none decoded disclosed anything.",
     eval_lldp);
 
@@ -712,8 +949,16 @@ ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
     FA_ETH_PER_CAPTURE "Fails when an ARP, neighbour discovery, DHCP, "
     "name-service (mDNS, LLMNR, NBNS, SSDP) or RMCP sender outside the "
     "policy's tenant_subnet lines is heard, or (with --active) a host "
-    "outside them answers the ARP scan. Passes when every sender is "
-    "inside. Not tested when the policy names no tenant_subnet.",
+    "outside them answers the ARP scan. A sender is judged by the address "
+    "it claims: an ARP probe from 0.0.0.0 and a duplicate address "
+    "detection probe from :: by their target, a neighbour advertisement by "
+    "its target, a router advertisement by the prefixes it advertises (a "
+    "router advertising one outside tenant_subnet is foreign); other "
+    "link-local (fe80::/10, 169.254/16) and unspecified senders tell "
+    "nothing and are not judged. Frames this host sent (known from a "
+    "LINUX_SLL packet type or pcapng direction flag) are not judged. "
+    "Passes when every sender is inside. Not tested when the policy names "
+    "no tenant_subnet.",
     eval_foreign_l2);
 
 ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
@@ -727,9 +972,9 @@ ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
     "other customer's, so that neither can observe or reach the other's.",
     refs_roce,
     FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic to an address outside "
-    "the policy's tenant_subnet lines (without them, any RoCEv2 traffic) "
-    "is captured. Passes otherwise; RDMA that the adapter handles itself "
+    FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic from or to an address "
+    "outside the policy's tenant_subnet lines (without them, any RoCEv2 "
+    "traffic) is captured: both ends are judged. Passes otherwise; RDMA that the adapter handles itself "
     "never reaches a capture, so a pass covers what the host's kernel "
     "sees.",
     eval_roce);

@@ -21,6 +21,7 @@
 #include "../../checks/eth_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "eth_eval_one.h"
 
 static const char policy[] =
     "tenant_subnet 10.20.0.0/16\n"
@@ -66,28 +67,7 @@ capture(const char *dropped_by, long long total)
 static enum fa_status
 one(const struct fa_check *c, struct fa_snapshot *s, const char *needle)
 {
-	struct fa_policy *p = NULL;
-	struct fa_eval_ctx ctx;
-	struct fa_results r;
-	enum fa_status st;
-	char *errs = NULL;
-
-	if (fa_policy_parse("t.conf", policy, strlen(policy), 0, &p,
-	    &errs) != 0)
-		fail_msg("policy rejected: %s", errs);
-	ctx.snap = s;
-	ctx.policy = p;
-	memset(&r, 0, sizeof(r));
-	assert_int_equal(c->eval(c, &ctx, &r), 0);
-	assert_int_equal(r.n, 1);
-	st = r.v[0].status;
-	if (needle != NULL && strstr(r.v[0].reason, needle) == NULL)
-		fail_msg("%s: '%s' not in '%s'", c->id, needle,
-		    r.v[0].reason);
-	fa_results_free(&r);
-	fa_policy_free(p);
-	fa_snapshot_free(s);
-	return st;
+	return eth_eval_one(c, s, policy, needle);
 }
 
 static void
