@@ -366,6 +366,7 @@ judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	char list[256] = "";
 	const char *k;
 	size_t n = 0;
+	long long cut = 0;
 
 	json_object_foreach((json_t *)vlans, k, v)
 		if (!vid_allowed(ctx->policy, vid_key(k)) && n++ < 16)
@@ -376,10 +377,23 @@ judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		return found(o, ev, NULL, NULL, reason, "%s", SLL2_TAGS);
 	}
 	*st = n > 0 ? FA_ST_FAIL : FA_ST_PASS;
-	if (n > 0)
+	if (n > 0) {
+		/* Tags are read from the header: a cut payload loses none,
+		 * but the evidence says which frames were cut. */
+		json_object_foreach((json_t *)vlans, k, v)
+			if (!vid_allowed(ctx->policy, vid_key(k)))
+				cut += json_integer_value(json_object_get(
+				    json_object_get(o->data, "vlans_cut"), k));
+		if (cut > 0 && fa_evidence_add(ev, fa_evidence(o, "vlans_cut",
+		    json_deep_copy(json_object_get(o->data, "vlans_cut")))) !=
+		    0)
+			return FA_ERR_NOMEM;
 		return found(o, ev, "vlans", vlans, reason, "frames tagged "
 		    "with %zu VLAN ID%s the policy does not list reach this "
-		    "port: %s", n, n > 1 ? "s" : "", list);
+		    "port: %s%s", n, n > 1 ? "s" : "", list, cut > 0 ?
+		    " (some in frames the capture cut short: their tags were "
+		    "captured, the rest of them not)" : "");
+	}
 	return found(o, ev, "vlans", vlans, reason, "no frame carries a VLAN "
 	    "ID outside the policy's tenant_vlan (%zu seen)",
 	    json_object_size(vlans));

@@ -28,6 +28,7 @@ struct fa_eth_agg {
 	json_t		*bad_signals;	/* name -> malformed frames */
 	json_t		*dropped_by;	/* name -> entries not kept */
 	json_t		*skipped;	/* why -> frames not judged */
+	json_t		*vlans_cut;	/* "VID" -> frames cut short */
 	json_t		*notes;		/* facts about the source */
 };
 
@@ -47,7 +48,8 @@ fa_eth_agg_new(const char *source, const char *mode)
 	a->dropped_by = json_object();
 	a->skipped = json_object();
 	a->notes = json_object();
-	if (a->skipped == NULL || a->notes == NULL ||
+	a->vlans_cut = json_object();
+	if (a->skipped == NULL || a->notes == NULL || a->vlans_cut == NULL ||
 	    a->source == NULL || a->mode == NULL || a->examples == NULL ||
 	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL ||
 	    a->dropped_by == NULL) {
@@ -71,6 +73,7 @@ fa_eth_agg_free(struct fa_eth_agg *a)
 	json_decref(a->dropped_by);
 	json_decref(a->skipped);
 	json_decref(a->notes);
+	json_decref(a->vlans_cut);
 	free(a);
 }
 
@@ -158,13 +161,17 @@ count_key(json_t *obj, const char *k)
 	    FA_ERR_NOMEM : 0;
 }
 
+/* One more frame of VLAN vid; cut: the capture kept only part of it. */
 static int
-count_vlan(struct fa_eth_agg *a, long vid)
+count_vlan(struct fa_eth_agg *a, long vid, int cut)
 {
 	char k[8];
+	int r;
 
 	snprintf(k, sizeof(k), "%ld", vid);
-	return count_key(a->vlans, k);
+	if ((r = count_key(a->vlans, k)) != 0 || !cut)
+		return r;
+	return count_key(a->vlans_cut, k);
 }
 
 /* A frame that could not be decoded, and the signal its headers named. */
@@ -249,8 +256,8 @@ fa_eth_agg_l2(struct fa_eth_agg *a, const struct fa_eth_l2 *l2,
 		/* Every VID the frame carries, outer first. */
 		for (i = 0; i < json_array_size(tags); i++)
 			if ((r = count_vlan(a, (long)json_integer_value(
-			    json_object_get(json_array_get(tags, i), "vid"))))
-			    != 0)
+			    json_object_get(json_array_get(tags, i), "vid")),
+			    l2->cut)) != 0)
 				goto out;
 		vid = (long)json_integer_value(json_object_get(
 		    json_array_get(tags, 0), "vid"));
@@ -346,7 +353,9 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 	    json_integer(FA_ETH_UNIQUE_MAX)) != 0 ||
 	    json_object_update(data, a->notes) != 0 ||
 	    (json_object_size(a->skipped) > 0 && json_object_set(data,
-	    "skipped", a->skipped) != 0))) {
+	    "skipped", a->skipped) != 0) ||
+	    (json_object_size(a->vlans_cut) > 0 && json_object_set(data,
+	    "vlans_cut", a->vlans_cut) != 0))) {
 		json_decref(data);
 		data = NULL;
 	}

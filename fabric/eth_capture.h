@@ -9,7 +9,8 @@
  *    "malformed_signals": {NAME: frames whose headers name a signal but
  *    whose body could not be decoded}, "tagged",
  *    "vlans": {"VID": frames}, "signals": {NAME: [{...facts, "vid",
- *    "count"}]}, "skipped": {WHY: frames counted but not judged},
+ *    "count"}]}, "vlans_cut": {"VID": frames of it the capture cut
+ *    short}, "skipped": {WHY: frames counted but not judged},
  *    and the reader's notes (fa_eth_agg_note)}
  *
  * Every VID of every frame whose tags were captured is counted, whatever

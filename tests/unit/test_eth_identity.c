@@ -235,6 +235,9 @@ truncated_evidence(void **state)
 	    "{\"dhcp\": [{\"ip_src\": \"10.99.0.1\", \"truncated\": true, "
 	    "\"count\": 1}]}, \"truncated\": 1}", NULL), "cut short"),
 	    FA_ST_FAIL);
+	assert_int_equal(one(&fa_chk_eth_foreign_vlan, capture("{\"vlans\": "
+	    "{\"300\": 2}, \"vlans_cut\": {\"300\": 2}, \"tagged\": 2, "
+	    "\"truncated\": 2}", NULL), "cut short"), FA_ST_FAIL);
 }
 
 int
