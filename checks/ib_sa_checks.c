@@ -1,12 +1,17 @@
 /*
  * SA access control, from two PKeyTableRecord queries of our own port:
  *
- * IB-SAKEY-DEFAULT   the query carrying SM_Key 1 (OpenSM's default sa_key,
- *                    osm_base.h) was treated as trusted: records or any
- *                    answer but REQ_INVALID/DENIED.  OpenSM silently drops
- *                    a wrong non-zero key (osm_sa_mad_ctrl.c), so silence
- *                    means "not the key" only if the SA answered the
- *                    untrusted control query in the same run.
+ * IB-SAKEY-DEFAULT   a well-known key is trusted: the query carrying
+ *                    SM_Key 0 got records (sa_key 0: OpenSM compares the
+ *                    SM_Key with sa_key, osm_sa_pkey_record.c, so 0 is
+ *                    trusted), or the one carrying SM_Key 1 (OpenSM's
+ *                    default sa_key, OSM_DEFAULT_SA_KEY in osm_base.h)
+ *                    got records, NO_RECORDS or TOO_MANY.  OpenSM
+ *                    silently drops a wrong non-zero key
+ *                    (osm_sa_mad_ctrl.c), so the keyed query is sent
+ *                    once, and its silence means "not the key" only if
+ *                    the SA answered the untrusted control query and no
+ *                    SA query of the run lost a send.
  * IB-SA-DISCLOSURE   the query with SM_Key 0 (untrusted) was answered with
  *                    records; OpenSM rejects it with 0x0200
  *                    (osm_sa_pkey_record.c).
@@ -15,6 +20,7 @@
 
 #include "../core/errors.h"
 #include "ib_checks.h"
+#include "ib_topo.h"
 
 #define SA_REQ_INVALID	0x0200	/* SA class status codes, IBA 15.2.1.1 */
 #define SA_NO_RECORDS	0x0300
@@ -94,42 +100,123 @@ status_of(const struct fa_obs *o)
 	return st;
 }
 
+/*
+ * A send to the SA was lost in this run: another SA query needed more than
+ * one send, or was never answered.  *why gets a description (static).
+ */
+static int
+sa_loss_seen(const struct fa_eval_ctx *ctx, const struct fa_obs *skip,
+    const char **why)
+{
+	static const char *const kinds[] = {
+		"ib.sa.pkey_table_record", "ib.sa.sminfo_records",
+		"ib.sa.path_table", "ib.sa.path_record", "ib.sa.alive_after",
+		NULL
+	};
+	const struct fa_obs *o;
+	long long sends;
+	size_t i, it;
+
+	for (i = 0; kinds[i] != NULL; i++)
+		for (it = 0; (o = fa_snapshot_next(ctx->snap, kinds[i], &it)) !=
+		    NULL; ) {
+			if (o == skip)
+				continue;
+			if (o->state == FA_OBS_NO_RESPONSE) {
+				*why = "another SA query of the run went "
+				    "unanswered";
+				return 1;
+			}
+			if (fa_json_get_int(o->data, "sends", 0, 1 << 20,
+			    &sends) == 0 && sends > 1) {
+				*why = "another SA query of the run was "
+				    "answered only after a lost send";
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/* The reproduce command: `saquery [--smkey 1] PKTR <our LID>`. */
+static json_t *
+reproduce(const struct fa_eval_ctx *ctx, int keyed)
+{
+	const struct fa_obs *l = fa_ib_local_obs(ctx->snap);
+	long long lid;
+
+	if (l != NULL && fa_json_get_int(l->data, "lid", 1, 0xbfff, &lid) == 0)
+		return fa_json_stringf("saquery%s PKTR %lld", keyed ?
+		    " --smkey 1" : "", lid);
+	return fa_json_stringf("saquery%s PKTR <own-lid>", keyed ?
+	    " --smkey 1" : "");
+}
+
+static json_t *
+ev_repro(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
+    long long records, int keyed)
+{
+	json_t *ev = ev_of(o, records);
+
+	if (ev != NULL && fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
+	    reproduce(ctx, keyed))) != 0) {
+		json_decref(ev);
+		return NULL;
+	}
+	return ev;
+}
+
 static int
 eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	const struct fa_obs *k = pktr(ctx, "sa/trusted-default-key"),
 	    *ctl = pktr(ctx, "sa/untrusted");
+	const char *loss = NULL;
 	long long st, recs = 0;
 	json_t *ev;
 	int r;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
 		return r < 0 ? r : 0;
+	/*
+	 * P_Key table records to SM_Key 0, the key every requester sends,
+	 * go to trusted requests only (IBA vol. 1, quoted in OpenSM's
+	 * osm_sa_pkey_record.c, which compares the SM_Key with its sa_key):
+	 * the SA's key is 0 or it checks none.  Whatever became of the
+	 * keyed query, any tenant's queries are trusted.
+	 */
+	if (ctl != NULL && ctl->state == FA_OBS_COMPLETE &&
+	    fa_json_get_int(ctl->data, "records", 0, 1 << 20, &recs) == 0 &&
+	    recs > 0) {
+		if ((ev = ev_repro(ctx, ctl, recs, 0)) == NULL)
+			return FA_ERR_NOMEM;
+		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
+		    "the SA treated a request carrying SM_Key 0, which needs "
+		    "no key at all, as trusted (P_Key table records returned): "
+		    "its SA_Key is 0 (OpenSM sa_key 0x0) or it checks none");
+	}
 	if (k == NULL)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL,
 		    NULL, "the SA was not queried with the default SA_Key%s%s",
 		    ctl != NULL ? ": " : "", ctl != NULL ? fa_obs_reason(ctl) :
 		    "");
+	recs = 0;
 	if (answered(k) && (r = sa_sane(c, k, &recs, out)) != 0)
 		return r < 0 ? r : 0;
-	if ((ev = ev_of(k, recs)) == NULL || fa_evidence_add(ev,
-	    fa_evidence(NULL, "reproduce", json_string("saquery --smkey 1 "
-	    "PKTR"))) != 0) {
-		json_decref(ev);
+	if ((ev = ev_repro(ctx, k, recs, 1)) == NULL)
 		return FA_ERR_NOMEM;
-	}
 	st = status_of(k);
-	/* An SA that answers even untrusted requests judges no key at all. */
-	if (ctl != NULL && ctl->state == FA_OBS_COMPLETE &&
-	    fa_json_get_int(ctl->data, "records", 0, 1 << 20, &recs) == 0 &&
-	    recs > 0) {
-		json_decref(ev);
-		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL,
-		    NULL, "the SA also answered the untrusted request: it "
-		    "enforces no trust, so the key it accepts cannot be told "
-		    "(see IB-SA-DISCLOSURE)");
-	}
+	/*
+	 * "None" or "too many" to the keyed query, when the untrusted one got
+	 * the same: the key made no difference, so it says nothing of it.
+	 */
+	if (k->state == FA_OBS_REJECTED && (st == SA_NO_RECORDS ||
+	    st == SA_TOO_MANY) && ctl != NULL &&
+	    ctl->state == FA_OBS_REJECTED && status_of(ctl) == st)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
+		    "the SA gave the request carrying SM_Key 1 the answer it "
+		    "gave the untrusted one (%s): the key made no difference",
+		    fa_obs_reason(k));
 	/* Records, or "none"/"too many": the query was processed as trusted. */
 	if (k->state == FA_OBS_COMPLETE || (k->state == FA_OBS_REJECTED &&
 	    (st == SA_NO_RECORDS || st == SA_TOO_MANY)))
@@ -147,11 +234,22 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "the SA answered the request carrying SM_Key 1 with a "
 		    "status that says nothing of the key (%s)",
 		    fa_obs_reason(k));
-	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl))
+	/*
+	 * Silence is the answer of an SA whose key is not 1 (OpenSM drops
+	 * the request, osm_sa_mad_ctrl.c) only if the SA answered the
+	 * control, and no send to it was lost in the run: else it may be
+	 * loss.
+	 */
+	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl) &&
+	    !sa_loss_seen(ctx, k, &loss))
 		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
 		    "the SA dropped the request carrying SM_Key 1 while it "
 		    "answered the untrusted control request: 1 is not its "
 		    "SA_Key");
+	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl))
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
+		    "no answer to the request carrying SM_Key 1, but %s: its "
+		    "silence may be loss, not a refused key", loss);
 	return fa_results_add(out, c, fa_status_for_obs(k), "sa", NULL, ev,
 	    "no usable answer to the request carrying SM_Key 1 (%s) and no "
 	    "answered control request", fa_obs_reason(k));
@@ -176,11 +274,8 @@ eval_disclosure(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_obs_reason(u) : "not sent");
 	if ((r = sa_sane(c, u, &recs, out)) != 0)
 		return r < 0 ? r : 0;
-	if ((ev = ev_of(u, recs)) == NULL || fa_evidence_add(ev,
-	    fa_evidence(NULL, "reproduce", json_string("saquery PKTR"))) != 0) {
-		json_decref(ev);
+	if ((ev = ev_repro(ctx, u, recs, 0)) == NULL)
 		return FA_ERR_NOMEM;
-	}
 	if (u->state == FA_OBS_COMPLETE && recs > 0)
 		return fa_results_add(out, c, FA_ST_FAIL, "sa", NULL, ev,
 		    "the SA returned P_Key table records to an untrusted "
@@ -222,14 +317,16 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	.id = "IB-SAKEY-DEFAULT",
 	.family = FA_FAM_IB,
 	.severity = FA_SEV_CRITICAL,
-	.title = "The SA accepts the well-known default SA_Key",
+	.title = "The SA trusts a well-known SA_Key (0 or OpenSM's default 1)",
 	.rationale =
-	    "With OpenSM's default sa_key of 1 any tenant can make trusted "
+	    "With OpenSM's default sa_key of 1, or with sa_key 0 (the SM_Key "
+	    "every untrusted requester sends), any tenant can make trusted "
 	    "SA queries: P_Key tables of every port it shares a partition "
 	    "with, real M_Keys in PortInfoRecords, service keys and "
 	    "subscriptions to security traps.",
 	.remediation =
-	    "Set a random, secret sa_key (OpenSM sa_key; UFM sa_key) and "
+	    "Set a random, secret, non-zero sa_key (OpenSM sa_key; UFM "
+	    "sa_key) and "
 	    "distribute it only to provider management hosts.",
 	.msa_clause =
 	    "Provider shall configure the subnet administrator with a secret, "
@@ -241,18 +338,25 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "When the SA returned records to the SM_Key 1 query and none to "
 	    "the untrusted one, one more SubnAdmGet(PKeyTableRecord) with "
 	    "SM_Key 1 per other CA port whose P_Key table SMP could not "
-	    "read. An SA whose key is not 1 drops the keyed query and may "
-	    "report it.",
+	    "read. The SM_Key 1 query of the tenant's own port is sent "
+	    "once and never retried: an SA whose key is not 1 drops it, and "
+	    "OpenSM logs it once (ERR 1A04), as it logs the untrusted one it "
+	    "refuses (ERR 4608).",
 	.outcomes =
-	    "Fails when the SA treated the query carrying SM_Key 1 as "
-	    "trusted: it returned records, or said \"no records\" or \"too "
-	    "many\". Passes when the SA refused it (REQ_INVALID or DENIED), "
-	    "or dropped it while answering the untrusted control. Not "
-	    "tested when it was not sent (no SM LID known), when the SA also "
-	    "returned records to the untrusted query (it enforces no trust; "
-	    "see IB-SA-DISCLOSURE), when the SA does not support the query, "
-	    "or when no usable answer or only a status that says nothing of "
-	    "the key came back.",
+	    "Fails when the SA returned records to the untrusted query "
+	    "(SM_Key 0): its SA_Key is 0, or it checks none, whatever became "
+	    "of the other query. Fails too when it treated the query "
+	    "carrying SM_Key 1 as trusted: it returned records, or said "
+	    "\"no records\" or \"too many\" where the untrusted query got "
+	    "another answer. Passes when the SA refused the SM_Key 1 query "
+	    "(REQ_INVALID or DENIED), or dropped it while answering the "
+	    "untrusted control, no SA query of the run having lost a send. "
+	    "Not tested when it was not sent (no SM LID known), when the SA "
+	    "does not support the query, when both queries got the same "
+	    "\"no records\" or \"too many\", when the SM_Key 1 query went "
+	    "unanswered and the control did too or another SA query lost a "
+	    "send, or when only a status that says nothing of the key came "
+	    "back.",
 	.eval = eval_sakey,
 };
 

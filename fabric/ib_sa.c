@@ -11,6 +11,9 @@
  *    answered it, a silent drop of the keyed one means "wrong key".  If
  *    the keyed one was answered, the P_Key tables that SMP could not read
  *    are read through the SA with that key, once SMP has tried them all.
+ *    The keyed query of our own port is sent once and never retried:
+ *    silence is one of its expected answers, and an SA with another key
+ *    logs every copy it drops.
  *  - SMInfoRecord GetTable: every SM the SA knows.
  *  - PathRecord GetTable with only our LID as SLID: the SA returns one
  *    path to every port that shares a partition with ours (OpenSM
@@ -136,6 +139,28 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 		}
 		pk = NULL;
 	}
+	if (target == NULL && r->once && r->outcome == FA_MAD_NO_RESPONSE) {
+		/*
+		 * The SM_Key 1 probe, sent once: silence is one of its
+		 * expected answers (OpenSM drops a request whose non-zero
+		 * SM_Key is not its sa_key), recorded as what it is.
+		 */
+		if (json_object_set_new(d, "mad_status",
+		    json_integer(r->status)) != 0 ||
+		    json_object_set_new(d, "sends", json_integer(r->sends)) != 0 ||
+		    json_object_set_new(d, "single_shot", json_true()) != 0)
+			goto nomem;
+		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+		    "ib.sa.pkey_table_record", "sa/trusted-default-key", req,
+		    FA_OBS_NO_RESPONSE, "no answer to its single send (never "
+		    "retried), as expected of a key the SA refuses: OpenSM "
+		    "drops a request whose non-zero SM_Key is not its sa_key",
+		    d, NULL);
+		free(req);
+		return rc;
+	}
+	if (r->once && json_object_set_new(d, "single_shot", json_true()) != 0)
+		goto nomem;
 	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ?
 	    target : r->key != 0 ? "sa/trusted-default-key" : "sa/untrusted",
 	    req, r, d, bad, cut);
@@ -591,8 +616,15 @@ head_take(struct fa_ib_feed *f, void *job)
 		sa_req(ib, &j->r, IB_MAD_METHOD_GET_TABLE,
 		    UMAD_SA_ATTR_SM_INFO_REC, 0);
 		j->r.keep_whole = 1;
-	} else
+	} else {
 		pkey_record_req(ib, &j->r, ib->lid, (uint64_t)j->what);
+		/*
+		 * The SM_Key 1 probe goes out once, never retried: an SA
+		 * with another key drops it, and logs each copy (OpenSM ERR
+		 * 1A04), so one send is one line in the SM's log.
+		 */
+		j->r.once = j->what == 1;
+	}
 	j->r.done = head_done;
 	j->r.arg = j;
 	if (fa_mad_submit(ib->mad, &j->r) != 0)

@@ -213,8 +213,8 @@ expect_eq "hardened --active: one Set per port examined, all dropped" \
 expect_eq "open-sa: scan exits 1" "$(scan_agent open-sa)" 1
 r=$T/open-sa/report.json
 expect_eq "open-sa: IB-SA-DISCLOSURE fails" "$(status IB-SA-DISCLOSURE "$r")" fail
-expect_eq "open-sa: IB-SAKEY-DEFAULT cannot be judged" \
-    "$(status IB-SAKEY-DEFAULT "$r")" not_tested
+expect_eq "open-sa: IB-SAKEY-DEFAULT fails (records to SM_Key 0)" \
+    "$(status IB-SAKEY-DEFAULT "$r")" fail
 
 # vf-nosa: no SMP answered, not even ours, and no SA: nothing is judged.
 expect_eq "vf-nosa: scan exits 0 (nothing failed, nothing passed)" \

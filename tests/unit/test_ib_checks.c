@@ -1663,7 +1663,7 @@ sakey_default_fail(void **state)
 	assert_non_null(strstr(json_string_value(evv(&r.v[0], "request")),
 	    "SM_Key 1 (OpenSM default)"));
 	assert_string_equal(json_string_value(evv(&r.v[0], "reproduce")),
-	    "saquery --smkey 1 PKTR");
+	    "saquery --smkey 1 PKTR <own-lid>");
 	fa_results_free(&r);
 	/* NO_RECORDS: the SA looked the records up for a trusted requester. */
 	assert_int_equal(one(&fa_chk_ib_sakey_default, snap("collected",
@@ -1688,10 +1688,10 @@ sakey_default_pass(void **state)
 	assert_int_equal(one(&fa_chk_ib_sakey_default, snap("collected",
 	    o_pktr(0, "rejected", 0x0200, "0"), o_pktr(1, "no_response", 0,
 	    "0"), NULL), POLICY, "1 is not its SA_Key"), FA_ST_PASS);
-	/* An SA that gives records to anyone judges no key: unknown. */
+	/* An SA that gives records to the untrusted key 0 trusts it. */
 	assert_int_equal(one(&fa_chk_ib_sakey_default, snap("collected",
 	    o_pktr(0, "complete", 0, "1"), o_pktr(1, "no_response", 0, "0"),
-	    NULL), POLICY, "enforces no trust"), FA_ST_NOT_TESTED);
+	    NULL), POLICY, "SM_Key 0"), FA_ST_FAIL);
 }
 
 static void
@@ -1744,7 +1744,7 @@ sa_disclosure_fail(void **state)
 	assert_string_equal(json_string_value(evv(&r.v[0], "outcome")),
 	    "answered");
 	assert_string_equal(json_string_value(evv(&r.v[0], "reproduce")),
-	    "saquery PKTR");
+	    "saquery PKTR <own-lid>");
 	fa_results_free(&r);
 }
 
