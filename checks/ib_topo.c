@@ -247,21 +247,30 @@ fa_ib_find_port(const struct fa_obs *topo, const struct fa_ib_port_index *ix,
 	return fa_ib_next_port(topo, &ni, &pi, ref);
 }
 
+int
+fa_ib_desc_known(const struct fa_ib_port_ref *ref)
+{
+	return ref->desc != NULL && ref->desc[0] != '\0';
+}
+
 enum fa_ib_owner
 fa_ib_owner(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *ref,
     uint64_t self_node_guid)
 {
+	const char *desc = fa_ib_desc_known(ref) ? ref->desc : NULL;
+
 	if (ref->node_guid == self_node_guid)
 		return FA_OWN_SELF;
 	if (strcmp(ref->type, "CA") != 0)
 		return FA_OWN_PROVIDER;
+	/* A NULL description matches no glob: GUIDs alone decide. */
 	if (fa_policy_is_tenant(ctx->policy, ref->node_guid, ref->port_guid,
-	    ref->desc))
+	    desc))
 		return FA_OWN_TENANT;
 	if (fa_policy_is_provider(ctx->policy, ref->node_guid, ref->port_guid,
-	    ref->desc))
+	    desc))
 		return FA_OWN_PROVIDER;
-	return FA_OWN_FOREIGN;
+	return desc != NULL ? FA_OWN_FOREIGN : FA_OWN_UNKNOWN;
 }
 
 char *

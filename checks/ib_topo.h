@@ -16,6 +16,8 @@ enum fa_ib_owner {
 	FA_OWN_TENANT,		/* policy: tenant_node / tenant_guid */
 	FA_OWN_PROVIDER,	/* policy: provider_*, sm_guid; every switch */
 	FA_OWN_FOREIGN,		/* a CA port that is nobody above */
+	FA_OWN_UNKNOWN,		/* a CA port no policy GUID names, whose
+				   NodeDescription is unknown (see below) */
 };
 
 struct fa_ib_port_ref {
@@ -92,6 +94,15 @@ int fa_ib_find_port(const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t guid,
     struct fa_ib_port_ref *ref);
 
+/*
+ * Whose a port is under the policy.  A NodeDescription Get that went
+ * unanswered leaves libibnetdisc's zeroed buffer (ibnetdisc.c: the reply
+ * callback that copies it never runs), recorded as "desc": "": a lost
+ * answer, not a description.  Such a node is judged by GUIDs alone, and
+ * when no tenant_guid, provider_guid or sm_guid names it, it is
+ * FA_OWN_UNKNOWN, never FA_OWN_FOREIGN.
+ */
+int fa_ib_desc_known(const struct fa_ib_port_ref *ref);
 enum fa_ib_owner fa_ib_owner(const struct fa_eval_ctx *ctx,
     const struct fa_ib_port_ref *ref, uint64_t self_node_guid);
 

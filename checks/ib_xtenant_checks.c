@@ -13,6 +13,10 @@
  * IB-XTENANT-REACHABLE  one result per foreign port the SA gave a path to,
  *                       or whose P_Key table shares a partition with ours.
  * IB-PKEY-SHARED        one result per P_Key shared with foreign ports.
+ *
+ * A port whose NodeDescription went unanswered and that no policy GUID
+ * names is of unknown owner (ib_topo.h): never counted as foreign, it
+ * makes a result not_tested when the verdict depends on it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +33,21 @@
 struct pr_walk {
 	const struct fa_obs	*o;
 	struct fa_ib_port_ref	 ref;
+	enum fa_ib_owner	 own;		/* FOREIGN or UNKNOWN */
 	long long		 records;	/* when o is complete */
 };
 
-/* Next PathRecord observation about a foreign port; 1, 0 at end, <0 bad. */
+/* Foreign, or possibly foreign: what these checks look at. */
+static int
+candidate(enum fa_ib_owner own)
+{
+	return own == FA_OWN_FOREIGN || own == FA_OWN_UNKNOWN;
+}
+
+/*
+ * Next PathRecord observation about a foreign or unknown-owner port; 1, 0
+ * at end, <0 bad.
+ */
 static int
 next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t self, size_t *it,
@@ -53,7 +68,7 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 		    &w->records) != 0 || (w->records > 0 &&
 		    !json_is_array(json_object_get(w->o->data, "pkeys")))))
 			return -1;
-		if (fa_ib_owner(ctx, &w->ref, self) == FA_OWN_FOREIGN)
+		if (candidate(w->own = fa_ib_owner(ctx, &w->ref, self)))
 			return 1;
 	}
 	return 0;
@@ -81,23 +96,29 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 
 #define MAX_PKEYS	2048
 
-/* The pkeys[] of a P_Key table observation, parsed; count or -1. */
+/*
+ * The pkeys[] of a P_Key table observation, parsed; count or -1.  An
+ * entry whose base (low 15 bits) is 0 names no partition and matches
+ * nothing (IBA vol. 1 10.9.1): it is left out.
+ */
 static int
 pkeys_of(const struct fa_obs *o, uint16_t *out)
 {
 	const json_t *a = json_object_get(o->data, "pkeys"), *v;
 	uint64_t pk;
 	size_t i;
+	int n = 0;
 
 	if (!json_is_array(a) || json_array_size(a) > MAX_PKEYS)
 		return -1;
 	json_array_foreach(a, i, v) {
-		if (!json_is_string(v) || fa_parse_u64(json_string_value(v), 1,
+		if (!json_is_string(v) || fa_parse_u64(json_string_value(v), 0,
 		    0xffff, &pk, NULL) != 0)
 			return -1;
-		out[i] = (uint16_t)pk;
+		if ((pk & 0x7fff) != 0)
+			out[n++] = (uint16_t)pk;
 	}
-	return (int)json_array_size(a);
+	return n;
 }
 
 /* The tenant port's own table: count, 0 if absent, -1 if malformed. */
@@ -118,46 +139,71 @@ local_pkeys(const struct fa_eval_ctx *ctx, uint16_t *out)
 	return 0;
 }
 
+/* Whether the policy's tenant_pkey names the partition of this base. */
+static int
+tenant_part(const struct fa_policy *p, uint16_t base)
+{
+	size_t i;
+
+	for (i = 0; p != NULL && i < p->n_tenant_pkey; i++)
+		if ((p->tenant_pkey[i].value & 0x7fff) == (base & 0x7fffu))
+			return 1;
+	return 0;
+}
+
 /*
  * The partitions a remote table shares with ours, one "0x%04x" string
  * per base, written with the membership bit set: a new array, NULL on a
- * malformed table or ENOMEM.
+ * malformed table or ENOMEM.  Shared: the base is in both tables with a
+ * full member on one side (IBA vol. 1 10.9.3), or, with pol, it is the
+ * base of a tenant_pkey partition, whatever either membership: a foreign
+ * member of the tenant's own partition meets every full member of it.
  */
 static json_t *
-shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o)
+shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
+    const struct fa_policy *pol)
 {
 	uint16_t theirs[MAX_PKEYS];
 	json_t *a;
 	char hex[8];
-	int n, i, k;
+	int n, i, k, hit;
 
 	if ((n = pkeys_of(o, theirs)) < 0 || (a = json_array()) == NULL)
 		return NULL;
-	for (i = 0; i < nmine; i++)
-		for (k = 0; k < n; k++)
-			if ((mine[i] & 0x7fff) == (theirs[k] & 0x7fff) &&
-			    ((mine[i] | theirs[k]) & 0x8000)) {
-				snprintf(hex, sizeof(hex), "0x%04x",
-				    mine[i] | 0x8000);
-				if (json_array_append_new(a, json_string(hex))
-				    != 0) {
-					json_decref(a);
-					return NULL;
-				}
-				break;
-			}
+	for (k = 0; k < n; k++) {
+		hit = tenant_part(pol, theirs[k]);
+		for (i = 0; i < nmine && !hit; i++)
+			hit = (mine[i] & 0x7fff) == (theirs[k] & 0x7fff) &&
+			    ((mine[i] | theirs[k]) & 0x8000);
+		if (!hit)
+			continue;
+		/* Once per base. */
+		for (i = 0; i < k && (theirs[i] & 0x7fff) !=
+		    (theirs[k] & 0x7fff); i++)
+			;
+		if (i < k)
+			continue;
+		snprintf(hex, sizeof(hex), "0x%04x",
+		    (unsigned)(uint16_t)(theirs[k] | 0x8000));
+		if (json_array_append_new(a, json_string(hex)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
 	return a;
 }
 
 /*
- * Next remote P_Key table of a foreign port; 1 with *o, *ref and *shared
- * (new array) set, 0 at the end, -1 on malformed data.
+ * Next remote P_Key table of a foreign or unknown-owner port; 1 with *o,
+ * *ref, *own and *shared (new array) set, 0 at the end, -1 on malformed
+ * data.
  */
 static int
 next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t self, const uint16_t *mine,
-    int nmine, size_t *it,
-    const struct fa_obs **o, struct fa_ib_port_ref *ref, json_t **shared)
+    int nmine, const struct fa_policy *pol, size_t *it,
+    const struct fa_obs **o, struct fa_ib_port_ref *ref,
+    enum fa_ib_owner *own, json_t **shared)
 {
 	const char *role;
 	uint64_t guid;
@@ -176,14 +222,62 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 		if (fa_json_get_u64((*o)->data, "port_guid", &guid) != 0 ||
 		    (r = fa_ib_find_port(topo, ix, guid, ref)) < 0)
 			return -1;
-		if (r == 0 || fa_ib_owner(ctx, ref, self) != FA_OWN_FOREIGN)
+		if (r == 0 || !candidate(*own = fa_ib_owner(ctx, ref, self)))
 			continue;
-		if ((*shared = shared_with(mine, nmine, *o)) == NULL)
+		if ((*shared = shared_with(mine, nmine, *o, pol)) == NULL)
 			return -1;
 		return 1;
 	}
 	return 0;
 }
+
+/* Append {field: v} to *ev; v is consumed; *ev becomes NULL on ENOMEM. */
+static void
+ev_put(json_t **ev, const struct fa_obs *o, const char *field, json_t *v)
+{
+	if (*ev == NULL) {
+		json_decref(v);
+		return;
+	}
+	if (fa_evidence_add(*ev, fa_evidence(o, field, v)) != 0) {
+		json_decref(*ev);
+		*ev = NULL;
+	}
+}
+
+/*
+ * The PathRecord query between the tenant port and a port, as
+ * infiniband-diags takes it: saquery ignores positional LIDs for PR and
+ * dumps the table, so source and destination go in --slid and --dlid;
+ * pk > 0 adds --pkey.
+ */
+static json_t *
+pr_cmd(long long own_lid, long long lid, int pk)
+{
+	char pks[24] = "";
+
+	if (pk > 0)
+		snprintf(pks, sizeof(pks), " --pkey 0x%04x", (unsigned)pk);
+	if (own_lid > 0)
+		return fa_json_stringf("saquery PR --slid %lld --dlid %lld%s",
+		    own_lid, lid, pks);
+	return fa_json_stringf("saquery PR --dlid %lld%s", lid, pks);
+}
+
+/* The command that reads a remote table again, as fabaudit read it. */
+static json_t *
+table_cmd(const struct fa_obs *o, long long lid)
+{
+	if (strcmp(o->kind, FA_KIND_IB_PKEYS) == 0)
+		return fa_json_stringf("smpquery pkeys %lld", lid);
+	/* OpenSM's default SA_Key is 1 (osm_subnet.c); PKTR takes a LID. */
+	return fa_json_stringf("saquery --smkey 1 PKTR %lld", lid);
+}
+
+#define UNKNOWN_OWNER							\
+	"its NodeDescription went unanswered and no tenant_guid, "	\
+	"provider_guid or sm_guid names it: whose it is is unknown, so it " \
+	"is not counted as foreign"
 
 static int
 any_pr(const struct fa_eval_ctx *ctx)
@@ -304,6 +398,48 @@ seen_insert(struct seen *s, uint64_t guid)
 	return 0;
 }
 
+/*
+ * One result about a foreign or unknown-owner port the tenant port
+ * reaches: fail for a foreign one, not_tested for one of unknown owner.
+ * how, value and repro are consumed.
+ */
+static int
+reached(const struct fa_check *c, struct fa_results *out,
+    const struct fa_obs *o, const struct fa_ib_port_ref *ref,
+    enum fa_ib_owner own, json_t *how, const char *field, json_t *value,
+    json_t *repro, const char *what)
+{
+	char *t = fa_ib_ref_target(ref);
+	json_t *ev = json_array();
+	int r;
+
+	ev_put(&ev, o, "port", fa_ib_port_json(ref));
+	ev_put(&ev, o, "how", how);
+	if (field != NULL)
+		ev_put(&ev, o, field, value);
+	else
+		json_decref(value);
+	if (o != NULL && strcmp(o->kind, KIND_PR) == 0)
+		ev_put(&ev, NULL, "note", json_string(SMP_NOTE));
+	ev_put(&ev, NULL, "reproduce", repro);
+	if (own == FA_OWN_UNKNOWN)
+		ev_put(&ev, NULL, "owner", json_string("unknown: the "
+		    "NodeDescription Get went unanswered"));
+	if (t == NULL || ev == NULL) {
+		free(t);
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (own == FA_OWN_UNKNOWN)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, t, NULL, ev,
+		    "%s, but " UNKNOWN_OWNER, what);
+	else
+		r = fa_results_add(out, c, FA_ST_FAIL, t, ref->desc, ev, "%s",
+		    what);
+	free(t);
+	return r;
+}
+
 static int
 reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, struct fa_ib_port_index *ix, struct seen *seen)
@@ -311,12 +447,13 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
 	struct fa_ib_port_ref ref;
+	enum fa_ib_owner own;
 	uint16_t mine[MAX_PKEYS];
 	uint64_t self;
-	size_t it = 0, foreign = 0, reach = 0, unknown = 0;
+	size_t it = 0, foreign = 0, unknown = 0, reach = 0, undecided = 0,
+	    lost = 0;
 	long long own_lid = 0;
-	char *t;
-	json_t *ev, *shared;
+	json_t *shared;
 	int r, nmine;
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
@@ -324,34 +461,27 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
 	    0xffff, &own_lid);
 	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
-		foreign++;
-		if (w.o->state != FA_OBS_COMPLETE) {
+		if (w.own == FA_OWN_UNKNOWN)
 			unknown++;
+		else
+			foreign++;
+		if (w.o->state != FA_OBS_COMPLETE) {
+			lost++;
 			continue;
 		}
 		if (w.records == 0)
 			continue;
-		reach++;
-		t = fa_ib_ref_target(&w.ref);
-		ev = json_array();
-		if (t == NULL || ev == NULL || fa_evidence_add(ev, fa_evidence(
-		    w.o, "port", fa_ib_port_json(&w.ref))) != 0 ||
-		    fa_evidence_add(ev, fa_evidence(w.o, "how", json_string(
-		    "SA PathRecord returned"))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(w.o, "path_pkeys", json_deep_copy(
-		    json_object_get(w.o->data, "pkeys")))) != 0 ||
-		    fa_evidence_add(ev, fa_evidence(NULL, "note",
-		    json_string(SMP_NOTE))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "reproduce", fa_json_stringf(
-		    "saquery PR %lld %lld", own_lid, w.ref.lid))) != 0) {
-			free(t);
-			json_decref(ev);
-			return FA_ERR_NOMEM;
-		}
-		r = fa_results_add(out, c, FA_ST_FAIL, t, w.ref.desc, ev,
-		    "the SA returned a path from the tenant port to this "
-		    "foreign port: the two share a partition");
-		free(t);
+		if (w.own == FA_OWN_UNKNOWN)
+			undecided++;
+		else
+			reach++;
+		r = reached(c, out, w.o, &w.ref, w.own, json_string(
+		    "SA PathRecord returned"), "path_pkeys", json_deep_copy(
+		    json_object_get(w.o->data, "pkeys")), pr_cmd(own_lid,
+		    w.ref.lid, 0), w.own == FA_OWN_UNKNOWN ? "the SA returned "
+		    "a path from the tenant port to this port" : "the SA "
+		    "returned a path from the tenant port to this foreign "
+		    "port: the two share a partition");
 		if (r < 0 || (r = seen_push(seen, w.ref.port_guid)) < 0)
 			return r;
 	}
@@ -366,36 +496,23 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "the tenant port's P_Key table observation is malformed");
 	it = 0;
-	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, &it, &to,
-	    &ref, &shared)) == 1) {
-		t = fa_ib_ref_target(&ref);
-		if (t == NULL) {
-			json_decref(shared);
-			return FA_ERR_NOMEM;
-		}
+	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, NULL,
+	    &it, &to, &ref, &own, &shared)) == 1) {
 		if (json_array_size(shared) == 0 ||
 		    seen_has(seen, ref.port_guid)) {
 			json_decref(shared);
-			free(t);
 			continue;
 		}
-		reach++;
-		ev = json_array();
-		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
-		    fa_ib_port_json(&ref))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(to, "how", json_string(table_source(to)))) != 0 ||
-		    fa_evidence_add(ev, fa_evidence(to,
-		    "shared_pkeys", shared)) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "reproduce", fa_json_stringf(
-		    "smpquery pkeys %lld", ref.lid))) != 0) {
-			free(t);
-			json_decref(ev);
-			return FA_ERR_NOMEM;
-		}
-		r = fa_results_add(out, c, FA_ST_FAIL, t, ref.desc, ev,
-		    "this foreign port's P_Key table shares a partition with "
-		    "the tenant port's");
-		free(t);
+		if (own == FA_OWN_UNKNOWN)
+			undecided++;
+		else
+			reach++;
+		r = reached(c, out, to, &ref, own, json_string(
+		    table_source(to)), "shared_pkeys", shared, table_cmd(to,
+		    ref.lid), own == FA_OWN_UNKNOWN ? "this port's P_Key table "
+		    "shares a partition with the tenant port's" : "this "
+		    "foreign port's P_Key table shares a partition with the "
+		    "tenant port's");
 		if (r < 0 || (r = seen_insert(seen, ref.port_guid)) < 0)
 			return r;
 	}
@@ -407,6 +524,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((to = fa_snapshot_next(ctx->snap, "ib.active.gmp_reach",
 	    &it)) != NULL) {
 		uint64_t guid;
+		const char *pk;
 
 		/* Any answer, status included, crossed the partition. */
 		if (to->state != FA_OBS_COMPLETE &&
@@ -416,54 +534,54 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    (r = fa_ib_find_port(topo, ix, guid, &ref)) < 0)
 			return fa_results_add(out, c, FA_ST_ERROR, "fabric",
 			    NULL, NULL, "malformed GMP reachability observation");
-		if (r == 0 || fa_ib_owner(ctx, &ref, self) != FA_OWN_FOREIGN)
+		if (r == 0 || !candidate(own = fa_ib_owner(ctx, &ref, self)))
 			continue;
 		if (seen_has(seen, ref.port_guid))
 			continue;
-		if ((t = fa_ib_ref_target(&ref)) == NULL)
-			return FA_ERR_NOMEM;
-		reach++;
-		ev = json_array();
-		if (ev == NULL || fa_evidence_add(ev, fa_evidence(to, "port",
-		    fa_ib_port_json(&ref))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(to, "how", fa_json_stringf("a PerfMgt GMP sent "
-		    "with P_Key %s was answered (--active)",
-		    fa_json_get_str(to->data, "pkey") != NULL ?
-		    fa_json_get_str(to->data, "pkey") : "?"))) != 0 ||
-		    fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
-		    fa_json_stringf("perfquery %lld", ref.lid))) != 0) {
-			free(t);
-			json_decref(ev);
-			return FA_ERR_NOMEM;
-		}
-		r = fa_results_add(out, c, FA_ST_FAIL, t, ref.desc, ev,
+		if (own == FA_OWN_UNKNOWN)
+			undecided++;
+		else
+			reach++;
+		pk = fa_json_get_str(to->data, "pkey");
+		r = reached(c, out, to, &ref, own, fa_json_stringf("a PerfMgt "
+		    "GMP sent with P_Key %s was answered (--active)",
+		    pk != NULL ? pk : "?"), NULL, NULL, fa_json_stringf(
+		    "perfquery %lld", ref.lid), own == FA_OWN_UNKNOWN ? "a GMP "
+		    "from the tenant port reached this port and was answered" :
 		    "a GMP from the tenant port reached this foreign port and "
 		    "was answered");
-		free(t);
 		if (r < 0 || (r = seen_insert(seen, ref.port_guid)) < 0)
 			return r;
 	}
-	if (reach > 0)
+	/* A port of unknown owner reached: its result says not_tested. */
+	if (reach > 0 || undecided > 0)
 		return 0;
 	if (!any_pr(ctx))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no PathRecord was asked of the SA, and the other "
 		    "sources found no shared partition: that proves nothing");
-	if (foreign == 0)
+	if (foreign + unknown == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found (every other "
 		    "port is the tenant's or the provider's per the policy)");
-	if (unknown > 0)
+	if (lost > 0)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no path to the %zu foreign ports answered for, but "
 		    "%zu PathRecord queries got no usable answer",
-		    foreign - unknown, unknown);
+		    foreign + unknown - lost, lost);
 	/* A pass rests on the SA's paths: without them (or a control
 	 * path) the other sources found nothing, which proves nothing. */
 	if (!sa_gave_any_path(ctx))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "the SA returned no path to any port at all, not even "
 		    "the SM's: an empty answer proves nothing");
+	if (unknown > 0)
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+		    "the SA returned no path to any of the %zu foreign ports "
+		    "that discovery found, nor to the %zu port(s) whose "
+		    "NodeDescription went unanswered (ports hidden from "
+		    "discovery, e.g. at M_Key level 2, are not covered)",
+		    foreign, unknown);
 	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
 	    "the SA returned no path to any of the %zu foreign ports that "
 	    "discovery found (ports hidden from discovery, e.g. at M_Key "
@@ -482,30 +600,96 @@ eval_reachable_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r;
 }
 
-/* Add port ref to the list of P_Key pk in by_pkey, once per target. */
-static int
-add_port(json_t *by_pkey, uint16_t pk, const struct fa_ib_port_ref *ref,
-    const char *source)
-{
-	json_t *lst, *e, *o;
-	char key[8], *t;
-	size_t i;
-	int dup = 0;
+/*
+ * The partitions shared with foreign or unknown-owner ports, by base;
+ * base 0 holds the paths whose P_Key names no partition.  Each keeps the
+ * exact set of port GUIDs (counted) and the first FA_IB_LIST_MAX ports
+ * as evidence.
+ */
+struct part {
+	uint16_t	 base;
+	struct seen	 fset, uset;	/* foreign, unknown-owner GUIDs */
+	json_t		*flist, *ulist;
+	json_t		*repro;		/* about the first foreign port */
+};
 
-	snprintf(key, sizeof(key), "0x%04x", pk);
-	if ((lst = json_object_get(by_pkey, key)) == NULL) {
-		if ((lst = json_array()) == NULL ||
-		    json_object_set_new(by_pkey, key, lst) != 0)
-			return FA_ERR_NOMEM;
+struct parts {
+	struct part	*v;
+	size_t		 n, cap;
+	uint32_t	*at;		/* base -> index + 1 */
+};
+
+static void
+parts_free(struct parts *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		free(ps->v[i].fset.v);
+		free(ps->v[i].uset.v);
+		json_decref(ps->v[i].flist);
+		json_decref(ps->v[i].ulist);
+		json_decref(ps->v[i].repro);
 	}
-	if ((t = fa_ib_ref_target(ref)) == NULL)
+	free(ps->v);
+	free(ps->at);
+}
+
+static struct part *
+part_get(struct parts *ps, uint16_t base)
+{
+	struct part *nv, *p;
+	size_t cap;
+
+	if (ps->at[base] != 0)
+		return &ps->v[ps->at[base] - 1];
+	if (ps->n == ps->cap) {
+		cap = ps->cap > 0 ? ps->cap * 2 : 8;
+		if ((nv = realloc(ps->v, cap * sizeof(*nv))) == NULL)
+			return NULL;
+		ps->v = nv;
+		ps->cap = cap;
+	}
+	p = &ps->v[ps->n];
+	memset(p, 0, sizeof(*p));
+	p->base = base;
+	if ((p->flist = json_array()) == NULL ||
+	    (p->ulist = json_array()) == NULL) {
+		json_decref(p->flist);
+		return NULL;
+	}
+	ps->at[base] = (uint32_t)++ps->n;
+	return p;
+}
+
+/* Count port ref in the partition of this base, once; repro consumed. */
+static int
+part_add(struct parts *ps, uint16_t base, const struct fa_ib_port_ref *ref,
+    enum fa_ib_owner own, const char *source, json_t *repro)
+{
+	struct part *p = part_get(ps, base & 0x7fff);
+	struct seen *set;
+	json_t *lst, *o;
+
+	if (p == NULL) {
+		json_decref(repro);
 		return FA_ERR_NOMEM;
-	json_array_foreach(lst, i, e)
-		if (strcmp(fa_json_get_str(e, "target") != NULL ?
-		    fa_json_get_str(e, "target") : "", t) == 0)
-			dup = 1;
-	free(t);
-	if (dup || json_array_size(lst) >= FA_IB_LIST_MAX)
+	}
+	set = own == FA_OWN_UNKNOWN ? &p->uset : &p->fset;
+	lst = own == FA_OWN_UNKNOWN ? p->ulist : p->flist;
+	if (seen_has(set, ref->port_guid)) {
+		json_decref(repro);
+		return 0;
+	}
+	if (seen_insert(set, ref->port_guid) != 0) {
+		json_decref(repro);
+		return FA_ERR_NOMEM;
+	}
+	if (own != FA_OWN_UNKNOWN && p->repro == NULL)
+		p->repro = repro;
+	else
+		json_decref(repro);
+	if (json_array_size(lst) >= FA_IB_LIST_MAX)
 		return 0;
 	if ((o = fa_ib_port_json(ref)) == NULL ||
 	    json_object_set_new(o, "found_by", json_string(source)) != 0 ||
@@ -514,131 +698,219 @@ add_port(json_t *by_pkey, uint16_t pk, const struct fa_ib_port_ref *ref,
 	return 0;
 }
 
+/* "all 3" or "first 100 of 730": how much of a list the evidence shows. */
+static json_t *
+shown(size_t listed, size_t count)
+{
+	return listed == count ? fa_json_stringf("all %zu", count) :
+	    fa_json_stringf("first %zu of %zu", listed, count);
+}
+
+/* The result of one shared partition. */
 static int
-eval_shared_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, struct fa_ib_port_index *ix)
+part_result(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct part *p)
+{
+	int mine = p->base != 0 && tenant_part(ctx->policy, p->base);
+	size_t nf = p->fset.n, nu = p->uset.n;
+	char *t;
+	json_t *ev = json_array();
+	int r;
+
+	t = p->base != 0 ? fa_strfmt("pkey-0x%04x", p->base | 0x8000) :
+	    fa_strdup("pkey-unknown");
+	if (nf > 0) {
+		ev_put(&ev, NULL, "foreign_ports", json_incref(p->flist));
+		ev_put(&ev, NULL, "foreign_port_count",
+		    json_integer((json_int_t)nf));
+		ev_put(&ev, NULL, "foreign_ports_shown",
+		    shown(json_array_size(p->flist), nf));
+	}
+	if (nu > 0) {
+		ev_put(&ev, NULL, "unknown_owner_ports",
+		    json_incref(p->ulist));
+		ev_put(&ev, NULL, "unknown_owner_port_count",
+		    json_integer((json_int_t)nu));
+		ev_put(&ev, NULL, "unknown_owner_ports_shown",
+		    shown(json_array_size(p->ulist), nu));
+	}
+	ev_put(&ev, NULL, "partition", json_string(p->base == 0 ?
+	    "unknown: the PathRecords carry a P_Key whose base is 0, which "
+	    "names no partition" : mine ? "the tenant's own (tenant_pkey)" :
+	    ctx->policy != NULL && ctx->policy->n_tenant_pkey > 0 ?
+	    "not one of the tenant's (not in tenant_pkey)" :
+	    "no tenant_pkey in the policy"));
+	ev_put(&ev, NULL, "how", json_string(p->base == 0 ? "the SA "
+	    "returned PathRecords to these ports; OpenSM returns a path only "
+	    "between ports that share a partition" : mine ? "SA PathRecords "
+	    "carry this P_Key, or the port's P_Key table holds this "
+	    "tenant_pkey partition, as a full or a limited member" :
+	    "SA PathRecords carry this P_Key, or both P_Key tables hold it "
+	    "with a full member on one side"));
+	if (p->repro != NULL) {
+		ev_put(&ev, NULL, "reproduce", p->repro);
+		p->repro = NULL;
+	}
+	if (t == NULL || ev == NULL) {
+		free(t);
+		json_decref(ev);
+		return FA_ERR_NOMEM;
+	}
+	if (nf == 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, t, NULL, ev,
+		    "partition %s is shared only with %zu port(s) whose "
+		    "NodeDescription went unanswered and that no tenant_guid, "
+		    "provider_guid or sm_guid names: whose they are is "
+		    "unknown, so they are not counted as foreign", t + 5, nu);
+	else if (p->base == 0)
+		r = fa_results_add(out, c, FA_ST_FAIL, t, NULL, ev,
+		    "the SA returned paths to %zu foreign port(s) with a P_Key "
+		    "that names no partition (base 0): they share a partition "
+		    "with the tenant port, which one is unknown", nf);
+	else if (mine)
+		r = fa_results_add(out, c, FA_ST_FAIL, t, NULL, ev,
+		    "the tenant's own partition %s (tenant_pkey) holds %zu "
+		    "foreign port(s)", t + 5, nf);
+	else
+		r = fa_results_add(out, c, FA_ST_FAIL, t, NULL, ev,
+		    "the tenant port shares partition %s with %zu foreign "
+		    "port(s), with a full member on one side", t + 5, nf);
+	free(t);
+	return r;
+}
+
+static int
+shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix, struct parts *ps)
 {
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
 	struct fa_ib_port_ref ref;
+	enum fa_ib_owner own;
 	uint16_t mine[MAX_PKEYS];
-	json_t *by_pkey, *ev, *v, *shared;
+	json_t *v, *shared;
 	const json_t *pks;
-	const char *pk;
-	uint64_t self;
-	size_t it = 0, i, foreign = 0, unknown = 0;
-	void *iter;
+	uint64_t self, pv;
+	size_t it = 0, i, k, foreign = 0, unknown = 0, lost = 0, rows = 0;
+	long long own_lid = 0;
 	int r, nmine;
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
-	if ((by_pkey = json_object()) == NULL)
-		return FA_ERR_NOMEM;
+	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
+	    0xffff, &own_lid);
 	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
-		foreign++;
-		if (w.o->state != FA_OBS_COMPLETE) {
+		if (w.own == FA_OWN_UNKNOWN)
 			unknown++;
+		else
+			foreign++;
+		if (w.o->state != FA_OBS_COMPLETE) {
+			lost++;
 			continue;
 		}
+		if (w.records == 0)
+			continue;
+		/*
+		 * A path is a shared partition.  A P_Key that is not one
+		 * (not 16-bit hex) is a malformed observation; one whose
+		 * base is 0 names no partition, and a path without P_Keys
+		 * names none either: counted under "unknown", never
+		 * dropped.
+		 */
 		pks = json_object_get(w.o->data, "pkeys");
+		json_array_foreach(pks, i, v)
+			if (!json_is_string(v) || fa_parse_u64(
+			    json_string_value(v), 0, 0xffff, &pv, NULL) != 0)
+				return fa_results_add(out, c, FA_ST_ERROR,
+				    "fabric", NULL, NULL, "malformed PathRecord "
+				    "observation: P_Key not a 16-bit value");
+		if (json_array_size(pks) == 0 && (r = part_add(ps, 0, &w.ref,
+		    w.own, "SA PathRecord", pr_cmd(own_lid, w.ref.lid, 0))) < 0)
+			return r;
 		json_array_foreach(pks, i, v) {
-			uint64_t pv;
-
-			if ((pk = json_string_value(v)) == NULL ||
-			    fa_parse_u64(pk, 1, 0xffff, &pv, NULL) != 0)
-				continue;
-			if (add_port(by_pkey, (uint16_t)(pv | 0x8000), &w.ref,
-			    "SA PathRecord") != 0)
-				goto nomem;
+			(void)fa_parse_u64(json_string_value(v), 0, 0xffff,
+			    &pv, NULL);
+			if ((r = part_add(ps, (uint16_t)(pv & 0x7fff), &w.ref,
+			    w.own, "SA PathRecord", pr_cmd(own_lid, w.ref.lid,
+			    (pv & 0x7fff) != 0 ? (int)(pv | 0x8000) : 0))) < 0)
+				return r;
 		}
 	}
-	if (r < 0) {
-		json_decref(by_pkey);
+	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed PathRecord or topology observation");
-	}
-	if ((nmine = local_pkeys(ctx, mine)) < 0) {
-		json_decref(by_pkey);
+	if ((nmine = local_pkeys(ctx, mine)) < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "the tenant port's P_Key table observation is malformed");
-	}
 	it = 0;
-	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, &it, &to,
-	    &ref, &shared)) == 1) {
+	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine,
+	    ctx->policy, &it, &to, &ref, &own, &shared)) == 1) {
 		json_array_foreach(shared, i, v) {
-			uint64_t pv;
-
-			if (fa_parse_u64(json_string_value(v), 1, 0xffff, &pv,
-			    NULL) != 0)
-				continue;
-			if (add_port(by_pkey, (uint16_t)pv, &ref,
+			(void)fa_parse_u64(json_string_value(v), 1, 0xffff,
+			    &pv, NULL);
+			if ((r = part_add(ps, (uint16_t)(pv & 0x7fff), &ref, own,
 			    strcmp(to->kind, FA_KIND_IB_PKEYS) == 0 ?
-			    "SMP P_Key tables" : "SA PKeyTableRecords") != 0) {
+			    "SMP P_Key tables" : "SA PKeyTableRecords",
+			    table_cmd(to, ref.lid))) < 0) {
 				json_decref(shared);
-				goto nomem;
+				return r;
 			}
 		}
 		json_decref(shared);
 	}
-	if (r < 0) {
-		json_decref(by_pkey);
+	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed P_Key table or topology observation");
-	}
-	for (iter = json_object_iter(by_pkey); iter != NULL;
-	    iter = json_object_iter_next(by_pkey, iter)) {
-		char *t = fa_strfmt("pkey-%s", json_object_iter_key(iter));
-
-		ev = json_array();
-		if (t == NULL || ev == NULL || fa_evidence_add(ev, fa_evidence(
-		    NULL, "foreign_ports", json_deep_copy(
-		    json_object_iter_value(iter)))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "how", json_string("SA PathRecords carry "
-		    "this P_Key, or both P_Key tables hold it with a full "
-		    "member on one side"))) != 0 ||
-		    fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
-		    json_string("saquery PR <own-lid> <foreign-lid>"))) != 0) {
-			free(t);
-			json_decref(ev);
-			goto nomem;
-		}
-		r = fa_results_add(out, c, FA_ST_FAIL, t, NULL, ev,
-		    "the tenant port shares partition %s with %zu foreign "
-		    "port(s), with a full member on one side",
-		    json_object_iter_key(iter),
-		    json_array_size(json_object_iter_value(iter)));
-		free(t);
-		if (r < 0) {
-			json_decref(by_pkey);
+	/* By base, the partition of unknown P_Key last. */
+	for (k = 1; k <= 0x8000; k++) {
+		if (ps->at[k & 0x7fff] == 0)
+			continue;
+		if ((r = part_result(c, ctx, out,
+		    &ps->v[ps->at[k & 0x7fff] - 1])) < 0)
 			return r;
-		}
+		rows++;
 	}
-	i = json_object_size(by_pkey);
-	json_decref(by_pkey);
-	if (i > 0)
+	if (rows > 0)
 		return 0;
 	if (!any_pr(ctx))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no PathRecord was asked of the SA, and the other "
 		    "sources found no shared partition: that proves nothing");
-	if (foreign == 0)
+	if (foreign + unknown == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found");
-	if (unknown > 0)
+	if (lost > 0)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "%zu of %zu PathRecord queries to foreign ports got "
-		    "no usable answer", unknown, foreign);
+		    "no usable answer", lost, foreign + unknown);
 	if (!sa_gave_any_path(ctx))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "the SA returned no path to any port at all, not even "
 		    "the SM's: an empty answer proves nothing");
+	if (unknown > 0)
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+		    "no partition is shared with any of the %zu foreign ports "
+		    "that discovery found, nor with the %zu port(s) whose "
+		    "NodeDescription went unanswered (ports hidden from "
+		    "discovery are not covered)", foreign, unknown);
 	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
 	    "no partition is shared with any of the %zu foreign ports that "
 	    "discovery found (ports hidden from discovery are not covered)",
 	    foreign);
-nomem:
-	json_decref(by_pkey);
-	return FA_ERR_NOMEM;
+}
+
+static int
+eval_shared_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
+    struct fa_results *out, struct fa_ib_port_index *ix)
+{
+	struct parts ps = { NULL, 0, 0, NULL };
+	int r;
+
+	if ((ps.at = calloc(0x8000, sizeof(*ps.at))) == NULL)
+		return FA_ERR_NOMEM;
+	r = shared_parts(c, ctx, out, ix, &ps);
+	parts_free(&ps);
+	return r;
 }
 
 static const char *const refs[] = {
@@ -654,14 +926,22 @@ static const char *const refs[] = {
 	"A foreign port is a CA port that is neither the tenant's nor the " \
 	"provider's under the policy (tenant_node, tenant_guid, provider_*, " \
 	"sm_guid lines); ports hidden from discovery (e.g. at M_Key "	\
-	"protection level 2) are not covered. "
+	"protection level 2) are not covered. A port whose "		\
+	"NodeDescription Get went unanswered (discovery records it empty) " \
+	"is judged by the GUID lines alone; when none names it, its owner " \
+	"is unknown: it is never counted as foreign, and where the verdict " \
+	"rests on it the result is not_tested, naming it. "
 #define NOT_PASSED							\
-	"Not applicable when discovery found no foreign CA port. Not "	\
+	"Not applicable when discovery found no foreign CA port (nor one " \
+	"of unknown owner). Not "					\
 	"tested when discovery did not complete, when no PathRecord was " \
 	"asked of the SA, when PathRecord queries about foreign ports got " \
 	"no usable answer, or when the SA returned no path to any port at " \
-	"all, not even the SM's: an empty answer then proves nothing."
-
+	"all, not even the SM's: an empty answer then proves nothing. "	\
+	"Each result's reproduce command is the query that shows it: "	\
+	"saquery PR --slid OWN --dlid LID (saquery takes no positional " \
+	"LIDs for PathRecords), smpquery pkeys LID, saquery --smkey 1 "	\
+	"PKTR LID, or perfquery LID."
 
 /* The evaluations with the port index they build, always freed. */
 static int
@@ -718,9 +998,11 @@ const struct fa_check fa_chk_ib_xtenant_reachable = {
 	    "One result per foreign port found reachable. " FOREIGN
 	    "Fails for each foreign port that the SA returned a path to, "
 	    "whose P_Key table shares a partition with the tenant port's "
-	    "with a full member on one side, or (with --active) that "
-	    "answered a GMP. Passes when the SA, having returned a path to "
-	    "some port, returned none to any foreign port and no table "
+	    "(the same base in both, a full member on one side; entries of "
+	    "base 0 name no partition), or (with --active) that answered a "
+	    "GMP. Not tested, for that port, when such a port is of unknown "
+	    "owner. Passes when the SA, having returned a path to some port, "
+	    "returned none to any foreign or unknown-owner port and no table "
 	    "shares a partition. " NOT_PASSED,
 	.eval = eval_reachable,
 };
@@ -745,10 +1027,20 @@ const struct fa_check fa_chk_ib_pkey_shared = {
 	.refs = refs,
 	.sends = "Only Gets: " FA_IB_SENDS_PATHS ".",
 	.outcomes =
-	    "One result per shared P_Key. " FOREIGN "Fails for each "
-	    "partition that the tenant port shares with foreign ports with a "
-	    "full member on one side: a PathRecord to a foreign port carries "
-	    "it, or both P_Key tables hold it. Passes when no partition is "
-	    "shared with any foreign port discovery found. " NOT_PASSED,
+	    "One result per shared partition. " FOREIGN "Fails for each "
+	    "partition that the tenant port shares with foreign ports, with "
+	    "their exact count (the list of ports may be cut, saying first N "
+	    "of M): a PathRecord to a foreign port carries its P_Key, or "
+	    "both P_Key tables hold it with a full member on one side. A "
+	    "partition the policy names in tenant_pkey is the tenant's own: "
+	    "a foreign port whose table holds it fails, as a full or a "
+	    "limited member, whatever the tenant port's membership. A path "
+	    "to a foreign port whose P_Key has base 0 (or that carries none) "
+	    "still fails, as partition unknown: OpenSM returns a path only "
+	    "between ports that share a partition. A P_Key in a PathRecord "
+	    "observation that is not a 16-bit value is an error. Not tested, "
+	    "for a partition, when the only ports sharing it are of unknown "
+	    "owner. Passes when no partition is shared with any foreign or "
+	    "unknown-owner port discovery found. " NOT_PASSED,
 	.eval = eval_shared,
 };
