@@ -108,15 +108,22 @@ $(MAN7): $(BIN)
 BENCH_SIZES	?= 648 2016 10044
 BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage \
 		   $(B)/bench/smpceiling $(B)/bench/librmppsim.so \
-		   $(B)/bench/librmpprecv.so
-.PHONY: bench bench-build
+		   $(B)/bench/librmpprecv.so $(B)/bench/mkethcap
+ETHBENCH_FRAMES	?= 10000000
+.PHONY: bench bench-build bench-eth
 bench: $(BIN) $(BENCH_BINS)
 	@sh bench/run.sh $(B) $(BENCH_SIZES)
+	@sh bench/ethbench.sh $(B) $(ETHBENCH_FRAMES)
+bench-eth: $(BIN) $(BENCH_BINS)
+	@sh bench/ethbench.sh $(B) $(ETHBENCH_FRAMES)
 bench-build: $(BENCH_BINS)
 $(B)/bench/mkfattree: $(B)/bench/mkfattree.o $(LIBREPORTS) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PURE_LIBS)
 $(B)/bench/rusage: $(B)/bench/rusage.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+$(B)/bench/mkethcap: $(B)/bench/mkethcap.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 $(B)/bench/smpceiling: $(B)/bench/smpceiling.o
@@ -205,7 +212,7 @@ $(MKSPECIAL): tests/host/mkspecial.c
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
 
 # The Ethernet test bed's programs: capture writer and frame replayer.
-ETHTOOLS = $(B)/tests/mkcaptures $(B)/tests/replay $(B)/tests/vswitch
+ETHTOOLS = $(B)/tests/mkcaptures $(B)/tests/replay $(B)/tests/vswitch $(B)/tests/sendraw
 $(ETHTOOLS): $(B)/tests/%: tests/eth/%.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $@")

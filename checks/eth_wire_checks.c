@@ -446,7 +446,8 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		    "VLAN%s were captured, but the capture (LINUX_SLL, "
 		    "\"tcpdump -i any\") mixes the frames of every interface, "
 		    "so whether one port carries several cannot be told; "
-		    "capture on the interface itself, or with LINUX_SLL2", nv,
+		    "capture on the interface itself (LINUX_SLL2 keeps the "
+		    "interface but libpcap drops its VLAN tags)", nv,
 		    nv == 1 ? "" : "s");
 	}
 	*st = nv >= 2 || pvst > 0 ? FA_ST_FAIL : FA_ST_PASS;
