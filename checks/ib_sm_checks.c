@@ -8,10 +8,14 @@
  *                    zero in the reply is ambiguous: an SM port at M_Key
  *                    protection level >= 1 hides the key as 0.  The SM
  *                    port's PortInfo from discovery resolves it.
- * IB-SM-UNEXPECTED   more than one MASTER, or an SM on a port GUID the
- *                    policy's sm_guid lines do not list.
+ * IB-SM-UNEXPECTED   more than one MASTER, or an SM whose port GUID and
+ *                    node GUID the policy's sm_guid lines both leave out.
+ *                    Each SM counts once (its SMInfo and the SA's record
+ *                    of it are merged by GUID or LID), whether it runs on
+ *                    a CA port or on a managed switch's port 0.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/errors.h"
@@ -116,142 +120,391 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return fa_ib_sm_enum_gate(c, ctx, out);
 }
 
-#define MAX_MASTERS	64
-
-/* Distinct master GUIDs, from SMInfo and the SA together. */
-struct masters {
-	uint64_t	guid[MAX_MASTERS];
-	int		n;
-	int		nomem;	/* an evidence entry could not be added */
+/*
+ * IB-SM-UNEXPECTED's view of one subnet manager.  An SM is reported by
+ * up to two sources: its own answer to SubnGet(SMInfo), and the SA's
+ * SMInfoRecord (a LID and the SM's SMInfo, IBA vol. 1 15.2.5.5).  Both
+ * carry the SMInfo GUID, which is the SM's port GUID (14.2.5.13), and
+ * the SMInfoRecord's LID is that port's: reports with the same GUID, or
+ * the same LID, are one SM, counted once.  An SM runs on a CA port or on
+ * a managed switch's port 0; either way discovery gives the node GUID,
+ * and a policy may name the SM by either GUID.
+ */
+struct sm_ent {
+	uint64_t	 guid;		/* SMInfo GUID, if guid_known */
+	long long	 lid;
+	long long	 state;		/* -1: unknown */
+	long long	 prio;		/* -1: unknown */
+	long long	 sa_state;	/* -1: the SA did not list it */
+	int		 guid_known;
+	int		 answered;	/* its SMInfo was answered */
+	int		 on_sa;		/* listed by the SA */
+	int		 have_port;	/* discovery found its port */
+	uint64_t	 port_guid;	/* the discovered port's GUID */
+	uint64_t	 node_guid;
+	const char	*type;		/* "CA", "Switch", "Router" or NULL */
+	const char	*desc;
+	const struct fa_obs *obs;	/* its SMInfo observation, or NULL */
 };
 
-/* Add one SM to the evidence list and judge it; returns 1 if unexpected. */
+struct sm_set {
+	struct sm_ent	*v;
+	size_t		 n, cap;
+};
+
+static struct sm_ent *
+sm_new(struct sm_set *s)
+{
+	struct sm_ent *v;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap == 0 ? 8 : s->cap * 2;
+		if ((v = realloc(s->v, s->cap * sizeof(*v))) == NULL)
+			return NULL;
+		s->v = v;
+	}
+	v = &s->v[s->n++];
+	memset(v, 0, sizeof(*v));
+	v->state = v->prio = v->sa_state = -1;
+	return v;
+}
+
+/* The SM with this GUID, else the one at this LID, or NULL. */
+static struct sm_ent *
+sm_find(struct sm_set *s, uint64_t guid, long long lid)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].guid_known && s->v[i].guid == guid)
+			return &s->v[i];
+	for (i = 0; i < s->n; i++)
+		if (lid > 0 && s->v[i].lid == lid)
+			return &s->v[i];
+	return NULL;
+}
+
+/*
+ * The port an SM runs on, from the topology: the CA port or switch port 0
+ * with its GUID, else the one whose LID it is.  1 found, 0 not, -1 a
+ * malformed topology.
+ */
 static int
-judge_sm(const struct fa_eval_ctx *ctx, json_t *list, uint64_t guid,
-    long long lid, long long state, long long prio, const char *source,
-    struct masters *m)
+sm_port_of(const struct fa_obs *topo, const struct sm_ent *e,
+    struct fa_ib_port_ref *ref)
+{
+	size_t ni = 0, pi = 0;
+	int r;
+
+	if (e->guid_known &&
+	    (r = fa_ib_find_port(topo, NULL, e->guid, ref)) != 0)
+		return r;
+	if (e->lid <= 0)
+		return 0;
+	while ((r = fa_ib_next_port(topo, &ni, &pi, ref)) == 1)
+		if (ref->lid == e->lid &&
+		    (strcmp(ref->type, "CA") == 0 || ref->num == 0))
+			return 1;
+	return r;
+}
+
+/* Fill in where the SM runs: from its SMInfo observation, else discovery. */
+static int
+sm_resolve(const struct fa_obs *topo, struct sm_ent *e)
+{
+	struct fa_ib_port_ref ref;
+	int r;
+
+	if ((e->have_port && e->type != NULL) || topo == NULL)
+		return 0;
+	/* The port discovery read at the SM's LID, else the SM's GUID. */
+	r = e->have_port ? fa_ib_find_port(topo, NULL, e->port_guid, &ref) :
+	    sm_port_of(topo, e, &ref);
+	if (r <= 0)
+		return r;
+	e->have_port = 1;
+	e->port_guid = ref.port_guid;
+	e->node_guid = ref.node_guid;
+	e->type = ref.type;
+	if (e->desc == NULL && fa_ib_desc_known(&ref))
+		e->desc = ref.desc;
+	return 0;
+}
+
+static int
+pol_sm_guid(const struct fa_policy *p, uint64_t guid)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_sm_guid; i++)
+		if (p->sm_guid[i].value == guid)
+			return 1;
+	return 0;
+}
+
+/* 1 listed, 0 not, -1 unknown (its node GUID could be listed). */
+static int
+sm_listed(const struct fa_policy *p, const struct sm_ent *e)
+{
+	if ((e->guid_known && pol_sm_guid(p, e->guid)) ||
+	    (e->have_port && (pol_sm_guid(p, e->port_guid) ||
+	    (e->type != NULL && pol_sm_guid(p, e->node_guid)))))
+		return 1;
+	return e->have_port && e->type != NULL ? 0 : -1;
+}
+
+/* Take in one answered SMInfo, or an unanswered one's port. */
+static int
+sm_from_obs(struct sm_set *s, const struct fa_obs *o)
+{
+	struct sm_ent *e;
+	long long lid, state = -1, prio = -1, num = -1;
+	uint64_t guid = 0, port = 0, node = 0;
+	int complete = o->state == FA_OBS_COMPLETE, has_port, has_node;
+
+	if (fa_json_get_int(o->data, "lid", 0, 0xffff, &lid) != 0)
+		return -1;
+	if (complete && (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
+	    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
+	    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0))
+		return -1;
+	has_port = json_object_get(o->data, "port_guid") != NULL;
+	if (has_port && fa_json_get_u64(o->data, "port_guid", &port) != 0)
+		return -1;
+	has_node = has_port && json_object_get(o->data, "node_guid") != NULL;
+	if (has_node && (fa_json_get_u64(o->data, "node_guid", &node) != 0 ||
+	    fa_json_get_str(o->data, "node_type") == NULL))
+		return -1;
+	(void)fa_json_get_int(o->data, "port_num", 0, 255, &num);
+	if ((e = sm_new(s)) == NULL)
+		return FA_ERR_NOMEM;
+	e->obs = o;
+	e->lid = lid;
+	e->answered = complete;
+	if (complete) {
+		e->guid = guid;
+		e->guid_known = 1;
+		e->state = state;
+		e->prio = prio;
+	} else if (has_port) {
+		/* Unanswered, but discovery read its port: IsSM there. */
+		e->guid = port;
+		e->guid_known = 1;
+	}
+	e->have_port = has_port;
+	e->port_guid = port;
+	if (has_node) {
+		e->node_guid = node;
+		e->type = fa_json_get_str(o->data, "node_type");
+	}
+	e->desc = fa_json_get_str(o->data, "node_desc");
+	if (e->desc != NULL && e->desc[0] == '\0')
+		e->desc = NULL;
+	return 0;
+}
+
+/* Take in one SMInfoRecord: merged with the SM it describes, if seen. */
+static int
+sm_from_record(struct sm_set *s, const json_t *r)
+{
+	struct sm_ent *e;
+	long long lid, state, prio;
+	uint64_t guid;
+
+	if (fa_json_get_u64(r, "guid", &guid) != 0 ||
+	    fa_json_get_int(r, "lid", 0, 0xffff, &lid) != 0 ||
+	    fa_json_get_int(r, "state", 0, 15, &state) != 0 ||
+	    fa_json_get_int(r, "priority", 0, 15, &prio) != 0)
+		return -1;
+	if ((e = sm_find(s, guid, lid)) == NULL) {
+		if ((e = sm_new(s)) == NULL)
+			return FA_ERR_NOMEM;
+		e->lid = lid;
+	}
+	if (!e->guid_known) {
+		e->guid = guid;
+		e->guid_known = 1;
+	}
+	e->on_sa = 1;
+	e->sa_state = state;
+	/* The SM's own SMInfo answer is its state now; the SA's may lag. */
+	if (!e->answered) {
+		e->state = state;
+		e->prio = prio;
+	}
+	return 0;
+}
+
+static json_t *
+guid_json(uint64_t g)
 {
 	char hex[19];
-	json_t *e;
-	size_t i;
-	int listed = 0, bad, k;
 
-	for (i = 0; i < ctx->policy->n_sm_guid; i++)
-		if (ctx->policy->sm_guid[i].value == guid)
-			listed = 1;
-	bad = ctx->policy->n_sm_guid > 0 && !listed;
-	if (state == SM_MASTER) {
-		for (k = 0; k < m->n && m->guid[k] != guid; k++)
-			;
-		if (k == m->n && m->n < MAX_MASTERS)
-			m->guid[m->n++] = guid;
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)g);
+	return json_string(hex);
+}
+
+/* The evidence entry of one SM. */
+static json_t *
+sm_json(const struct sm_ent *e, int listed)
+{
+	json_t *o = json_object();
+
+	if (o == NULL ||
+	    json_object_set_new(o, "guid", e->guid_known ?
+	    guid_json(e->guid) : json_null()) != 0 ||
+	    json_object_set_new(o, "lid", json_integer(e->lid)) != 0 ||
+	    json_object_set_new(o, "state", json_string(e->state >= 0 &&
+	    e->state <= 3 ? state_names[e->state] : "unknown")) != 0 ||
+	    json_object_set_new(o, "priority", e->prio >= 0 ?
+	    json_integer(e->prio) : json_null()) != 0 ||
+	    json_object_set_new(o, "source", json_string(e->answered ?
+	    "SubnGet(SMInfo)" : e->on_sa ? "SA SMInfoRecord" :
+	    "PortInfo CapabilityMask IsSM (SMInfo unanswered)")) != 0 ||
+	    json_object_set_new(o, "sa_record", json_boolean(e->on_sa)) != 0 ||
+	    (e->on_sa && e->answered && e->sa_state != e->state &&
+	    json_object_set_new(o, "sa_state", json_string(e->sa_state >= 0 &&
+	    e->sa_state <= 3 ? state_names[e->sa_state] : "unknown")) != 0) ||
+	    json_object_set_new(o, "listed_in_policy", listed < 0 ?
+	    json_string("unknown") : json_boolean(listed)) != 0 ||
+	    (e->have_port && json_object_set_new(o, "port_guid",
+	    guid_json(e->port_guid)) != 0) ||
+	    (e->type != NULL && (json_object_set_new(o, "node_guid",
+	    guid_json(e->node_guid)) != 0 || json_object_set_new(o,
+	    "node_type", json_string(e->type)) != 0)) ||
+	    (e->desc != NULL && json_object_set_new(o, "node_desc",
+	    json_string(e->desc)) != 0)) {
+		json_decref(o);
+		return NULL;
 	}
-	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)guid);
-	e = json_pack("{s:s, s:I, s:s, s:I, s:s, s:b}", "guid", hex, "lid",
-	    (json_int_t)lid, "state", state >= 0 && state <= 3 ?
-	    state_names[state] : "unknown", "priority", (json_int_t)prio,
-	    "source", source, "listed_in_policy", listed);
-	if (e == NULL || json_array_append_new(list, e) != 0)
-		m->nomem = 1;
-	return bad;
+	return o;
 }
 
 static int
 eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
-	const struct fa_obs *o, *sa;
+	const struct fa_obs *o, *sa, *topo = fa_ib_topology(ctx->snap);
 	const json_t *sms, *e;
+	struct sm_set set = { NULL, 0, 0 };
 	size_t it = 0, i;
-	long long lid, state, prio;
-	uint64_t guid;
-	json_t *list, *ev;
-	struct masters ms;
-	int r, masters, unexpected = 0, seen = 0, malformed = 0;
-	int unanswered = 0;
+	json_t *list = NULL, *ev = NULL, *item;
+	int r, listed, masters = 0, unexpected = 0, unresolved = 0;
+	int seen = 0, malformed = 0, unknown_state = 0, judged;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
 		return r < 0 ? r : 0;
-	if ((list = json_array()) == NULL)
-		return FA_ERR_NOMEM;
-	ms.n = 0;
-	ms.nomem = 0;
-	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
-		if (o->state != FA_OBS_COMPLETE) {
-			unanswered++;
-			continue;
-		}
-		if (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
-		    fa_json_get_int(o->data, "lid", 0, 0xffff, &lid) != 0 ||
-		    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
-		    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0) {
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it)))
+		if ((r = sm_from_obs(&set, o)) == FA_ERR_NOMEM)
+			goto nomem;
+		else if (r != 0)
 			malformed++;
-			continue;
-		}
-		seen++;
-		unexpected += judge_sm(ctx, list, guid, lid, state, prio,
-		    "SubnGet(SMInfo)", &ms);
-	}
-	/* SMs the SA knows but SMP discovery did not find (and vice versa). */
+	/* The SMs the SA knows: the same SMs, or ones SMPs did not find. */
 	sa = fa_snapshot_find(ctx->snap, "ib.sa.sminfo_records", "sa");
 	sms = sa != NULL && sa->state == FA_OBS_COMPLETE ?
 	    json_object_get(sa->data, "sms") : NULL;
-	json_array_foreach(sms, i, e) {
-		if (fa_json_get_u64(e, "guid", &guid) != 0 ||
-		    fa_json_get_int(e, "lid", 0, 0xffff, &lid) != 0 ||
-		    fa_json_get_int(e, "state", 0, 15, &state) != 0 ||
-		    fa_json_get_int(e, "priority", 0, 15, &prio) != 0) {
+	json_array_foreach(sms, i, e)
+		if ((r = sm_from_record(&set, e)) == FA_ERR_NOMEM)
+			goto nomem;
+		else if (r != 0)
 			malformed++;
-			continue;
-		}
-		seen++;
-		unexpected += judge_sm(ctx, list, guid, lid, state, prio,
-		    "SA SMInfoRecord", &ms);
-	}
 	if (malformed > 0) {
-		json_decref(list);
+		free(set.v);
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "%d SM observation%s or record%s malformed", malformed,
 		    malformed == 1 ? " is" : "s are", malformed == 1 ? "" : "s");
 	}
-	if (ms.nomem) {
-		json_decref(list);
-		return FA_ERR_NOMEM;
+	if ((list = json_array()) == NULL)
+		goto nomem;
+	judged = ctx->policy->n_sm_guid > 0;
+	for (i = 0; i < set.n; i++) {
+		struct sm_ent *s = &set.v[i];
+
+		if (sm_resolve(topo, s) != 0) {
+			json_decref(list);
+			free(set.v);
+			return fa_results_add(out, c, FA_ST_ERROR, "fabric",
+			    NULL, NULL, "the topology observation is "
+			    "malformed");
+		}
+		/* An unanswered port known by LID alone: nothing to judge. */
+		if (!s->answered && !s->on_sa && !s->have_port) {
+			unknown_state++;
+			continue;
+		}
+		listed = sm_listed(ctx->policy, s);
+		if (s->answered || s->on_sa)
+			seen++;
+		else
+			unknown_state++;
+		if (s->state == SM_MASTER)
+			masters++;
+		if (judged && listed == 0)
+			unexpected++;
+		else if (judged && listed < 0)
+			unresolved++;
+		if ((item = sm_json(s, judged ? listed : 1)) == NULL ||
+		    json_array_append_new(list, item) != 0)
+			goto nomem;
 	}
-	masters = ms.n;
-	if (seen == 0) {
+	free(set.v);
+	set.v = NULL;
+	if (seen == 0 && unexpected == 0) {
 		json_decref(list);
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no SM answered SMInfo and the SA listed none");
 	}
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
-	    NULL, "sms", list)) != 0 || fa_evidence_add(ev, fa_evidence(NULL,
-	    "reproduce", json_string("saquery SMIR; sminfo <lid>"))) != 0) {
-		json_decref(ev);
-		return FA_ERR_NOMEM;
+	    NULL, "sms", list)) != 0) {
+		list = NULL;
+		goto nomem;
 	}
-	if (masters <= 1 && unexpected == 0 &&
-	    fa_ib_topology(ctx->snap) == NULL) {
-		json_decref(ev);
-		return fa_ib_sm_enum_gate(c, ctx, out);
-	}
-	if (masters <= 1 && unexpected == 0 && unanswered > 0)
-		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
-		    ev, "%d port%s advertising an SM did not answer SMInfo: "
-		    "their state and identity are unknown", unanswered,
-		    unanswered == 1 ? "" : "s");
+	list = NULL;
+	if (fa_evidence_add(ev, fa_evidence(NULL, "sm_count",
+	    json_integer((json_int_t)(seen + unknown_state)))) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
+	    "saquery SMIR; sminfo <lid>; smpquery nodeinfo <lid>"))) != 0)
+		goto nomem;
 	if (masters > 1 || unexpected > 0)
 		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 		    "%d SM%s in MASTER state, %d SM report%s from ports the "
-		    "policy does not list as SM ports", masters,
-		    masters == 1 ? "" : "s", unexpected,
+		    "policy does not list as SM ports (by port or node GUID)",
+		    masters, masters == 1 ? "" : "s", unexpected,
 		    unexpected == 1 ? "" : "s");
-	if (ctx->policy->n_sm_guid == 0)
+	if (topo == NULL) {
+		json_decref(ev);
+		return fa_ib_sm_enum_gate(c, ctx, out);
+	}
+	if (unknown_state > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "%d port%s advertising an SM did not answer SMInfo "
+		    "and the SA did not list %s: %s state%s unknown",
+		    unknown_state, unknown_state == 1 ? "" : "s",
+		    unknown_state == 1 ? "it" : "them",
+		    unknown_state == 1 ? "its" : "their",
+		    unknown_state == 1 ? " is" : "s are");
+	if (unresolved > 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "%d SM%s whose port GUID no sm_guid line lists, on a "
+		    "port discovery did not find: %s node GUID, which the "
+		    "policy may list instead, is unknown", unresolved,
+		    unresolved == 1 ? "" : "s", unresolved == 1 ? "its" :
+		    "their");
+	if (masters == 0)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "no SM found reports MASTER state: the master was not "
+		    "identified");
+	if (!judged)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 		    "one master SM; the policy names no sm_guid, so SM "
 		    "placement was not judged");
 	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 	    "every SM found runs on a port the policy lists, with one master");
+nomem:
+	json_decref(list);
+	json_decref(ev);
+	free(set.v);
+	return FA_ERR_NOMEM;
 }
 
 static const char *const refs_key[] = {
@@ -324,12 +577,22 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "Only Gets: " FA_IB_SENDS_SMINFO ", and one "
 	    "SubnAdmGetTable(SMInfoRecord) to the SA: every SM it knows.",
 	.outcomes =
-	    "Fails when more than one SM is in MASTER state, or when the "
-	    "policy lists sm_guid lines and an SM reports from a port GUID "
-	    "they do not list. Passes with one master and no unlisted SM; "
-	    "without sm_guid lines only the number of masters is judged. "
-	    "Not tested when no SM answered SMInfo and the SA listed none; "
-	    "and, instead of passing, when a port advertising an SM did not "
-	    "answer SMInfo or discovery did not complete.",
+	    "One result for the fabric, counting each SM once: its SMInfo "
+	    "answer and the SA's SMInfoRecord with the same GUID (the SM's "
+	    "port GUID) or the same LID are one SM, whose state is the one it "
+	    "answers in SMInfo (the SA's record only when SMInfo went "
+	    "unanswered). An SM runs on a CA port or on a switch's port 0, "
+	    "and is listed when an sm_guid line names its port GUID or its "
+	    "node's GUID. Fails when more than one SM is in MASTER state, or "
+	    "when the policy lists sm_guid lines and an SM, one known only by "
+	    "its port's IsSM bit included, runs on a port none of them names. "
+	    "Passes with one master and every SM listed; without sm_guid "
+	    "lines only the number of masters is judged. Not tested when no "
+	    "SM answered SMInfo and the SA listed none; and, instead of "
+	    "passing, when discovery did not complete, when a port "
+	    "advertising an SM neither answered SMInfo nor is in the SA's "
+	    "records, when an SM whose port GUID is not listed is on a port "
+	    "discovery did not find (its node GUID is unknown), or when no "
+	    "SM reports MASTER state.",
 	.eval = eval_sm_unexpected,
 };

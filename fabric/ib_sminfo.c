@@ -1,9 +1,16 @@
 /*
  * SMInfo of every subnet manager found: the master SM LID from our own
  * PortInfo, and every port whose PortInfo CapabilityMask has IsSM (bit 1,
- * IBA vol. 1 14.2.5) in the discovered topology.  Each gets one LID-routed
+ * IBA vol. 1 14.2.5) in the discovered topology: CA ports and switch port
+ * 0, where the SM of a managed switch runs (a switch's external ports
+ * have no capability mask of their own).  Each gets one LID-routed
  * SubnGet(SMInfo) with M_Key 0.  The SM_Key (SMInfo bytes 8-15) is stored
  * as a secret with its facts (zero; well-known 0 or OpenSM's default 1).
+ * When discovery found the port at that LID (libibnetdisc indexes a
+ * switch's LID to its port 0 first: it reads port 0's PortInfo before the
+ * others), its port GUID, node GUID, node type and port number are kept
+ * beside the SMInfo's own GUID, so that the checks can match the SM
+ * against the policy by port or node GUID.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +127,20 @@ record(struct fa_ib *ib, struct sm_job *j)
 		char *desc = fa_str_sanitize(p->node->nodedesc,
 		    sizeof(p->node->nodedesc));
 
+		/*
+		 * The node too: a policy may name an SM by its node GUID,
+		 * and on a managed switch the SM's port is port 0, whose
+		 * GUID is not the switch's node GUID on every vendor.
+		 */
 		if (desc == NULL || json_object_set_new(d, "node_desc",
 		    json_string(desc)) != 0 ||
-		    fa_json_set_u64(d, "port_guid", p->guid) != 0) {
+		    fa_json_set_u64(d, "port_guid", p->guid) != 0 ||
+		    fa_json_set_u64(d, "node_guid", p->node->guid) != 0 ||
+		    json_object_set_new(d, "node_type", json_string(
+		    p->node->type == IB_NODE_SWITCH ? "Switch" :
+		    p->node->type == IB_NODE_ROUTER ? "Router" : "CA")) != 0 ||
+		    json_object_set_new(d, "port_num",
+		    json_integer(p->portnum)) != 0) {
 			free(desc);
 			goto out;
 		}
