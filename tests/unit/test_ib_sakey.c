@@ -36,44 +36,14 @@
 #include "../../checks/ib_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "ib_snap.h"
 
 #define NOW		((time_t)1796205600)	/* 2026-12-02T10:00:00Z */
 #define SELF_LID	4
 #define SM_LID		1
 #define POLICY		"tenant_node acme-*\nprovider_node ufm-*\n"
 
-static char *xfmt(const char *fmt, ...)
-    __attribute__((__format__(__printf__, 1, 2)));
-
-static char *
-xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0);
-	return s;
-}
-
 /* ---- observations as fabric/ib_*.c writes them ------------------------ */
-
-static char *
-obs(const char *id, const char *kind, const char *target, const char *req,
-    const char *state, const char *reason, const char *data)
-{
-	char *r = reason != NULL ? xfmt("\"%s\"", reason) : xfmt("null");
-	char *o = xfmt("{\"id\":\"%s\",\"family\":\"ib\",\"kind\":\"%s\","
-	    "\"target\":\"%s\",\"request\":\"%s\",\"state\":\"%s\","
-	    "\"reason\":%s,\"data\":%s}", id, kind, target, req, state, r,
-	    data);
-
-	free(r);
-	return o;
-}
 
 /* ib.local_port: the tenant port, LID SELF_LID (fabric/ib_local.c). */
 static char *

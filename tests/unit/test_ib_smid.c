@@ -42,6 +42,7 @@
 #include "../../checks/ib_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "ib_snap.h"
 
 #define NOW	((time_t)1796205600)	/* 2026-12-02T10:00:00Z */
 
@@ -81,42 +82,6 @@ static const struct node {
 
 /* The tenant names its own nodes and the provider's by pattern only. */
 #define BASE	"tenant_node acme-*\nprovider_node ufm-*\n"
-
-static char *xfmt(const char *fmt, ...)
-    __attribute__((__format__(__printf__, 1, 2)));
-static void sbf(char **sb, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 2, 3)));
-
-static char *
-xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0);
-	return s;
-}
-
-static void
-sbf(char **sb, const char *fmt, ...)
-{
-	va_list ap;
-	char *add = NULL, *n = NULL;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&add, fmt, ap);
-	va_end(ap);
-	assert_true(r >= 0);
-	assert_true(asprintf(&n, "%s%s", *sb != NULL ? *sb : "", add) >= 0);
-	free(*sb);
-	free(add);
-	*sb = n;
-}
 
 /* A policy with BASE and sm_guid lines for these GUIDs (0-terminated). */
 static char *
@@ -171,20 +136,6 @@ topo(unsigned issm, int prot)
 	}
 	sbf(&sb, "]}}");
 	return sb;
-}
-
-static char *
-obs(const char *id, const char *kind, const char *target, const char *req,
-    const char *state, const char *reason, const char *data)
-{
-	char *r = reason != NULL ? xfmt("\"%s\"", reason) : xfmt("null");
-	char *o = xfmt("{\"id\":\"%s\",\"family\":\"ib\",\"kind\":\"%s\","
-	    "\"target\":\"%s\",\"request\":\"%s\",\"state\":\"%s\","
-	    "\"reason\":%s,\"data\":%s}", id, kind, target, req, state, r,
-	    data);
-
-	free(r);
-	return o;
 }
 
 /* How fabric/ib_sminfo.c records an SM port. */
