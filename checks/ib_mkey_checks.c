@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
 
@@ -154,6 +155,22 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "discovery returned no CA port or switch port 0 to "
 		    "examine");
 	}
+	/* A pass (or none keyed) speaks for every port: all seen? */
+	if (l.count == 0 && ambiguous == 0) {
+		char *seen = fa_strfmt("none of the %zu ports examined %s",
+		    examined, kind == MK_UNSET ? "has M_Key 0 with protection "
+		    "off" : kind == MK_READABLE ? "returned its M_Key to an "
+		    "unauthenticated Get" : "is below M_Key protection level "
+		    "2");
+
+		r = seen == NULL ? FA_ERR_NOMEM :
+		    fa_ib_unexplored_gate(c, topo, out, seen);
+		free(seen);
+		if (r != 0) {
+			json_decref(l.items);
+			return r < 0 ? r : 0;
+		}
+	}
 	if (l.count == 0 && kind == MK_READABLE && keyed == 0) {
 		json_decref(l.items);
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
@@ -236,7 +253,12 @@ static const char *const refs[] = {
 #define NOT_EXAMINED							\
 	" Ports at protection level 2 or more drop the key-0 Gets of "	\
 	"discovery, so they are not examined; the evidence counts the ports " \
-	"that were."
+	"that were. Not tested, instead of passing (or being not "	\
+	"applicable), when a port discovery reached has a link up "	\
+	"(PhysicalPortState LinkUp) to a node discovery did not reach (a " \
+	"switch that drops SMPs, one at protection level 2 or more, SMPs " \
+	"lost, or the 64-hop limit): that node and every port behind it were not "	\
+	"examined, and the reason names the ports that lead there."
 
 const struct fa_check fa_chk_ib_mkey_unset = {
 	.id = "IB-MKEY-UNSET",

@@ -494,6 +494,13 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    ev, "no SM found reports MASTER state: the master was not "
 		    "identified");
+	/* An SM may sit behind a port discovery did not follow. */
+	if (topo != NULL && (r = fa_ib_unexplored_gate(c, topo, out,
+	    judged ? "every SM found runs on a port the policy lists, with "
+	    "one master" : "one master SM")) != 0) {
+		json_decref(ev);
+		return r < 0 ? r : 0;
+	}
 	if (!judged)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 		    "one master SM; the policy names no sm_guid, so SM "
@@ -592,7 +599,9 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "passing, when discovery did not complete, when a port "
 	    "advertising an SM neither answered SMInfo nor is in the SA's "
 	    "records, when an SM whose port GUID is not listed is on a port "
-	    "discovery did not find (its node GUID is unknown), or when no "
-	    "SM reports MASTER state.",
+	    "discovery did not find (its node GUID is unknown), when no "
+	    "SM reports MASTER state, or when a port with a link up leads to "
+	    "a node discovery did not reach (an SM may run behind it; the "
+	    "reason names the ports).",
 	.eval = eval_sm_unexpected,
 };

@@ -46,7 +46,7 @@ fa_ib_sm_enum_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 /*
  * An incomplete topology (discovery lost SMPs at random, ib_discover.c)
  * is still read: what it shows is true, and a failure seen on it is one;
- * fa_ib_unsteady() keeps any check from passing on it.
+ * results.c keeps any check from passing on it.
  */
 const struct fa_obs *
 fa_ib_topology(const struct fa_snapshot *s)
@@ -59,60 +59,6 @@ fa_ib_topology(const struct fa_snapshot *s)
 	    !json_is_array(json_object_get(o->data, "nodes")))
 		return NULL;
 	return o;
-}
-
-static json_int_t
-count_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) && json_integer_value(v) > 0 ?
-	    json_integer_value(v) : 0;
-}
-
-int
-fa_ib_unsteady(const struct fa_snapshot *s, char **why)
-{
-	const struct fa_obs *o;
-	const json_t *d, *disc;
-	json_int_t rec, silent, bad;
-
-	*why = NULL;
-	o = fa_snapshot_find(s, FA_KIND_IB_TOPOLOGY, "fabric");
-	if (o != NULL && o->state == FA_OBS_INCOMPLETE) {
-		*why = fa_strdup(fa_obs_reason(o));
-		goto out;
-	}
-	o = fa_snapshot_find(s, "ib.engine", "local");
-	d = o != NULL ? o->data : NULL;
-	disc = json_object_get(d, "discovery");
-	rec = count_of(d, "recovered") + count_of(disc, "recovered");
-	silent = count_of(d, "unanswered") + count_of(disc, "failed");
-	bad = count_of(d, "malformed") + count_of(disc, "malformed");
-	/* Loss seen, and something read as silence: it may be loss too. */
-	if (rec > 0 && silent > 0) {
-		*why = fa_strfmt("%lld MAD(s) were answered only after a "
-		    "lost send and %lld stayed unanswered: with MADs lost at "
-		    "random, silence proves nothing", (long long)rec,
-		    (long long)silent);
-		goto out;
-	}
-	if (bad > 0) {
-		*why = fa_strfmt("%lld malformed answer(s) were ignored: "
-		    "what they should have said was not seen", (long long)bad);
-		goto out;
-	}
-	o = fa_snapshot_find(s, "ib.sa.alive_after", "sa");
-	if (o != NULL && o->state != FA_OBS_COMPLETE &&
-	    o->state != FA_OBS_REJECTED) {
-		*why = fa_strfmt("the SA stopped answering during the scan "
-		    "(%s): what the SM and SA did not answer was not seen",
-		    fa_obs_reason(o));
-		goto out;
-	}
-	return 0;
-out:
-	return *why != NULL ? 1 : FA_ERR_NOMEM;
 }
 
 const struct fa_obs *
@@ -297,6 +243,118 @@ fa_ib_port_json(const struct fa_ib_port_ref *ref)
 	    "lid", (json_int_t)ref->lid, "node_desc", ref->desc);
 	free(t);
 	return o;
+}
+
+#define PHYS_LINKUP	5	/* PortPhysicalState, IBA vol. 1 14.2.5.6 */
+#define NAMES_MAX	8	/* ports named in a reason */
+
+int
+fa_ib_port_unexplored(const struct fa_ib_port_ref *ref)
+{
+	long long v;
+
+	if (ref->num == 0 ||
+	    json_object_get(ref->port, "remote_node_guid") != NULL)
+		return 0;
+	/* libibnetdisc follows a link when it is physically up. */
+	if (fa_json_get_int(ref->port, "phys_state", 0, 15, &v) == 0)
+		return v == PHYS_LINKUP;
+	return fa_json_get_int(ref->port, "state", 0, 15, &v) == 0 && v >= 2;
+}
+
+int
+fa_ib_unexplored(const struct fa_obs *topo, size_t *count, char **names,
+    json_t **items)
+{
+	struct fa_ib_port_ref ref;
+	size_t ni = 0, pi = 0;
+	char *t, *s;
+	json_t *it;
+	int r;
+
+	*count = 0;
+	*names = NULL;
+	if (items != NULL && (*items = json_array()) == NULL)
+		return FA_ERR_NOMEM;
+	while ((r = fa_ib_next_port(topo, &ni, &pi, &ref)) == 1) {
+		if (!fa_ib_port_unexplored(&ref))
+			continue;
+		if (++*count <= NAMES_MAX) {
+			if ((t = fa_ib_ref_target(&ref)) == NULL)
+				goto nomem;
+			s = fa_strfmt("%s%s%s (%s, LID %lld)", *names != NULL ?
+			    *names : "", *names != NULL ? ", " : "", t,
+			    fa_ib_desc_known(&ref) ? ref.desc :
+			    "NodeDescription unknown", ref.lid);
+			free(t);
+			if (s == NULL)
+				goto nomem;
+			free(*names);
+			*names = s;
+		}
+		if (items != NULL && json_array_size(*items) < FA_IB_LIST_MAX &&
+		    ((it = fa_ib_port_json(&ref)) == NULL ||
+		    json_array_append_new(*items, it) != 0))
+			goto nomem;
+	}
+	if (r < 0) {
+		r = FA_ERR_INPUT;
+		goto bad;
+	}
+	if (*count > NAMES_MAX) {
+		s = fa_strfmt("%s (first %d of %zu)", *names, NAMES_MAX,
+		    *count);
+		if (s == NULL)
+			goto nomem;
+		free(*names);
+		*names = s;
+	}
+	return 0;
+nomem:
+	r = FA_ERR_NOMEM;
+bad:
+	free(*names);
+	*names = NULL;
+	if (items != NULL) {
+		json_decref(*items);
+		*items = NULL;
+	}
+	return r;
+}
+
+int
+fa_ib_unexplored_gate(const struct fa_check *c, const struct fa_obs *topo,
+    struct fa_results *out, const char *seen)
+{
+	json_t *items, *ev;
+	size_t n;
+	char *names;
+	int r;
+
+	if ((r = fa_ib_unexplored(topo, &n, &names, &items)) < 0)
+		return r;
+	if (n == 0) {
+		json_decref(items);
+		return 0;
+	}
+	if ((ev = json_array()) == NULL ||
+	    fa_evidence_add(ev, fa_evidence(topo, "unexplored", items)) != 0 ||
+	    fa_evidence_add(ev, fa_evidence(topo, "unexplored_count",
+	    json_integer((json_int_t)n))) != 0) {
+		if (ev == NULL)
+			json_decref(items);
+		json_decref(ev);
+		free(names);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, ev,
+	    "%s, but %zu port(s) with a link up lead to a node discovery "
+	    "did not reach (a switch that drops SMPs, one at M_Key "
+	    "protection level 2 or more, SMPs lost, or a node past the "
+	    "directed-route limit of 64 hops): it and every port behind it "
+	    "were not observed: %s", seen, n, names);
+	free(names);
+	return r < 0 ? r : 1;
 }
 
 int

@@ -50,16 +50,6 @@ int fa_ib_sm_enum_gate(const struct fa_check *c,
  * failed).
  */
 const struct fa_obs *fa_ib_topology(const struct fa_snapshot *s);
-/*
- * Whether this scan's InfiniBand observations cannot back a pass: 1 with
- * *why a new string saying why, 0 (*why NULL) when they can, or
- * FA_ERR_NOMEM.  Unsteady: the topology is incomplete (two discoveries
- * differed, or the 64-hop limit was reached), MADs were answered only
- * after a lost send while others stayed unanswered, a malformed answer
- * was ignored, or the SA no longer answered at the end of the scan.  Then
- * results.c turns every IB pass or not_applicable into not_tested.
- */
-int fa_ib_unsteady(const struct fa_snapshot *s, char **why);
 /* The local port observation, or NULL. */
 const struct fa_obs *fa_ib_local_obs(const struct fa_snapshot *s);
 
@@ -105,6 +95,38 @@ int fa_ib_find_port(const struct fa_obs *topo,
 int fa_ib_desc_known(const struct fa_ib_port_ref *ref);
 enum fa_ib_owner fa_ib_owner(const struct fa_eval_ctx *ctx,
     const struct fa_ib_port_ref *ref, uint64_t self_node_guid);
+
+/*
+ * Unobserved parts of the fabric.  A port with a link (PhysicalPortState
+ * LinkUp, or where the snapshot does not say, PortState Init or beyond)
+ * and no "remote_node_guid" leads to a node that never answered
+ * discovery: a switch that drops SMPs, one at M_Key protection level 2
+ * or more, or SMPs lost.  That node and everything behind it were not
+ * seen (ib_discover.c also lists these ports as "unexplored").  Switch
+ * port 0 has no link.
+ */
+int fa_ib_port_unexplored(const struct fa_ib_port_ref *ref);
+
+/*
+ * Every unexplored port of the topology: *count set (exact), *names a
+ * new string naming the first few ("S-0x.../3 (leaf01, LID 2), ...,
+ * first N of M"; NULL when none) and *items, unless NULL, a new array of
+ * the first FA_IB_LIST_MAX ports as fa_ib_port_json() writes them.  0,
+ * FA_ERR_INPUT on a malformed member, or FA_ERR_NOMEM.
+ */
+int fa_ib_unexplored(const struct fa_obs *topo, size_t *count, char **names,
+    json_t **items);
+
+/*
+ * For a result that would pass (or be not_applicable) only if every port
+ * had been seen: when the topology has unexplored ports, add instead a
+ * not_tested row on "fabric" naming them, its reason "<seen>, but N
+ * port(s) ...", with the ports as evidence.  Returns 1 when it added the
+ * row, 0 when every linked port was followed (the caller adds its own),
+ * or a negative FA_ERR_*.
+ */
+int fa_ib_unexplored_gate(const struct fa_check *c, const struct fa_obs *topo,
+    struct fa_results *out, const char *seen);
 
 /* "H-0x<node guid>/<port>" for a port reference; new string or NULL. */
 char *fa_ib_ref_target(const struct fa_ib_port_ref *ref);

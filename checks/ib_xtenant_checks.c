@@ -279,6 +279,28 @@ table_cmd(const struct fa_obs *o, long long lid)
 	"provider_guid or sm_guid names it: whose it is is unknown, so it " \
 	"is not counted as foreign"
 
+/*
+ * A would-be pass or not_applicable rests on every port having been
+ * seen: with ports whose peer never answered discovery, not_tested
+ * naming them (1), or 0 when there are none, or FA_ERR_*.
+ */
+static int
+unseen(const struct fa_check *c, const struct fa_obs *topo,
+    struct fa_results *out, size_t foreign, size_t unknown)
+{
+	char *seen = foreign + unknown == 0 ? fa_strdup("discovery found no "
+	    "foreign CA port") : fa_strfmt("none of the %zu foreign and %zu "
+	    "unknown-owner CA port(s) discovery found shares a partition "
+	    "with the tenant port", foreign, unknown);
+	int r;
+
+	if (seen == NULL)
+		return FA_ERR_NOMEM;
+	r = fa_ib_unexplored_gate(c, topo, out, seen);
+	free(seen);
+	return r;
+}
+
 static int
 any_pr(const struct fa_eval_ctx *ctx)
 {
@@ -560,6 +582,9 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no PathRecord was asked of the SA, and the other "
 		    "sources found no shared partition: that proves nothing");
+	if (foreign + unknown == 0 &&
+	    (r = unseen(c, topo, out, foreign, unknown)) != 0)
+		return r < 0 ? r : 0;
 	if (foreign + unknown == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found (every other "
@@ -575,6 +600,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "the SA returned no path to any port at all, not even "
 		    "the SM's: an empty answer proves nothing");
+	if ((r = unseen(c, topo, out, foreign, unknown)) != 0)
+		return r < 0 ? r : 0;
 	if (unknown > 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
 		    "the SA returned no path to any of the %zu foreign ports "
@@ -876,6 +903,9 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "no PathRecord was asked of the SA, and the other "
 		    "sources found no shared partition: that proves nothing");
+	if (foreign + unknown == 0 &&
+	    (r = unseen(c, topo, out, foreign, unknown)) != 0)
+		return r < 0 ? r : 0;
 	if (foreign + unknown == 0)
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no foreign CA port was found");
@@ -887,6 +917,8 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "the SA returned no path to any port at all, not even "
 		    "the SM's: an empty answer proves nothing");
+	if ((r = unseen(c, topo, out, foreign, unknown)) != 0)
+		return r < 0 ? r : 0;
 	if (unknown > 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
 		    "no partition is shared with any of the %zu foreign ports "
@@ -938,6 +970,12 @@ static const char *const refs[] = {
 	"asked of the SA, when PathRecord queries about foreign ports got " \
 	"no usable answer, or when the SA returned no path to any port at " \
 	"all, not even the SM's: an empty answer then proves nothing. "	\
+	"Not tested, instead of passing or being not applicable, when a " \
+	"port discovery reached has a link up (PhysicalPortState LinkUp) " \
+	"to a node discovery did not reach (a switch that drops SMPs, SMPs " \
+	"lost, or the 64-hop limit): that node and every port behind it were not observed, and " \
+	"the reason names the ports that lead there. What was seen still " \
+	"fails. "							\
 	"Each result's reproduce command is the query that shows it: "	\
 	"saquery PR --slid OWN --dlid LID (saquery takes no positional " \
 	"LIDs for PathRecords), smpquery pkeys LID, saquery --smkey 1 "	\

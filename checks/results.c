@@ -11,7 +11,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "check.h"
-#include "ib_topo.h"
+#include "ib_checks.h"
 
 static void
 result_clear(struct fa_result *r)
@@ -145,9 +145,8 @@ fa_check_family_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 /*
  * Results [from, n) that pass, or are not applicable, become not_tested:
- * the scan saw loss or malformed answers, or did not reach the whole
- * fabric (why), so what was silent may have been lost, and what was not
- * found may be there.
+ * the scan did not reach the whole fabric (why), so what was not found
+ * may be there.
  */
 static int
 no_pass(struct fa_results *out, size_t from, const char *why)
@@ -170,6 +169,42 @@ no_pass(struct fa_results *out, size_t from, const char *why)
 		out->v[i].status = FA_ST_NOT_TESTED;
 	}
 	return 0;
+}
+
+/*
+ * What keeps every IB check from passing: a scan that did not reach the
+ * whole fabric.  The topology is incomplete (two discoveries differed, or
+ * the 64-hop limit was reached), or the SA stopped answering during the
+ * scan (what the SM and SA then left unanswered was not refusal).  Loss
+ * is not such a reason: each observation records its own fate (an answer
+ * after a retry is complete, a request never answered is no_response),
+ * and each check turns an observation it needs that was not seen into
+ * not_tested; a check that read only complete observations may pass
+ * however much was lost elsewhere.  Nor is a malformed answer: it is
+ * ignored, and its request resent or left no_response.  1 with *why a
+ * new string, 0 (*why NULL), or FA_ERR_NOMEM.
+ */
+static int
+ib_unreached(const struct fa_snapshot *s, char **why)
+{
+	const struct fa_obs *o;
+
+	*why = NULL;
+	o = fa_snapshot_find(s, FA_KIND_IB_TOPOLOGY, "fabric");
+	/* Incomplete only by ports whose peer discovery did not reach:
+	 * the checks that need those ports are gated one by one. */
+	if (o != NULL && o->state == FA_OBS_INCOMPLETE &&
+	    !json_is_true(json_object_get(o->data, "unexplored_only")))
+		*why = fa_strdup(fa_obs_reason(o));
+	else if ((o = fa_snapshot_find(s, "ib.sa.alive_after", "sa")) !=
+	    NULL && o->state != FA_OBS_COMPLETE &&
+	    o->state != FA_OBS_REJECTED)
+		*why = fa_strfmt("the SA stopped answering during the scan "
+		    "(%s): what the SM and SA did not answer was not seen",
+		    fa_obs_reason(o));
+	else
+		return 0;
+	return *why != NULL ? 1 : FA_ERR_NOMEM;
 }
 
 /*
@@ -226,8 +261,8 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 	char *unsteady;
 	int r;
 
-	/* A scan that saw loss or could not reach everything: no IB pass. */
-	if ((r = fa_ib_unsteady(ctx->snap, &unsteady)) < 0)
+	/* A scan that could not reach everything: no IB pass. */
+	if ((r = ib_unreached(ctx->snap, &unsteady)) < 0)
 		return r;
 	for (c = fa_checks; *c != NULL; c++) {
 		before = out->n;
@@ -252,7 +287,7 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 			if (w != NULL) {
 				if ((out->v[i].expired_reason =
 				    strdup(w->reason)) == NULL)
-					return FA_ERR_NOMEM;
+					goto nomem;
 				memcpy(out->v[i].expired_on, w->expires,
 				    sizeof(out->v[i].expired_on));
 				out->v[i].expired_line = w->line;
@@ -262,7 +297,7 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 			if (w == NULL)
 				continue;
 			if ((out->v[i].waiver_reason = strdup(w->reason)) == NULL)
-				return FA_ERR_NOMEM;
+				goto nomem;
 			memcpy(out->v[i].waiver_expires, w->expires,
 			    sizeof(out->v[i].waiver_expires));
 			out->v[i].waiver_line = w->line;
@@ -270,6 +305,9 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 	}
 	free(unsteady);
 	return 0;
+nomem:
+	free(unsteady);
+	return FA_ERR_NOMEM;
 }
 
 enum fa_status

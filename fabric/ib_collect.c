@@ -95,7 +95,7 @@ progress(struct fa_ib *ib, const char *phase)
 	p.total = ib->total;
 	p.sent = ib->disc.sent + st.sent;
 	p.inflight = ib->mad != NULL ? st.inflight : ib->disc.inflight;
-	p.lost = ib->disc.lost + st.lost;
+	p.lost = ib->disc.lost + st.lost_sends;
 	ib->opts->progress(&p, ib->opts->progress_arg);
 }
 
@@ -116,13 +116,25 @@ fa_ib_tick(void *arg)
 	progress(ib, ib->phase != NULL ? ib->phase : "starting");
 }
 
-/* What the engine did, so the report can say how many MADs were lost. */
+/*
+ * What the engine did, so the report can say how many MADs were lost.
+ * The counters add up (ib_mad.h): "lost" (requests) = "recovered" +
+ * "unanswered", and every request finished is in one of "answered",
+ * "unanswered", "silent" (a `once` probe's expected silence, never loss),
+ * "send_errors" and "cut"; "no_agent" (answered "class or method not
+ * supported") is part of "answered".  "lost_sends" counts sends lost,
+ * "resent" the sends after a request's first.  If the engine's counts
+ * ever broke those identities, the observation is an error rather than a
+ * count a reader would trust.
+ */
 static int
 engine_stats(struct fa_ib *ib)
 {
 	struct fa_mad_stats st;
 	const struct fa_ib_tap_stats *t = &ib->disc;
 	json_t *d;
+	char *why = NULL;
+	int rc;
 
 	fa_mad_get_stats(ib->mad, &st);
 	/*
@@ -133,7 +145,7 @@ engine_stats(struct fa_ib *ib)
 	    "s:i, s:i, s:i, s:i, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
 	    "s:I, s:i, s:i, s:i, s:i, s:I}}",
 	    "sent", (json_int_t)st.sent, "answered", (json_int_t)st.answered,
-	    "lost_sends", (json_int_t)st.lost,
+	    "lost_sends", (json_int_t)st.lost_sends,
 	    "unanswered", (json_int_t)st.unanswered,
 	    "recovered", (json_int_t)st.recovered,
 	    "malformed", (json_int_t)st.malformed,
@@ -161,17 +173,42 @@ engine_stats(struct fa_ib *ib)
 	    "ms", (json_int_t)ib->discovery_ms);
 	if (d == NULL)
 		return FA_ERR_NOMEM;
-	return fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.engine", "ib.engine",
+	if (json_object_set_new(d, "lost", json_integer((json_int_t)st.lost)) ||
+	    json_object_set_new(d, "silent",
+	    json_integer((json_int_t)st.silent)) ||
+	    json_object_set_new(d, "no_agent",
+	    json_integer((json_int_t)st.no_agent)) ||
+	    json_object_set_new(d, "send_errors",
+	    json_integer((json_int_t)st.send_errors)) ||
+	    json_object_set_new(d, "cut", json_integer((json_int_t)st.cut)) ||
+	    json_object_set_new(d, "resent",
+	    json_integer((json_int_t)st.resent)) ||
+	    json_object_set_new(d, "finished",
+	    json_integer((json_int_t)st.finished))) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	if (!st.consistent && (why = fa_strfmt("the MAD engine's counters do "
+	    "not add up (lost %lu, recovered %lu, unanswered %lu; finished "
+	    "%lu, answered %lu, silent %lu, send errors %lu, cut %lu)",
+	    st.lost, st.recovered, st.unanswered, st.finished, st.answered,
+	    st.silent, st.send_errors, st.cut)) == NULL) {
+		json_decref(d);
+		return FA_ERR_NOMEM;
+	}
+	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.engine", "ib.engine",
 	    "local", "MAD engine counters (discovery excluded: libibnetdisc "
 	    "sends its own; its counts are under \"discovery\")",
-	    FA_OBS_COMPLETE, NULL, d, NULL);
+	    why != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, why, d, NULL);
+	free(why);
+	return rc;
 }
 
 /*
  * After the audit the SA is asked once more, for its ClassPortInfo (IBA
  * vol. 1 13.4.8.1, which every SA answers): if the SM went away during
  * the scan, what it then left unanswered was not refusal, and
- * fa_ib_unsteady() (checks/ib_topo.c) keeps any check from passing.
+ * fa_evaluate() (checks/results.c) keeps any IB check from passing.
  */
 static int
 sa_alive_after(struct fa_ib *ib)

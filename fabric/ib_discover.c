@@ -15,9 +15,69 @@
 #define KIND_TOPOLOGY	"ib.topology"
 
 struct walk {
-	json_t	*nodes;
-	int	 err;
+	json_t		*nodes;
+	json_t		*unexplored;	/* ports whose peer never answered */
+	unsigned long	 n_unexplored;
+	char		*names;		/* the first few, for the reason */
+	int		 err;
 };
+
+#define PHYS_LINKUP	5	/* PortPhysicalState LinkUp, 14.2.5.6 */
+#define NAMES_MAX	8	/* unexplored ports named in the reason */
+
+/*
+ * A port with a link that discovery did not follow to a peer.
+ * libibnetdisc sends NodeInfo through every port whose PhysicalPortState
+ * is LinkUp (ibnetdisc.c, recv_port_info: switch ports and the port it
+ * starts from); when no answer came back, remoteport stays NULL.  The
+ * node at the far end (a switch that drops SMPs, one at M_Key protection
+ * level 2 or more, or SMPs lost on the way) and everything behind it were
+ * not observed.  Port 0 of a switch has no link.
+ */
+static int
+unexplored(const ibnd_port_t *p)
+{
+	return p->portnum > 0 && (p->remoteport == NULL ||
+	    p->remoteport->node == NULL) &&
+	    mad_get_field((void *)p->info, 0, IB_PORT_PHYS_STATE_F) ==
+	    PHYS_LINKUP;
+}
+
+static const char *
+type_name(int type)
+{
+	return type == IB_NODE_SWITCH ? "Switch" : type == IB_NODE_ROUTER ?
+	    "Router" : "CA";
+}
+
+/* Record an unexplored port p of node n (desc sanitised); 0 or -1. */
+static int
+add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
+    const char *desc)
+{
+	json_t *u;
+	char *s;
+
+	u = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "type",
+	    type_name(n->type), "desc", desc, "port", p->portnum, "lid",
+	    p->base_lid, "state", mad_get_field((void *)p->info, 0,
+	    IB_PORT_STATE_F), "phys_state", mad_get_field((void *)p->info, 0,
+	    IB_PORT_PHYS_STATE_F));
+	if (u == NULL || fa_json_set_u64(u, "guid", n->guid) != 0 ||
+	    json_array_append_new(w->unexplored, u) != 0)
+		return -1;
+	if (w->n_unexplored++ >= NAMES_MAX)
+		return 0;
+	s = fa_strfmt("%s%s%c-0x%016llx/%d (%s, LID %d)",
+	    w->names != NULL ? w->names : "", w->names != NULL ? ", " : "",
+	    type_name(n->type)[0], (unsigned long long)n->guid, p->portnum,
+	    desc[0] != '\0' ? desc : "NodeDescription unknown", p->base_lid);
+	if (s == NULL)
+		return -1;
+	free(w->names);
+	w->names = s;
+	return 0;
+}
 
 static json_t *
 port_json(ibnd_port_t *p)
@@ -33,8 +93,9 @@ port_json(ibnd_port_t *p)
 	 * their own (those components apply to CA ports and switch port 0):
 	 * they are left out there, which on a large fabric is most ports.
 	 */
-	o = json_pack("{s:i, s:i, s:i}", "num", p->portnum, "lid",
-	    p->base_lid, "state", mad_get_field(p->info, 0, IB_PORT_STATE_F));
+	o = json_pack("{s:i, s:i, s:i, s:i}", "num", p->portnum, "lid",
+	    p->base_lid, "state", mad_get_field(p->info, 0, IB_PORT_STATE_F),
+	    "phys_state", mad_get_field(p->info, 0, IB_PORT_PHYS_STATE_F));
 	if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
 		goto fail;
 	if (fa_ib_portinfo_json(o, p->info, p->node->type == IB_NODE_SWITCH &&
@@ -46,9 +107,7 @@ port_json(ibnd_port_t *p)
 		    json_object_set_new(o, "remote_port",
 		    json_integer(p->remoteport->portnum)) != 0 ||
 		    json_object_set_new(o, "remote_type", json_string(
-		    p->remoteport->node->type == IB_NODE_SWITCH ? "Switch" :
-		    p->remoteport->node->type == IB_NODE_ROUTER ? "Router" :
-		    "CA")) != 0)
+		    type_name(p->remoteport->node->type))) != 0)
 			goto fail;
 	}
 	return o;
@@ -77,10 +136,12 @@ node_cb(ibnd_node_t *n, void *arg)
 		if ((pj = port_json(n->ports[i])) == NULL ||
 		    json_array_append_new(ports, pj) != 0)
 			goto fail;
+		if (unexplored(n->ports[i]) &&
+		    add_unexplored(w, n, n->ports[i], desc) != 0)
+			goto fail;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:i, s:o}", "type",
-	    n->type == IB_NODE_SWITCH ? "Switch" :
-	    n->type == IB_NODE_ROUTER ? "Router" : "CA", "desc", desc,
+	    type_name(n->type), "desc", desc,
 	    "num_ports", n->numports, "partition_cap",
 	    mad_get_field(n->info, 0, IB_NODE_PARTITION_CAP_F), "ports", ports);
 	ports = NULL;
@@ -171,7 +232,7 @@ int
 fa_ib_discover(struct fa_ib *ib)
 {
 	struct ibnd_config cfg;
-	struct walk w = { NULL, 0 };
+	struct walk w = { NULL, NULL, 0, NULL, 0 };
 	struct fa_ib_tap_stats first;
 	unsigned long captured, edge;
 	char *req, *unsteady = NULL;
@@ -262,17 +323,49 @@ fa_ib_discover(struct fa_ib *ib)
 		free(req);
 		return r;
 	}
-	if ((w.nodes = json_array()) == NULL) {
+	if ((w.nodes = json_array()) == NULL ||
+	    (w.unexplored = json_array()) == NULL) {
+		json_decref(w.nodes);
 		free(req);
+		free(unsteady);
 		return FA_ERR_NOMEM;
 	}
 	ibnd_iter_nodes(ib->fabric, node_cb, &w);
-	d = json_pack("{s:o, s:i, s:i, s:I}", "nodes", w.nodes, "max_hops",
-	    ib->fabric->maxhops_discovered, "smps_used",
-	    ib->fabric->total_mads_used, "captured", (json_int_t)captured);
+	d = json_pack("{s:o, s:i, s:i, s:I, s:o, s:I}", "nodes", w.nodes,
+	    "max_hops", ib->fabric->maxhops_discovered, "smps_used",
+	    ib->fabric->total_mads_used, "captured", (json_int_t)captured,
+	    "unexplored", w.unexplored, "unexplored_count",
+	    (json_int_t)w.n_unexplored);
+	/*
+	 * Ports with a link whose peer never answered: the topology is
+	 * incomplete, whatever else went well, and the reason names them.
+	 */
+	if (!w.err && d != NULL && w.n_unexplored > 0) {
+		char *u;
+
+		/* Only these: each check that needs every port says so
+		 * (checks/ib_topo.h fa_ib_unexplored_gate); the others,
+		 * which read what was seen, are not downgraded. */
+		if (unsteady == NULL && json_object_set_new(d,
+		    "unexplored_only", json_true()) != 0)
+			w.err = 1;
+		u = fa_strfmt("%s%s%lu port(s) with a link up lead to a "
+		    "node discovery did not reach, so it and what lies "
+		    "behind it were not observed: %s%s",
+		    unsteady != NULL ? unsteady : "", unsteady != NULL ?
+		    "; " : "", w.n_unexplored, w.names != NULL ? w.names : "",
+		    w.n_unexplored > NAMES_MAX ? " and more (see unexplored)" :
+		    "");
+
+		free(unsteady);
+		if ((unsteady = u) == NULL)
+			w.err = 1;
+	}
+	free(w.names);
 	if (w.err || d == NULL) {
 		json_decref(d);
 		free(req);
+		free(unsteady);
 		return FA_ERR_NOMEM;
 	}
 	if (ib->disc.cut) {

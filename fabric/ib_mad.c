@@ -295,6 +295,8 @@ fa_mad_submit(struct fa_mad *m, struct fa_mad_req *r)
 	r->status = 0;
 	r->busy = 0;
 	r->sends = 0;
+	r->lost = 0;
+	r->solo = 0;
 	r->inflight = 0;
 	r->next = r->prev = NULL;
 	r->dst = NULL;
@@ -511,6 +513,8 @@ resend(struct fa_mad *m, struct fa_mad_req *r)
 	append_inflight(m, r);
 	r->tid = next_tid(m, r->slot);
 	r->busy = 0;
+	if (r->sends > 0)
+		m->st.resent++;
 	return send_one(m, r);
 }
 
@@ -538,12 +542,7 @@ finish(struct fa_mad *m, struct fa_mad_req *r, enum fa_mad_outcome oc)
 	push_ready(m, d);
 	r->inflight = 0;
 	r->outcome = oc;
-	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS)
-		m->st.answered++;
-	else if (oc == FA_MAD_DEADLINE)
-		m->st.cut++;
-	else
-		m->st.unanswered++;
+	fa_mad_count(&m->st, oc, r->once, r->lost, r->status);
 	if (r->done != NULL)
 		r->done(r, r->arg);
 }
@@ -562,7 +561,7 @@ fill(struct fa_mad *m)
 			d->tail = NULL;
 		m->st.queued--;
 		if (d->silent && r->mgmt_class == IB_SMI_CLASS)
-			r->once = 1;
+			r->solo = 1;
 		r->slot = m->freeslot[--m->nfree];
 		m->slot[r->slot] = r;
 		r->inflight = 1;
@@ -582,13 +581,20 @@ fill(struct fa_mad *m)
 	}
 }
 
-/* A send timed out (kernel or our timer): send again or give up. */
+/*
+ * A send timed out (kernel or our timer): send again or give up.  After a
+ * busy answer the timeout is the wait before the retry, not a loss; the
+ * silence a `once` probe expects is not a loss either.
+ */
 static void
 lost(struct fa_mad *m, struct fa_mad_req *r)
 {
-	if (r->busy == 0)
-		m->st.lost++;
-	if (!r->once && r->sends <= m->o.retries) {
+	if (r->busy == 0) {
+		r->lost++;
+		if (!r->once)
+			m->st.lost_sends++;
+	}
+	if (!r->once && !r->solo && r->sends <= m->o.retries) {
 		if (resend(m, r) != 0)
 			finish(m, r, FA_MAD_SEND_ERROR);
 		return;
@@ -640,8 +646,6 @@ received(struct fa_mad *m, int len)
 		m->st.malformed++;
 		return;
 	}
-	if (r->sends > 1)
-		m->st.recovered++;
 	capture(m, r, FA_PCAP_RECEIVED, mad, (size_t)len);
 	oc = fa_mad_set_resp(r, mad, (size_t)len);
 	/*
@@ -651,7 +655,7 @@ received(struct fa_mad *m, int len)
 	 * answer to its last one ends it with that status.
 	 */
 	r->busy = 0;
-	if ((r->status & 0x0001) != 0 && !r->once &&
+	if ((r->status & 0x0001) != 0 && !r->once && !r->solo &&
 	    r->sends <= m->o.retries) {
 		m->st.busy++;
 		r->busy = r->status;
@@ -704,10 +708,7 @@ fail_all(struct fa_mad *m, enum fa_mad_outcome oc)
 			m->st.queued--;
 			r->next = NULL;
 			r->outcome = oc;
-			if (oc == FA_MAD_DEADLINE)
-				m->st.cut++;
-			else
-				m->st.unanswered++;
+			fa_mad_count(&m->st, oc, r->once, 0, 0);
 			if (r->done != NULL)
 				r->done(r, r->arg);
 		}
@@ -803,6 +804,48 @@ fa_mad_call(struct fa_mad *m, struct fa_mad_req *r)
 	return fa_mad_run(m);
 }
 
+/* MAD status bits 4:2 (IBA vol. 1 13.4.7): 1 bad class version, 2 method
+ * not supported.  Both say no agent here serves the request's class. */
+#define ST_INVALID(st)		(((st) >> 2) & 0x7)
+#define ST_BAD_VERSION		1
+#define ST_NO_METHOD		2
+
+void
+fa_mad_count(struct fa_mad_stats *st, enum fa_mad_outcome oc, int once,
+    unsigned lost, unsigned status)
+{
+	st->finished++;
+	if (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS) {
+		st->answered++;
+		if (lost > 0 && !once) {
+			st->lost++;
+			st->recovered++;
+		}
+		if (oc == FA_MAD_STATUS &&
+		    (ST_INVALID(status) == ST_BAD_VERSION ||
+		    ST_INVALID(status) == ST_NO_METHOD))
+			st->no_agent++;
+	} else if (oc == FA_MAD_DEADLINE)
+		st->cut++;
+	else if (!once && (lost > 0 || oc == FA_MAD_NO_RESPONSE)) {
+		/* Every send lost, or the retry refused by the stack. */
+		st->lost++;
+		st->unanswered++;
+	} else if (oc == FA_MAD_NO_RESPONSE)
+		st->silent++;
+	else
+		st->send_errors++;
+}
+
+int
+fa_mad_stats_consistent(const struct fa_mad_stats *s)
+{
+	return s->lost == s->recovered + s->unanswered &&
+	    s->finished == s->answered + s->unanswered + s->silent +
+	    s->send_errors + s->cut && s->recovered <= s->answered &&
+	    s->no_agent <= s->answered;
+}
+
 void
 fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
 {
@@ -811,6 +854,7 @@ fa_mad_get_stats(const struct fa_mad *m, struct fa_mad_stats *s)
 	s->per_dest = m->o.per_dest;
 	s->sa_per_dest = m->o.sa_per_dest;
 	s->inflight = m->ninflight;
+	s->consistent = fa_mad_stats_consistent(s);
 }
 
 const uint8_t *

@@ -63,6 +63,8 @@ struct fa_mad_req {
 	enum fa_mad_outcome outcome;
 	unsigned	 status;	/* MAD status; DR SMPs without the D bit */
 	unsigned	 sends;		/* times sent */
+	unsigned	 lost;		/* sends of it left unanswered (a busy
+					   answer is an answer) */
 	uint32_t	 tid;
 	uint8_t		 resp[IB_MAD_SIZE];	/* the response's first MAD */
 	unsigned	 resp_len;	/* its real length (RMPP: more) */
@@ -78,6 +80,9 @@ struct fa_mad_req {
 	unsigned	 slot;		/* window slot while in flight */
 	unsigned	 busy;		/* the last answer's status, if busy */
 	int		 inflight;
+	int		 solo;		/* sent once because its SMA went
+					   silent: unlike `once`, its silence
+					   is loss */
 };
 
 #define FA_MAD_MAX_WINDOW	256	/* the MAD QP's receive ring is 512 */
@@ -98,18 +103,51 @@ struct fa_mad_opts {
 	void		*tick_arg;
 };
 
+/*
+ * What the engine did.  Every request that finishes lands in exactly one
+ * of answered, unanswered, silent, send_errors and cut:
+ *
+ *	finished = answered + unanswered + silent + send_errors + cut
+ *
+ * A request is lost when a send of it went unanswered and it was not a
+ * `once` probe (whose expected answer is silence): then it was either
+ * answered by a later send (recovered, a complete answer) or never
+ * (unanswered).  So
+ *
+ *	lost = recovered + unanswered
+ *
+ * and a retry that brings an answer turns loss into an observation.  An
+ * agent that answers "class version or method not supported" (MAD status
+ * bits 4:2 = 1 or 2, IBA vol. 1 13.4.7) has none for that class: counted
+ * in no_agent (part of answered), never as loss; a class that has no
+ * agent and stays silent is met only by `once` probes, so it is counted
+ * in silent.  fa_mad_get_stats() checks both identities.
+ */
 struct fa_mad_stats {
 	unsigned long	sent;		/* sends, retries included */
 	unsigned long	answered;	/* requests answered (any status) */
-	unsigned long	lost;		/* sends that timed out */
-	unsigned long	unanswered;	/* requests never answered */
+	unsigned long	lost;		/* requests that lost a send: recovered
+					   + unanswered */
+	unsigned long	lost_sends;	/* sends that went unanswered, those
+					   of `once` probes excepted */
+	unsigned long	recovered;	/* lost requests answered by a retry */
+	unsigned long	unanswered;	/* lost requests never answered (no
+					   send left, or the stack refused
+					   the retry) */
+	unsigned long	silent;		/* `once` probes left unanswered: the
+					   expected answer of an agent that
+					   drops them, or of no agent */
+	unsigned long	no_agent;	/* answered "class or method not
+					   supported" */
+	unsigned long	send_errors;	/* refused by the local stack before
+					   any send was lost */
 	unsigned long	stray;		/* responses matching no request */
 	unsigned long	malformed;	/* answers with a request's TID but
 					   too short, or of another class,
 					   method or attribute: ignored */
-	unsigned long	recovered;	/* requests answered only after a
-					   send of theirs was lost */
 	unsigned long	busy;		/* busy answers, the request resent */
+	unsigned long	resent;		/* sends after a request's first (after
+					   a lost send or a busy answer) */
 	unsigned	window;		/* the bound in force */
 	unsigned	per_dest;
 	unsigned	inflight;	/* now */
@@ -119,9 +157,24 @@ struct fa_mad_stats {
 	unsigned	sa_per_dest;
 	unsigned	max_sa;		/* highest to the SA */
 	unsigned long	queued;		/* submitted, not yet sent, now */
+	unsigned long	finished;	/* requests finished (done called) */
 	unsigned long	dests;		/* destinations seen */
-	unsigned long	cut;		/* requests ended by --max-time */
+	unsigned long	cut;		/* requests ended by --max-time: the
+					   budget ended them, not loss, even
+					   after a lost send */
+	int		consistent;	/* both identities above hold */
 };
+
+/*
+ * Where a finished request goes in the counters; pure, for the tests.
+ * `once` is the caller's flag (expected silence), `lost` the sends of it
+ * that went unanswered.
+ */
+void fa_mad_count(struct fa_mad_stats *st, enum fa_mad_outcome oc,
+    int once, unsigned lost, unsigned status);
+
+/* Whether s satisfies the identities above (1) or not (0). */
+int fa_mad_stats_consistent(const struct fa_mad_stats *s);
 
 /*
  * Open `ca` port `port` for the SMI classes and the SA.  `pcap` (may be

@@ -110,7 +110,13 @@ fa_report_ib_mads(const struct fa_snapshot *s)
 	d = o->data;
 	disc = json_object_get(d, "discovery");
 	sent = count(d, "sent");
-	retried = sent - count(d, "answered") - count(d, "unanswered");
+	/* Sends after a request's first (fabric/ib_mad.h); a snapshot
+	 * written before that counter: what was neither answered nor left
+	 * unanswered, which also counts the once probes left silent. */
+	if (json_object_get(d, "resent") != NULL)
+		retried = count(d, "resent");
+	else
+		retried = sent - count(d, "answered") - count(d, "unanswered");
 	if (retried < 0)
 		retried = 0;
 	/* Discovery's lost sends were resent but for the last of each. */

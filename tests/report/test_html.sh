@@ -126,7 +126,7 @@ expect_text "careless: the annex heading" \
     "Annex A. Proposed security annex" "$out/report.txt"
 expect_grep "careless: the clause is numbered in the annex" \
     "A\.[0-9]+ $clause" "$out/report.txt"
-expect_text "careless: a reproduction command" "saquery PR 8 3" \
+expect_text "careless: a reproduction command" "saquery PR --slid 8 --dlid 3" \
     "$out/report.txt"
 sha=$(jq -r .snapshot.sha256 "$out/report.json")
 if tr -d ' \n' <"$out/report.txt" | grep -Fq -- "$sha"; then

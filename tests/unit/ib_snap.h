@@ -10,6 +10,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../checks/check.h"
+#include "../../core/policy.h"
+#include "../../core/snapshot.h"
 
 static char *xfmt(const char *fmt, ...)
     __attribute__((__format__(__printf__, 1, 2), __unused__));
@@ -62,6 +68,35 @@ obs(const char *id, const char *kind, const char *target, const char *req,
 
 	free(r);
 	return o;
+}
+
+/*
+ * Evaluate c on s (consumed) under the policy text ptext at time now;
+ * its results in r (the caller frees them).  A policy refused or an
+ * evaluation that fails fails the test.
+ */
+static __attribute__((__unused__)) void
+ib_eval(const struct fa_check *c, struct fa_snapshot *s, const char *ptext,
+    time_t now, struct fa_results *r)
+{
+	struct fa_policy *p = NULL;
+	struct fa_eval_ctx ctx;
+	char *errs = NULL;
+	int rc;
+
+	if (fa_policy_parse("t.conf", ptext, strlen(ptext), now, &p,
+	    &errs) != 0)
+		fail_msg("policy rejected: %s", errs != NULL ? errs : "?");
+	ctx.snap = s;
+	ctx.policy = p;
+	memset(r, 0, sizeof(*r));
+	rc = c->eval(c, &ctx, r);
+	fa_policy_free(p);
+	fa_snapshot_free(s);
+	if (rc != 0) {
+		fa_results_free(r);
+		fail_msg("%s: eval returned %d", c->id, rc);
+	}
 }
 
 #endif

@@ -100,13 +100,21 @@ pol_sm(uint64_t g, ...)
 
 /*
  * The topology; `issm` is a bit per node whose CA port or switch port 0
- * advertises IsSM, `prot` the M_Key protection bits of every port.
+ * advertises IsSM, `prot` the M_Key protection bits of every port.  Each
+ * port with a link is cabled to the first switch (its peer answered
+ * discovery: nothing lies unexplored).
  */
 static char *
 topo(unsigned issm, int prot)
 {
-	char *sb = NULL;
+	char *sb = NULL, *peer = NULL;
 	int i, sm;
+
+	for (i = 0; i < NNODE && peer == NULL; i++)
+		if (nodes[i].num == 0)
+			peer = xfmt(",\"remote_node_guid\":\"" GUIDF "\","
+			    "\"remote_port\":1", G(nodes[i].node));
+	assert_non_null(peer);
 
 	sbf(&sb, "{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
 	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"libibnetdisc "
@@ -122,19 +130,21 @@ topo(unsigned issm, int prot)
 		    "\"is_sm\":%s,\"state\":4,\"guid\":\"" GUIDF "\","
 		    "\"mkey\":{\"secret\":true,\"value\":\"" FA_REDACTED "\","
 		    "\"zero\":true},\"mkey_protect\":%d,\"mkey_lease\":0,"
-		    "\"mkey_violations\":0}", i > 0 ? "," : "", n->type,
+		    "\"mkey_violations\":0%s}", i > 0 ? "," : "", n->type,
 		    n->desc, G(n->node), n->num == 0 ? 8 : 1,
 		    n->num == 0 ? 8 : 128, n->num, n->lid,
 		    (n->num == 0 ? 0xc048u : 0x50c048u) | (sm ? 2u : 0u),
-		    sm ? "true" : "false", G(n->port), prot);
+		    sm ? "true" : "false", G(n->port), prot,
+		    n->num == 0 ? "" : peer);
 		if (n->num == 0)
 			/* One external port: same LID and GUID, no capmask. */
 			sbf(&sb, ",{\"num\":1,\"lid\":%d,\"state\":4,\"guid\":\""
-			    GUIDF "\",\"part_enf_in\":1,\"part_enf_out\":1}",
-			    n->lid, G(n->port));
+			    GUIDF "\",\"part_enf_in\":1,\"part_enf_out\":1%s}",
+			    n->lid, G(n->port), peer);
 		sbf(&sb, "]}");
 	}
 	sbf(&sb, "]}}");
+	free(peer);
 	return sb;
 }
 

@@ -33,6 +33,7 @@
 #include "../../checks/ib_checks.h"
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
+#include "ib_snap.h"
 
 #define NOW	((time_t)1796205600)	/* 2026-12-02T10:00:00Z */
 #define GUIDF	"0x%016llx"
@@ -203,25 +204,7 @@ static void
 run(const struct fa_check *c, const struct fabric *f, const char *ptext,
     struct fa_results *r)
 {
-	struct fa_policy *p = NULL;
-	struct fa_snapshot *s = build(f);
-	struct fa_eval_ctx ctx;
-	char *errs = NULL;
-	int rc;
-
-	if (fa_policy_parse("t.conf", ptext, strlen(ptext), NOW, &p,
-	    &errs) != 0)
-		fail_msg("policy rejected: %s", errs != NULL ? errs : "?");
-	ctx.snap = s;
-	ctx.policy = p;
-	memset(r, 0, sizeof(*r));
-	rc = c->eval(c, &ctx, r);
-	fa_policy_free(p);
-	fa_snapshot_free(s);
-	if (rc != 0) {
-		fa_results_free(r);
-		fail_msg("%s: eval returned %d", c->id, rc);
-	}
+	ib_eval(c, build(f), ptext, NOW, r);
 }
 
 static size_t
