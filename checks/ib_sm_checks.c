@@ -263,18 +263,18 @@ sm_from_obs(struct sm_set *s, const struct fa_obs *o)
 	int complete = o->state == FA_OBS_COMPLETE, has_port, has_node;
 
 	if (fa_json_get_int(o->data, "lid", 0, 0xffff, &lid) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	if (complete && (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
 	    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
 	    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0))
-		return -1;
+		return FA_ERR_INPUT;
 	has_port = json_object_get(o->data, "port_guid") != NULL;
 	if (has_port && fa_json_get_u64(o->data, "port_guid", &port) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	has_node = has_port && json_object_get(o->data, "node_guid") != NULL;
 	if (has_node && (fa_json_get_u64(o->data, "node_guid", &node) != 0 ||
 	    fa_json_get_str(o->data, "node_type") == NULL))
-		return -1;
+		return FA_ERR_INPUT;
 	(void)fa_json_get_int(o->data, "port_num", 0, 255, &num);
 	if ((e = sm_new(s)) == NULL)
 		return FA_ERR_NOMEM;
@@ -315,7 +315,7 @@ sm_from_record(struct sm_set *s, const json_t *r)
 	    fa_json_get_int(r, "lid", 0, 0xffff, &lid) != 0 ||
 	    fa_json_get_int(r, "state", 0, 15, &state) != 0 ||
 	    fa_json_get_int(r, "priority", 0, 15, &prio) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	if ((e = sm_find(s, guid, lid)) == NULL) {
 		if ((e = sm_new(s)) == NULL)
 			return FA_ERR_NOMEM;
