@@ -989,7 +989,7 @@ ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
     FA_ETH_SENDS_LISTEN,
     FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic from or to an address "
     "outside the policy's tenant_subnet lines (without them, any RoCEv2 "
-    "traffic) is captured: both ends are judged. Passes otherwise; RDMA that the adapter handles itself "
-    "never reaches a capture, so a pass covers what the host's kernel "
-    "sees.",
+    "traffic) is captured: both ends are judged. Passes otherwise; RDMA "
+    "that the adapter handles itself never reaches a capture, so a pass "
+    "covers what the host's kernel sees.",
     eval_roce);

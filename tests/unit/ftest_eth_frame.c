@@ -309,7 +309,7 @@ static const uint8_t f_ra[] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
 };
 
-/* ---- helpers --------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------ */
 
 /* Decode n bytes of b (as an exact-size heap copy: ASan sees any overread)
  * captured of wire. */
@@ -412,7 +412,7 @@ has(const json_t *f, const char *k)
 	return json_object_get(f, k) != NULL;
 }
 
-/* ---- tests ----------------------------------------------------------------- */
+/* ---- tests -------------------------------------------------------------- */
 
 static void
 facts(void **state)
