@@ -684,7 +684,7 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	const json_t *e;
 	const char *ip, *what;
 	char net[INET6_ADDRSTRLEN];
-	size_t i, k, n = 0, it, scanned = 0;
+	size_t i, k, n = 0, it, scanned = 0, judged = 0;
 	int pfx;
 
 	if (p->n_tenant_subnet == 0) {
@@ -696,6 +696,11 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		json_array_foreach(signal(o, sigs[k]), i, e) {
 			ip = claimed(p, sigs[k], e, &what, &pfx, net,
 			    sizeof(net));
+			/* An RA whose prefixes are all the tenant's is judged
+			 * too, and passes. */
+			if (ip != NULL || json_array_size(json_object_get(e,
+			    "prefixes")) > 0)
+				judged++;
 			/* A prefix is judged by its network address. */
 			if (ip == NULL || (!pfx && ip_in(ip, p->tenant_subnet,
 			    p->n_tenant_subnet) != 0))
@@ -734,6 +739,14 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	if (n > 0) {
 		*st = FA_ST_FAIL;
 		return 0;
+	}
+	if (judged == 0 && scanned == 0) {
+		/* No sender told its address: silence proves nothing. */
+		*st = FA_ST_NOT_TESTED;
+		return found(o, ev, NULL, NULL, reason, "no ARP, neighbour "
+		    "discovery, DHCP, name-service or RMCP sender heard told "
+		    "an address to judge (link-local and unspecified senders "
+		    "tell none)");
 	}
 	*st = FA_ST_PASS;
 	if (scanned > 0)
@@ -973,7 +986,8 @@ ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
     "nothing and are not judged. Frames this host sent (known from a "
     "LINUX_SLL packet type or pcapng direction flag) are not judged. "
     "Passes when every sender is inside. Not tested when the policy names "
-    "no tenant_subnet.",
+    "no tenant_subnet, or when no sender heard told an address to judge "
+    "(and no --active ARP scan ran).",
     eval_foreign_l2);
 
 ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
