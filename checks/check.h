@@ -59,6 +59,14 @@ struct fa_check {
 	const char	*id;		/* stable contract, e.g. "IB-SMKEY-DISCLOSED" */
 	enum fa_family	 family;
 	enum fa_severity severity;	/* default; the policy may override */
+	/*
+	 * IB: the check reads what the SM or the SA answered, or takes an
+	 * SA answer as the control that makes silence mean something.  An
+	 * SA that stopped answering during the scan keeps such a check
+	 * from passing (checks/results.c); checks decided from SMPs alone
+	 * are not touched by it.
+	 */
+	int		 reads_sm_sa;
 	const char	*title;		/* one line */
 	const char	*rationale;	/* why it matters */
 	const char	*remediation;	/* what the provider must do */

@@ -43,6 +43,11 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		rt = fa_json_get_str(p.port, "remote_type");
 		if (strcmp(p.type, "Switch") != 0 || p.num == 0)
 			continue;
+		/* Its PortInfo went unanswered: what it faces is unknown. */
+		if (!p.info) {
+			unknown++;
+			continue;
+		}
 		/* Active (PortState 4) towards a node discovery never saw,
 		 * e.g. a host at M_Key level 2: it may face an end node. */
 		if (rt == NULL) {
@@ -77,6 +82,12 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	if (examined == 0) {
 		json_decref(l.items);
+		if (unknown > 0)
+			return fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    "fabric", NULL, NULL, "no switch port facing an "
+			    "end node was examined, and %zu switch ports lead "
+			    "to nodes discovery did not reach or did not "
+			    "answer PortInfo", unknown);
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no switch port facing an end node was found");
 	}
@@ -91,7 +102,8 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    ev, "the %zu switch ports facing end nodes enforce "
 		    "partitions, but %zu active switch ports lead to nodes "
-		    "discovery did not reach", examined, unknown);
+		    "discovery did not reach or did not answer PortInfo",
+		    examined, unknown);
 	if (l.count == 0)
 		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
 		    "all %zu switch ports facing end nodes enforce partitions "
@@ -254,6 +266,7 @@ const struct fa_check fa_chk_ib_pkey_enforce_off = {
 const struct fa_check fa_chk_ib_smp_unrestricted = {
 	.id = "IB-SMP-UNRESTRICTED",
 	.family = FA_FAM_IB,
+	.reads_sm_sa = 1,
 	.severity = FA_SEV_HIGH,
 	.title = "The tenant port can reach other nodes' SMAs with SMPs",
 	.rationale =

@@ -96,6 +96,8 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((r = fa_ib_next_port(topo, &ni, &pi, &p)) == 1) {
 		if (strcmp(p.type, "Switch") == 0 && p.num != 0)
 			continue;	/* switch M_Key lives in port 0 */
+		if (!p.info)
+			continue;	/* unobserved: the gate below */
 		if (port_key(&p, &zero, &prot, &lease) != 0) {
 			r = -1;
 			break;

@@ -150,6 +150,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 const struct fa_check fa_chk_ib_smkey_disclosed = {
 	.id = "IB-SMKEY-DISCLOSED",
 	.family = FA_FAM_IB,
+	.reads_sm_sa = 1,
 	.severity = FA_SEV_CRITICAL,
 	.title = "Subnet manager discloses its SM_Key to any node",
 	.rationale =

@@ -75,6 +75,7 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
     struct fa_ib_port_ref *ref)
 {
 	const json_t *nodes = json_object_get(topo->data, "nodes"), *ports;
+	const char *info;
 
 	while (*ni < json_array_size(nodes)) {
 		ref->node = json_array_get(nodes, *ni);
@@ -89,11 +90,16 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
 		ref->port = json_array_get(ports, (*pi)++);
 		ref->type = fa_json_get_str(ref->node, "type");
 		ref->desc = fa_json_get_str(ref->node, "desc");
+		info = fa_json_get_str(ref->port, "portinfo");
+		ref->info = info == NULL;
+		ref->lid = 0;
 		if (ref->type == NULL || ref->desc == NULL ||
+		    (info != NULL && strcmp(info, "unanswered") != 0) ||
 		    fa_json_get_u64(ref->node, "guid", &ref->node_guid) != 0 ||
 		    fa_json_get_u64(ref->port, "guid", &ref->port_guid) != 0 ||
 		    fa_json_get_int(ref->port, "num", 0, 255, &ref->num) != 0 ||
-		    fa_json_get_int(ref->port, "lid", 0, 0xffff, &ref->lid) != 0)
+		    (ref->info && fa_json_get_int(ref->port, "lid", 0, 0xffff,
+		    &ref->lid) != 0))
 			return -1;
 		return 1;
 	}
@@ -239,8 +245,11 @@ fa_ib_port_json(const struct fa_ib_port_ref *ref)
 		return NULL;
 	snprintf(guid, sizeof(guid), "0x%016llx",
 	    (unsigned long long)ref->port_guid);
-	o = json_pack("{s:s, s:s, s:I, s:s}", "target", t, "port_guid", guid,
-	    "lid", (json_int_t)ref->lid, "node_desc", ref->desc);
+	o = ref->info ? json_pack("{s:s, s:s, s:I, s:s}", "target", t,
+	    "port_guid", guid, "lid", (json_int_t)ref->lid, "node_desc",
+	    ref->desc) : json_pack("{s:s, s:s, s:n, s:s, s:s}", "target", t,
+	    "port_guid", guid, "lid", "node_desc", ref->desc, "portinfo",
+	    "unanswered");
 	free(t);
 	return o;
 }
@@ -253,6 +262,8 @@ fa_ib_port_unexplored(const struct fa_ib_port_ref *ref)
 {
 	long long v;
 
+	if (!ref->info)
+		return 1;
 	if (ref->num == 0 ||
 	    json_object_get(ref->port, "remote_node_guid") != NULL)
 		return 0;
@@ -282,10 +293,14 @@ fa_ib_unexplored(const struct fa_obs *topo, size_t *count, char **names,
 		if (++*count <= NAMES_MAX) {
 			if ((t = fa_ib_ref_target(&ref)) == NULL)
 				goto nomem;
-			s = fa_strfmt("%s%s%s (%s, LID %lld)", *names != NULL ?
-			    *names : "", *names != NULL ? ", " : "", t,
-			    fa_ib_desc_known(&ref) ? ref.desc :
-			    "NodeDescription unknown", ref.lid);
+			s = ref.info ? fa_strfmt("%s%s%s (%s, LID %lld)",
+			    *names != NULL ? *names : "", *names != NULL ?
+			    ", " : "", t, fa_ib_desc_known(&ref) ? ref.desc :
+			    "NodeDescription unknown", ref.lid) :
+			    fa_strfmt("%s%s%s (%s, PortInfo unanswered)",
+			    *names != NULL ? *names : "", *names != NULL ?
+			    ", " : "", t, fa_ib_desc_known(&ref) ? ref.desc :
+			    "NodeDescription unknown");
 			free(t);
 			if (s == NULL)
 				goto nomem;
@@ -348,11 +363,11 @@ fa_ib_unexplored_gate(const struct fa_check *c, const struct fa_obs *topo,
 		return FA_ERR_NOMEM;
 	}
 	r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, ev,
-	    "%s, but %zu port(s) with a link up lead to a node discovery "
-	    "did not reach (a switch that drops SMPs, one at M_Key "
-	    "protection level 2 or more, SMPs lost, or a node past the "
-	    "directed-route limit of 64 hops): it and every port behind it "
-	    "were not observed: %s", seen, n, names);
+	    "%s, but %zu port(s) were not observed, nor what lies behind "
+	    "them: a link up to a node discovery did not reach (a switch "
+	    "that drops SMPs, one at M_Key protection level 2 or more, "
+	    "SMPs lost, or a node past the directed-route limit of 64 "
+	    "hops), or a PortInfo that went unanswered: %s", seen, n, names);
 	free(names);
 	return r < 0 ? r : 1;
 }

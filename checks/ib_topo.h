@@ -28,7 +28,10 @@ struct fa_ib_port_ref {
 	const char	*type;		/* "CA", "Switch", "Router" */
 	const char	*desc;		/* NodeDescription (sanitised) */
 	long long	 num;		/* port number */
-	long long	 lid;
+	long long	 lid;		/* 0 when !info */
+	int		 info;		/* 0: its PortInfo went unanswered
+					   ("portinfo": "unanswered"), and
+					   nothing PortInfo holds is known */
 };
 
 /*
@@ -103,7 +106,9 @@ enum fa_ib_owner fa_ib_owner(const struct fa_eval_ctx *ctx,
  * discovery: a switch that drops SMPs, one at M_Key protection level 2
  * or more, or SMPs lost.  That node and everything behind it were not
  * seen (ib_discover.c also lists these ports as "unexplored").  Switch
- * port 0 has no link.
+ * port 0 has no link.  A port whose PortInfo went unanswered (any port,
+ * port 0 too) is unobserved as well: its M_Key, capabilities, LID and
+ * link are unknown, and so is what may lie behind it.
  */
 int fa_ib_port_unexplored(const struct fa_ib_port_ref *ref);
 

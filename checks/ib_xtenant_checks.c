@@ -1008,6 +1008,7 @@ eval_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 const struct fa_check fa_chk_ib_xtenant_reachable = {
 	.id = "IB-XTENANT-REACHABLE",
 	.family = FA_FAM_IB,
+	.reads_sm_sa = 1,
 	.severity = FA_SEV_CRITICAL,
 	.title = "A foreign tenant's port is reachable from the tenant",
 	.rationale =
@@ -1049,6 +1050,7 @@ const struct fa_check fa_chk_ib_xtenant_reachable = {
 const struct fa_check fa_chk_ib_pkey_shared = {
 	.id = "IB-PKEY-SHARED",
 	.family = FA_FAM_IB,
+	.reads_sm_sa = 1,
 	.severity = FA_SEV_HIGH,
 	.title = "The tenant shares a partition with foreign ports",
 	.rationale =

@@ -172,39 +172,44 @@ no_pass(struct fa_results *out, size_t from, const char *why)
 }
 
 /*
- * What keeps every IB check from passing: a scan that did not reach the
- * whole fabric.  The topology is incomplete (two discoveries differed, or
- * the 64-hop limit was reached), or the SA stopped answering during the
- * scan (what the SM and SA then left unanswered was not refusal).  Loss
- * is not such a reason: each observation records its own fate (an answer
- * after a retry is complete, a request never answered is no_response),
- * and each check turns an observation it needs that was not seen into
- * not_tested; a check that read only complete observations may pass
- * however much was lost elsewhere.  Nor is a malformed answer: it is
- * ignored, and its request resent or left no_response.  1 with *why a
- * new string, 0 (*why NULL), or FA_ERR_NOMEM.
+ * What keeps IB checks from passing: a scan that did not reach the whole
+ * fabric.  The topology is incomplete (two discoveries differed, or the
+ * 64-hop limit was reached): no IB check passes (*all).  The SA stopped
+ * answering during the scan: what the SM and SA then left unanswered was
+ * not refusal, so no check that reads the SM or SA (reads_sm_sa) passes
+ * (*sa); the SMAs of the nodes answer SMPs whether an SM runs or not, so
+ * a check decided from SMPs alone keeps its verdict.  Loss is not such a
+ * reason: each observation records its own fate (an answer after a retry
+ * is complete, a request never answered is no_response), and each check
+ * turns an observation it needs that was not seen into not_tested; a
+ * check that read only complete observations may pass however much was
+ * lost elsewhere.  Nor is a malformed answer: it is ignored, and its
+ * request resent or left no_response.  0 with each reason a new string
+ * or NULL, or FA_ERR_NOMEM.
  */
 static int
-ib_unreached(const struct fa_snapshot *s, char **why)
+ib_unreached(const struct fa_snapshot *s, char **all, char **sa)
 {
 	const struct fa_obs *o;
 
-	*why = NULL;
+	*all = *sa = NULL;
 	o = fa_snapshot_find(s, FA_KIND_IB_TOPOLOGY, "fabric");
 	/* Incomplete only by ports whose peer discovery did not reach:
 	 * the checks that need those ports are gated one by one. */
 	if (o != NULL && o->state == FA_OBS_INCOMPLETE &&
-	    !json_is_true(json_object_get(o->data, "unexplored_only")))
-		*why = fa_strdup(fa_obs_reason(o));
-	else if ((o = fa_snapshot_find(s, "ib.sa.alive_after", "sa")) !=
-	    NULL && o->state != FA_OBS_COMPLETE &&
-	    o->state != FA_OBS_REJECTED)
-		*why = fa_strfmt("the SA stopped answering during the scan "
-		    "(%s): what the SM and SA did not answer was not seen",
-		    fa_obs_reason(o));
-	else
-		return 0;
-	return *why != NULL ? 1 : FA_ERR_NOMEM;
+	    !json_is_true(json_object_get(o->data, "unexplored_only")) &&
+	    (*all = fa_strdup(fa_obs_reason(o))) == NULL)
+		return FA_ERR_NOMEM;
+	if ((o = fa_snapshot_find(s, "ib.sa.alive_after", "sa")) != NULL &&
+	    o->state != FA_OBS_COMPLETE && o->state != FA_OBS_REJECTED &&
+	    (*sa = fa_strfmt("the SA stopped answering during the scan "
+	    "(%s): what the SM and SA did not answer was not seen",
+	    fa_obs_reason(o))) == NULL) {
+		free(*all);
+		*all = NULL;
+		return FA_ERR_NOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -258,23 +263,25 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 	const struct fa_pol_waiver *w;
 	enum fa_severity sev;
 	size_t before, i;
-	char *unsteady;
+	char *unsteady, *sa_gone, *why;
 	int r;
 
 	/* A scan that could not reach everything: no IB pass. */
-	if ((r = ib_unreached(ctx->snap, &unsteady)) < 0)
+	if ((r = ib_unreached(ctx->snap, &unsteady, &sa_gone)) < 0)
 		return r;
 	for (c = fa_checks; *c != NULL; c++) {
 		before = out->n;
+		why = (*c)->family != FA_FAM_IB ? NULL : unsteady != NULL ?
+		    unsteady : (*c)->reads_sm_sa ? sa_gone : NULL;
 		/* A cut by --max-time first: its reason says what passed. */
 		if ((r = (*c)->eval(*c, ctx, out)) < 0 ||
 		    (out->n == before && (r = fa_results_add(out, *c,
 		    FA_ST_NOT_TESTED, fa_family_name((*c)->family), NULL, NULL,
 		    "the check produced no result")) < 0) ||
 		    (r = cut_passes(ctx, (*c)->family, out, before)) < 0 ||
-		    ((*c)->family == FA_FAM_IB && unsteady != NULL &&
-		    (r = no_pass(out, before, unsteady)) < 0)) {
+		    (why != NULL && (r = no_pass(out, before, why)) < 0)) {
 			free(unsteady);
+			free(sa_gone);
 			return r;
 		}
 		sev = fa_policy_severity(ctx->policy, (*c)->id, (*c)->severity);
@@ -304,9 +311,11 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		}
 	}
 	free(unsteady);
+	free(sa_gone);
 	return 0;
 nomem:
 	free(unsteady);
+	free(sa_gone);
 	return FA_ERR_NOMEM;
 }
 

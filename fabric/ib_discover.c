@@ -43,6 +43,22 @@ unexplored(const ibnd_port_t *p)
 	    PHYS_LINKUP;
 }
 
+/*
+ * A port whose PortInfo never came back.  libibnetdisc creates a CA's
+ * port when NodeInfo reached it through that port and fills port->info
+ * only from a PortInfo answer (ibnetdisc.c, recv_port_info), so the block
+ * stays zeroed when every send of the Get was lost.  PortState 0 ("no
+ * state change", IBA vol. 1 14.2.5.6) is a value a Set carries, never
+ * one a GetResp reports: a zero PortState is a PortInfo not answered.
+ * A switch's ports are created by their PortInfo answers: a NULL port
+ * 0..NumPorts of a switch is one whose PortInfo went unanswered.
+ */
+static int
+info_lost(const ibnd_port_t *p)
+{
+	return mad_get_field((void *)p->info, 0, IB_PORT_STATE_F) == 0;
+}
+
 static const char *
 type_name(int type)
 {
@@ -50,27 +66,38 @@ type_name(int type)
 	    "Router" : "CA";
 }
 
-/* Record an unexplored port p of node n (desc sanitised); 0 or -1. */
+/*
+ * Record an unexplored port `num` of node n (desc sanitised): p is NULL
+ * or its PortInfo was lost when the port itself was not observed.  0 or
+ * -1.
+ */
 static int
 add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
-    const char *desc)
+    int num, const char *desc)
 {
+	int lost = p == NULL || info_lost(p);
 	json_t *u;
 	char *s;
 
-	u = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "type",
-	    type_name(n->type), "desc", desc, "port", p->portnum, "lid",
-	    p->base_lid, "state", mad_get_field((void *)p->info, 0,
-	    IB_PORT_STATE_F), "phys_state", mad_get_field((void *)p->info, 0,
-	    IB_PORT_PHYS_STATE_F));
+	u = lost ? json_pack("{s:s, s:s, s:i, s:s}", "type",
+	    type_name(n->type), "desc", desc, "port", num, "why",
+	    "PortInfo unanswered") : json_pack("{s:s, s:s, s:i, s:i, s:i, "
+	    "s:i, s:s}", "type", type_name(n->type), "desc", desc, "port",
+	    num, "lid", p->base_lid, "state", mad_get_field((void *)p->info,
+	    0, IB_PORT_STATE_F), "phys_state", mad_get_field((void *)p->info,
+	    0, IB_PORT_PHYS_STATE_F), "why", "peer not reached");
 	if (u == NULL || fa_json_set_u64(u, "guid", n->guid) != 0 ||
 	    json_array_append_new(w->unexplored, u) != 0)
 		return -1;
 	if (w->n_unexplored++ >= NAMES_MAX)
 		return 0;
-	s = fa_strfmt("%s%s%c-0x%016llx/%d (%s, LID %d)",
+	s = lost ? fa_strfmt("%s%s%c-0x%016llx/%d (%s, PortInfo unanswered)",
 	    w->names != NULL ? w->names : "", w->names != NULL ? ", " : "",
-	    type_name(n->type)[0], (unsigned long long)n->guid, p->portnum,
+	    type_name(n->type)[0], (unsigned long long)n->guid, num,
+	    desc[0] != '\0' ? desc : "NodeDescription unknown") :
+	    fa_strfmt("%s%s%c-0x%016llx/%d (%s, LID %d)",
+	    w->names != NULL ? w->names : "", w->names != NULL ? ", " : "",
+	    type_name(n->type)[0], (unsigned long long)n->guid, num,
 	    desc[0] != '\0' ? desc : "NodeDescription unknown", p->base_lid);
 	if (s == NULL)
 		return -1;
@@ -93,6 +120,14 @@ port_json(ibnd_port_t *p)
 	 * their own (those components apply to CA ports and switch port 0):
 	 * they are left out there, which on a large fabric is most ports.
 	 */
+	if (info_lost(p)) {
+		/* Nothing PortInfo holds is known, not even the LID. */
+		o = json_pack("{s:i, s:s}", "num", p->portnum, "portinfo",
+		    "unanswered");
+		if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
+			goto fail;
+		return o;
+	}
 	o = json_pack("{s:i, s:i, s:i, s:i}", "num", p->portnum, "lid",
 	    p->base_lid, "state", mad_get_field(p->info, 0, IB_PORT_STATE_F),
 	    "phys_state", mad_get_field(p->info, 0, IB_PORT_PHYS_STATE_F));
@@ -130,14 +165,24 @@ node_cb(ibnd_node_t *n, void *arg)
 	ports = json_array();
 	if (desc == NULL || ports == NULL)
 		goto fail;
-	for (i = 0; i <= n->numports && n->ports != NULL; i++) {
-		if (n->ports[i] == NULL)
+	for (i = 0; i <= n->numports; i++) {
+		if (n->ports == NULL || n->ports[i] == NULL) {
+			/* A switch port that never answered PortInfo. */
+			if (n->type != IB_NODE_SWITCH)
+				continue;
+			if ((pj = json_pack("{s:i, s:s}", "num", i, "portinfo",
+			    "unanswered")) == NULL ||
+			    json_array_append_new(ports, pj) != 0 ||
+			    fa_json_set_u64(pj, "guid", n->guid) != 0 ||
+			    add_unexplored(w, n, NULL, i, desc) != 0)
+				goto fail;
 			continue;
+		}
 		if ((pj = port_json(n->ports[i])) == NULL ||
 		    json_array_append_new(ports, pj) != 0)
 			goto fail;
-		if (unexplored(n->ports[i]) &&
-		    add_unexplored(w, n, n->ports[i], desc) != 0)
+		if ((info_lost(n->ports[i]) || unexplored(n->ports[i])) &&
+		    add_unexplored(w, n, n->ports[i], i, desc) != 0)
 			goto fail;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:i, s:o}", "type",
@@ -349,9 +394,9 @@ fa_ib_discover(struct fa_ib *ib)
 		if (unsteady == NULL && json_object_set_new(d,
 		    "unexplored_only", json_true()) != 0)
 			w.err = 1;
-		u = fa_strfmt("%s%s%lu port(s) with a link up lead to a "
-		    "node discovery did not reach, so it and what lies "
-		    "behind it were not observed: %s%s",
+		u = fa_strfmt("%s%s%lu port(s) were not observed (a link "
+		    "up to a node discovery did not reach, or a PortInfo "
+		    "that went unanswered), nor what lies behind them: %s%s",
 		    unsteady != NULL ? unsteady : "", unsteady != NULL ?
 		    "; " : "", w.n_unexplored, w.names != NULL ? w.names : "",
 		    w.n_unexplored > NAMES_MAX ? " and more (see unexplored)" :
