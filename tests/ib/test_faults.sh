@@ -122,12 +122,31 @@ offline sa-gone '.observations += [{family: "ib", id: "ib.sa.alive_after#1", kin
 expect_eq "offline: the fixture passes 2 IB checks as recorded" \
     "$(ibcount steady pass)" 2
 # A scan that did not reach the whole fabric passes nothing.
+expect_eq "offline incomplete: no IB check passes or is not applicable" \
+    "$(ibcount incomplete pass) $(ibcount incomplete not_applicable)" "0 0"
 for o in incomplete sa-gone; do
-	expect_eq "offline $o: no IB check passes or is not applicable" \
-	    "$(ibcount $o pass) $(ibcount $o not_applicable)" "0 0"
 	expect_eq "offline $o: the failures stay" "$(ibcount $o fail)" \
 	    "$(ibcount steady fail)"
 done
+# The SA gone: what reads the SM or SA passes nothing; what the SMAs
+# answered (they answer with or without an SM) keeps its verdict.
+SASM='IB-SAKEY-DEFAULT IB-SA-DISCLOSURE IB-SMKEY-DEFAULT IB-SM-UNEXPECTED
+IB-SMKEY-DISCLOSED IB-SMP-UNRESTRICTED IB-XTENANT-REACHABLE IB-PKEY-SHARED'
+verdicts() {	# verdicts NAME: "id target status" of the SMP-only checks
+	jq -r --arg l "$SASM" '($l | split("\\s+"; null)) as $x |
+	    .results[] | select(.family == "ib" and (.id | IN($x[]) | not)) |
+	    "\(.id) \(.target) \(.status)"' "$T/off-$1/report.json"
+}
+expect_eq "offline sa-gone: no check that reads the SM or SA passes" \
+    "$(jq --arg l "$SASM" '($l | split("\\s+"; null)) as $x |
+    [.results[] | select((.id | IN($x[])) and
+    (.status == "pass" or .status == "not_applicable"))] | length' \
+    "$T/off-sa-gone/report.json")" 0
+expect_eq "offline sa-gone: the SMP-only checks keep their verdicts" \
+    "$(verdicts sa-gone)" "$(verdicts steady)"
+verdicts steady >"$T/smp-steady"
+expect_grep "offline sa-gone: ... some of which pass or do not apply" \
+    ' (pass|not_applicable)$' "$T/smp-steady"
 # Loss elsewhere degrades nothing: each observation records its own fate
 # (an answer after a retry is complete), and the checks read only theirs.
 for o in recovered recovered-nothing-silent malformed; do

@@ -233,13 +233,14 @@ lost_observation_degrades_its_check_only(void **state)
 	fa_results_free(&b);
 }
 
-/* What was not reached still backs no pass, loss or not. */
+/* What was not reached still backs no pass, loss or not; an SA gone
+ * backs no pass of what reads the SM or SA. */
 static void
 unreached_passes_nothing(void **state)
 {
 	struct fa_results a, b;
 	json_t *j;
-	size_t i;
+	size_t i, n_sa, n_smp;
 
 	(void)state;
 	evaluate(careless_json(), &a);
@@ -261,8 +262,42 @@ unreached_passes_nothing(void **state)
 	    "state", "no_response", "reason", "no response after 3 sends",
 	    "data", "mad_status", 0, "sends", 3)), 0);
 	evaluate(j, &b);
-	assert_int_equal(count(&b, FA_ST_PASS), 0);
+	/*
+	 * The SA gone: what reads the SM or SA passes nothing; what the
+	 * nodes' SMAs answered keeps its verdict (SMAs answer with or
+	 * without an SM, IBA vol. 1 14.2.1).
+	 */
+	assert_int_equal(a.n, b.n);
+	for (i = 0; i < b.n; i++) {
+		assert_string_equal(a.v[i].check->id, b.v[i].check->id);
+		if (b.v[i].check->family != FA_FAM_IB)
+			continue;
+		if (!b.v[i].check->reads_sm_sa) {
+			if (a.v[i].status != b.v[i].status)
+				fail_msg("%s: %s without the SA, %s with it",
+				    b.v[i].check->id,
+				    fa_status_name(b.v[i].status),
+				    fa_status_name(a.v[i].status));
+			continue;
+		}
+		assert_int_not_equal(b.v[i].status, FA_ST_PASS);
+		assert_int_not_equal(b.v[i].status, FA_ST_NOT_APPLICABLE);
+		if (a.v[i].status == FA_ST_FAIL)
+			assert_int_equal(b.v[i].status, FA_ST_FAIL);
+	}
 	assert_int_equal(count(&b, FA_ST_FAIL), count(&a, FA_ST_FAIL));
+	/* It is not vacuous: the careless snapshot has passes of both. */
+	for (i = 0, n_sa = n_smp = 0; i < a.n; i++)
+		if (a.v[i].check->family == FA_FAM_IB &&
+		    (a.v[i].status == FA_ST_PASS ||
+		    a.v[i].status == FA_ST_NOT_APPLICABLE)) {
+			if (a.v[i].check->reads_sm_sa)
+				n_sa++;
+			else
+				n_smp++;
+		}
+	assert_true(n_sa > 0);
+	assert_true(n_smp > 0);
 	fa_results_free(&a);
 	fa_results_free(&b);
 }

@@ -59,6 +59,7 @@ enum link {
 	L_OLD,		/* the same without phys_state (older snapshot) */
 	L_DARK,		/* Polling, Down: no cable, nothing behind it */
 	L_SEEN,		/* LinkUp to a spine that answered */
+	L_NOINFO,	/* its PortInfo went unanswered */
 };
 
 struct fab {
@@ -66,6 +67,8 @@ struct fab {
 	int		 foreign;	/* the foreign CA is in the fabric */
 	const char	*zeta_pr;	/* its PathRecord pkeys ("" none) */
 	int		 keyed;		/* every M_Key set (level 0) */
+	int		 zeta_noinfo;	/* the foreign CA's PortInfo went
+					   unanswered (no LID, no path) */
 };
 
 static char *
@@ -117,7 +120,13 @@ build(const struct fab *f)
 	t = ca_port("ufm-sm01 mlx5_0", SM_N, SM_P, 1, 2, f->keyed);
 	sbf(&sb, ",%s", t);
 	free(t);
-	if (f->foreign) {
+	if (f->foreign && f->zeta_noinfo)
+		/* As fabric/ib_discover.c writes a zeroed PortInfo. */
+		sbf(&sb, ",{\"type\":\"CA\",\"desc\":\"zeta-0001 mlx5_0\","
+		    "\"guid\":\"" ZETA_N "\",\"num_ports\":1,"
+		    "\"partition_cap\":128,\"ports\":[{\"num\":1,"
+		    "\"portinfo\":\"unanswered\",\"guid\":\"" ZETA_P "\"}]}");
+	else if (f->foreign) {
 		t = ca_port("zeta-0001 mlx5_0", ZETA_N, ZETA_P, 11, 3,
 		    f->keyed);
 		sbf(&sb, ",%s", t);
@@ -133,6 +142,9 @@ build(const struct fab *f)
 	case L_DARK:
 		p7 = "\"state\":1,\"phys_state\":2";
 		break;
+	case L_NOINFO:
+		p7 = NULL;
+		break;
 	default:
 		p7 = "\"state\":4,\"phys_state\":5,\"remote_node_guid\":"
 		    "\"0x7cfe900300000b00\",\"remote_port\":1,\"remote_type\":"
@@ -144,11 +156,15 @@ build(const struct fab *f)
 	    "\"ports\":[{\"num\":0,\"lid\":2,\"state\":4,\"phys_state\":5,"
 	    "\"guid\":\"" LEAF "\",\"capmask\":0,\"is_sm\":false,\"mkey\":{"
 	    "\"secret\":true,\"value\":\"%s\",\"zero\":%s},\"mkey_protect\":"
-	    "%d,\"mkey_lease\":60,\"mkey_violations\":0},"
-	    "{\"num\":7,\"lid\":2,%s,\"guid\":\"" LEAF "\","
-	    "\"part_enf_in\":1,\"part_enf_out\":1}]}]",
+	    "%d,\"mkey_lease\":60,\"mkey_violations\":0},",
 	    f->keyed ? "0x1234567890abcdef" : "0x0000000000000000",
-	    f->keyed ? "false" : "true", 0, p7);
+	    f->keyed ? "false" : "true", 0);
+	if (p7 != NULL)
+		sbf(&sb, "{\"num\":7,\"lid\":2,%s,\"guid\":\"" LEAF "\","
+		    "\"part_enf_in\":1,\"part_enf_out\":1}]}]", p7);
+	else
+		sbf(&sb, "{\"num\":7,\"portinfo\":\"unanswered\","
+		    "\"guid\":\"" LEAF "\"}]}]");
 	if (f->link == L_SILENT)
 		sbf(&sb, ",\"unexplored\":[{\"type\":\"Switch\",\"desc\":"
 		    "\"MF0;leaf01:MQM8700/U1\",\"port\":7,\"lid\":2,\"state\":"
@@ -162,7 +178,7 @@ build(const struct fab *f)
 	    "\"pkeys\":[\"0xffff\"],\"port_guid\":\"" SM_P "\"}");
 	sbf(&sb, ",%s", t);
 	free(t);
-	if (f->foreign) {
+	if (f->foreign && !f->zeta_noinfo) {
 		char *d = xfmt("{\"lid\":11,\"node_desc\":\"zeta-0001 mlx5_0\","
 		    "\"records\":%d,\"pkeys\":[%s],\"port_guid\":\"" ZETA_P
 		    "\"}", *f->zeta_pr != '\0', f->zeta_pr);
@@ -191,6 +207,26 @@ run(const struct fa_check *c, const struct fab *f, struct fa_results *r)
 	ib_eval(c, build(f), POLICY, NOW, r);
 }
 
+/* The only result is st on "fabric", its reason naming `name`. */
+static void
+expect_named(const struct fa_check *c, const struct fab *f,
+    enum fa_status st, const char *name)
+{
+	struct fa_results r;
+
+	run(c, f, &r);
+	if (r.n != 1 || r.v[0].status != st)
+		fail_msg("%s: %zu result(s), first %s (%s), wanted %s",
+		    c->id, r.n, r.n > 0 ? fa_status_name(r.v[0].status) : "-",
+		    r.n > 0 && r.v[0].reason != NULL ? r.v[0].reason : "",
+		    fa_status_name(st));
+	assert_string_equal(r.v[0].target, "fabric");
+	if (strstr(r.v[0].reason, name) == NULL)
+		fail_msg("%s: the reason does not name %s: %s", c->id, name,
+		    r.v[0].reason);
+	fa_results_free(&r);
+}
+
 /* The only result is st on "fabric"; with silent, it names the port. */
 static void
 expect_one(const struct fa_check *c, const struct fab *f, enum fa_status st,
@@ -215,7 +251,7 @@ expect_one(const struct fa_check *c, const struct fab *f, enum fa_status st,
 static void
 reachable_silent(void **state)
 {
-	struct fab f = { L_SILENT, 1, "", 0 };
+	struct fab f = { L_SILENT, 1, "", 0, 0 };
 
 	(void)state;
 	expect_one(&fa_chk_ib_xtenant_reachable, &f, FA_ST_NOT_TESTED, 1);
@@ -231,7 +267,7 @@ reachable_silent(void **state)
 static void
 shared_silent(void **state)
 {
-	struct fab f = { L_SILENT, 1, "", 0 };
+	struct fab f = { L_SILENT, 1, "", 0, 0 };
 
 	(void)state;
 	expect_one(&fa_chk_ib_pkey_shared, &f, FA_ST_NOT_TESTED, 1);
@@ -250,7 +286,7 @@ shared_silent(void **state)
 static void
 no_foreign_seen(void **state)
 {
-	struct fab f = { L_SILENT, 0, "", 0 };
+	struct fab f = { L_SILENT, 0, "", 0, 0 };
 
 	(void)state;
 	expect_one(&fa_chk_ib_xtenant_reachable, &f, FA_ST_NOT_TESTED, 1);
@@ -264,7 +300,7 @@ no_foreign_seen(void **state)
 static void
 fail_stays(void **state)
 {
-	struct fab f = { L_SILENT, 1, "\"0x8001\"", 0 };
+	struct fab f = { L_SILENT, 1, "\"0x8001\"", 0, 0 };
 	struct fa_results r;
 	size_t i;
 
@@ -292,7 +328,7 @@ fail_stays(void **state)
 static void
 mkey_silent(void **state)
 {
-	struct fab f = { L_SILENT, 1, "", 1 };
+	struct fab f = { L_SILENT, 1, "", 1, 0 };
 
 	(void)state;
 	expect_one(&fa_chk_ib_mkey_unset, &f, FA_ST_NOT_TESTED, 1);
@@ -311,6 +347,45 @@ mkey_silent(void **state)
 	expect_one(&fa_chk_ib_mkey_readable, &f, FA_ST_NOT_APPLICABLE, 0);
 }
 
+/*
+ * A PortInfo that went unanswered (libibnetdisc's zeroed block: PortState
+ * 0, which no GetResp carries, IBA vol. 1 14.2.5.6) tells nothing about
+ * the port: not its LID, its M_Key or what it is cabled to.  A switch
+ * port so recorded may lead to a spine nobody saw; a foreign CA port so
+ * recorded has no LID to ask the SA about.  Neither may back a pass.
+ */
+static void
+portinfo_unanswered(void **state)
+{
+	struct fab f = { L_NOINFO, 1, "", 0, 0 };
+
+	(void)state;
+	expect_named(&fa_chk_ib_xtenant_reachable, &f, FA_ST_NOT_TESTED,
+	    SILENT " (MF0;leaf01:MQM8700/U1, PortInfo unanswered)");
+	expect_named(&fa_chk_ib_pkey_shared, &f, FA_ST_NOT_TESTED, SILENT);
+	expect_named(&fa_chk_ib_mkey_readable, &f, FA_ST_NOT_TESTED, SILENT);
+	/* Enforcement on the ports seen is fine; port 7's is unknown. */
+	expect_one(&fa_chk_ib_pkey_enforce_off, &f, FA_ST_NOT_TESTED, 0);
+	/* The foreign CA's PortInfo lost, every switch port seen. */
+	f.link = L_DARK;
+	f.zeta_noinfo = 1;
+	expect_named(&fa_chk_ib_xtenant_reachable, &f, FA_ST_NOT_TESTED,
+	    "H-" ZETA_N "/1 (zeta-0001 mlx5_0, PortInfo unanswered)");
+	expect_named(&fa_chk_ib_pkey_shared, &f, FA_ST_NOT_TESTED,
+	    "H-" ZETA_N "/1");
+	/* Its zeroed M_Key is not counted: keyed ports seen pass not. */
+	f.keyed = 1;
+	expect_named(&fa_chk_ib_mkey_unset, &f, FA_ST_NOT_TESTED,
+	    "H-" ZETA_N "/1");
+	/* Unkeyed ports seen: a fail, naming 3 ports examined, not 4. */
+	f.keyed = 0;
+	expect_named(&fa_chk_ib_mkey_unset, &f, FA_ST_FAIL, "3 of 3 ports");
+	/* Control: the same port answered. */
+	f.zeta_noinfo = 0;
+	expect_one(&fa_chk_ib_xtenant_reachable, &f, FA_ST_PASS, 0);
+	expect_named(&fa_chk_ib_mkey_unset, &f, FA_ST_FAIL, "4 of 4 ports");
+}
+
 int
 main(void)
 {
@@ -320,6 +395,7 @@ main(void)
 		cmocka_unit_test(no_foreign_seen),
 		cmocka_unit_test(fail_stays),
 		cmocka_unit_test(mkey_silent),
+		cmocka_unit_test(portinfo_unanswered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
