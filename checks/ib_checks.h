@@ -63,6 +63,22 @@
 	"per other CA port whose P_Key table SMP could not read. All are " \
 	"Gets: nothing is changed"
 
+/*
+ * What a default IB scan sends, one row per class, method and attribute
+ * (ib_sends.c); the list ends with a row whose attr_name is NULL.  It is
+ * printed in fabaudit-checks(7) and counted against mads.pcap by
+ * tests/ib/test_sends.sh.
+ */
+struct fa_ib_send {
+	unsigned	 mgmt_class;	/* 0x81 DR SMP, 0x01 LID SMP, 0x03 SA... */
+	unsigned	 method;	/* 0x01 Get, 0x12 GetTable */
+	unsigned	 attr;
+	const char	*attr_name;
+	const char	*how_many;	/* the rule, in words */
+	const char	*read_by;	/* the checks that need the answers */
+};
+extern const struct fa_ib_send fa_ib_sends[];
+
 extern const struct fa_check fa_chk_ib_smkey_disclosed;
 extern const struct fa_check fa_chk_ib_pkey_default_full;
 extern const struct fa_check fa_chk_ib_mkey_unset;

@@ -14,6 +14,7 @@
 
 #include "../core/util.h"
 #include "../checks/host_checks.h"
+#include "../checks/ib_checks.h"
 #include "scanner.h"
 
 const char fa_usage_checks[] =
@@ -343,6 +344,41 @@ man_check(FILE *f, const struct fa_check *c)
 	fputs(".El\n", f);
 }
 
+/*
+ * The IB scan's MADs, one tag per class, method and attribute:
+ * ".It 0x01 Get SMInfo (0x0020)" (tests/ib/test_sends.sh reads these
+ * lines back), how many, and which checks read the answers.
+ */
+static void
+man_ib_sends(FILE *f)
+{
+	const struct fa_ib_send *s;
+	char label[96];
+
+	fputs(".Ss MADs a scan sends\n", f);
+	roff_text(f, "Every MAD of a default InfiniBand scan, by management "
+	    "class (0x81 directed-route and 0x01 LID-routed SubnMgt, 0x03 "
+	    "SubnAdm, 0x21 Congestion Control, 0x0A the Mellanox vendor "
+	    "class, 0x0B SHARP Aggregation Management), method and "
+	    "attribute, with how many are sent on a fabric that answers; "
+	    "each request and answer is in the scan's mads.pcap.  A request "
+	    "that gets no answer is resent up to --retries times unless its "
+	    "row says it is sent once.  --active adds the probes of the "
+	    "checks that say so; --key-probes leaves out the classes it "
+	    "names.");
+	fputs(".Bl -tag -width Ds\n", f);
+	for (s = fa_ib_sends; s->attr_name != NULL; s++) {
+		snprintf(label, sizeof(label), "0x%02x %s %s (0x%04x)",
+		    s->mgmt_class, s->method == 0x12 ? "GetTable" : "Get",
+		    s->attr_name, s->attr);
+		roff_macro(f, "It", label);
+		roff_text(f, s->how_many);
+		fputs(".Pp\n", f);
+		roff_text(f, s->read_by);
+	}
+	fputs(".El\n", f);
+}
+
 /* The fixed part of the page: what the statuses mean, how to read it. */
 static const char man_intro[] =
 ".Ss Statuses\n"
@@ -457,6 +493,8 @@ man_page(FILE *f, enum fa_family fam, const char *date)
 		roff_macro(f, "Sh", family_title((enum fa_family)f2));
 		if (f2 == FA_FAM_HOST)
 			fputs(fa_host_env_man, f);
+		if (f2 == FA_FAM_IB)
+			man_ib_sends(f);
 		for (c = fa_checks; *c != NULL; c++)
 			if ((*c)->family == (enum fa_family)f2)
 				man_check(f, *c);

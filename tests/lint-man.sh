@@ -93,12 +93,14 @@ expect_eq "checks --format json exits 0" "$?" 0
 jq -r '.[].id' "$T/checks.json" >"$T/ids"
 expect_eq "the registry has checks" "$(test -s "$T/ids" && echo yes)" yes
 # Every ID a subsection, in registry order, and no subsection besides
-# the three of DESCRIPTION and the host family's account of how the
-# environment is decided.
+# the three of DESCRIPTION, the InfiniBand family's table of the MADs a
+# scan sends and the host family's account of how the environment is
+# decided.
 subs() {
 	sed -n 's/^\.Ss \(\\&\)\{0,1\}//p' "$1" |
 	    grep -v -x -e Statuses -e Severities -e 'Reading an entry' \
-	    -e 'How container, VM and bare metal are decided' |
+	    -e 'How container, VM and bare metal are decided' \
+	    -e 'MADs a scan sends' |
 	    tr '\n' ' '
 }
 expect_eq "fabaudit-checks.7 has a subsection for every check ID, in order" \
