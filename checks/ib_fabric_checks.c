@@ -13,11 +13,35 @@
  *                       own SMA answering is the control that makes
  *                       silence from the others meaningful.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/errors.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+
+/*
+ * IB-PKEY-ENFORCE-OFF's command: the PortInfo of switch port `num` at the
+ * switch's LID `lid` (the first port listed, or with none listed the first
+ * examined).  0 or FA_ERR_NOMEM.
+ */
+static int
+enforce_repro(json_t *ev, long long lid, long long num, int listed)
+{
+	char cmd[64];
+
+	if (lid <= 0)
+		return fa_ib_repro(ev, NULL, "no command: the switch of the "
+		    "first port examined has no LID");
+	snprintf(cmd, sizeof(cmd), "smpquery portinfo %lld %lld", lid, num);
+	return fa_ib_repro(ev, cmd, listed ? "for the first switch port "
+	    "listed; for the others use their switch's LID and port number. "
+	    "PartEnforceInb and PartEnforceOutb (PortInfo byte 43 bits 3 "
+	    "and 2) read 0 where partitions are not enforced" : "for the "
+	    "first switch port examined; PartEnforceInb and PartEnforceOutb "
+	    "(PortInfo byte 43 bits 3 and 2) read 1 where partitions are "
+	    "enforced");
+}
 
 static int
 eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
@@ -28,7 +52,7 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct fa_ib_list l;
 	const char *rt;
 	size_t ni = 0, pi = 0, examined = 0, unknown = 0;
-	long long in, outb, st;
+	long long in, outb, st, lid = -1, num = 0;
 	json_t *item, *ev;
 	int r;
 
@@ -63,7 +87,10 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			r = -1;
 			break;
 		}
-		examined++;
+		if (examined++ == 0 || (l.count == 0 && !(in && outb))) {
+			lid = p.lid;	/* the port the command reads */
+			num = p.num;
+		}
 		if (in && outb)
 			continue;
 		item = fa_ib_port_json(&p);
@@ -92,9 +119,7 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, NULL, "no switch port facing an end node was found");
 	}
 	if ((ev = fa_ib_list_evidence(&l, topo, "switch_ports")) == NULL ||
-	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
-	    "smpquery portinfo <switch-lid> <port>   (PartEnforceInb/Outb)")))
-	    != 0) {
+	    enforce_repro(ev, lid, num, l.count > 0) != 0) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
@@ -111,6 +136,45 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 	    "%zu of %zu switch ports facing end nodes do not enforce "
 	    "partitions inbound and outbound", l.count, examined);
+}
+
+/* A CA name safe to paste into a shell command: [A-Za-z0-9_.-]+. */
+static int
+ca_name_ok(const char *ca)
+{
+	size_t i;
+
+	if (ca == NULL || ca[0] == '\0' || strlen(ca) > 32)
+		return 0;
+	for (i = 0; ca[i] != '\0'; i++)
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_.-", ca[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+/*
+ * IB-SMP-UNRESTRICTED's command: a directed-route NodeInfo Get one hop out
+ * of the tenant port, through the adapter and port the scan used.  0 or
+ * FA_ERR_NOMEM.
+ */
+static int
+smp_repro(json_t *ev, const struct fa_obs *local)
+{
+	const char *ca = fa_json_get_str(local->data, "ca");
+	long long port = 1;
+	char cmd[96];
+
+	(void)fa_json_get_int(local->data, "port", 1, 254, &port);
+	if (ca_name_ok(ca))
+		snprintf(cmd, sizeof(cmd), "smpquery -C %s -P %lld -D nodeinfo "
+		    "0,%lld", ca, port, port);
+	else
+		snprintf(cmd, sizeof(cmd), "smpquery -P %lld -D nodeinfo 0,%lld",
+		    port, port);
+	return fa_ib_repro(ev, cmd, "run on the tenant node: directed route "
+	    "0,N leaves the tenant port N and reaches the node at its other "
+	    "end, whose SMA answers with its NodeInfo (NodeType, Guid)");
 }
 
 /* The first SA query of this run that got an answer (any status). */
@@ -200,8 +264,7 @@ eval_smp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    != 0 || fa_evidence_add(ev, fa_evidence(topo, "max_hops",
 	    json_object_get(topo->data, "max_hops") != NULL ? json_deep_copy(
 	    json_object_get(topo->data, "max_hops")) : json_null())) != 0 ||
-	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
-	    "smpquery -D nodeinfo 0,1"))) != 0) {
+	    smp_repro(ev, local) != 0) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}

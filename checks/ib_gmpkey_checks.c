@@ -13,6 +13,7 @@
  * not_tested, with the counts of silent and unsupported nodes; and
  * not_tested when the scan was told to leave the class out (--key-probes).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/errors.h"
@@ -145,13 +146,57 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 	return 0;
 }
 
+/*
+ * The command that sends the class's Get without a key to the first node
+ * listed (the LID judge() kept), and what its output shows; only a note
+ * where no command exists.  0 or FA_ERR_NOMEM.
+ */
+static int
+gk_repro(json_t *ev, const char *cls, const json_t *first)
+{
+	long long lid = 0;
+	char cmd[48];
+	const char *note;
+
+	if (strcmp(cls, "am") == 0 && first != NULL)
+		note = "no command: no infiniband-diags tool sends SHARP "
+		    "Aggregation Management (class 0x0B) MADs; the nodes "
+		    "listed answered the scan's Get(ClassPortInfo) carrying "
+		    "AM_Key 0";
+	else if (strcmp(cls, "am") == 0)
+		note = "no command: no infiniband-diags tool sends SHARP "
+		    "Aggregation Management (class 0x0B) MADs";
+	else if (first == NULL)
+		note = "no command: no node answered a request without the key";
+	else if (fa_json_get_int(first, "lid", 1, 0xbfff, &lid) != 0)
+		note = "no command: the first node listed has no LID recorded";
+	else
+		note = NULL;
+	if (note != NULL)
+		return fa_ib_repro(ev, NULL, note);
+	if (strcmp(cls, "cc") == 0) {
+		snprintf(cmd, sizeof(cmd), "ibccquery CongestionKeyInfo %lld",
+		    lid);
+		note = "for the first node listed; for the others use their "
+		    "LID. ibccquery sends CC_Key 0: CC_Key reads "
+		    "0x0000000000000000 where no key is set; a non-zero CC_Key "
+		    "with CC_KeyProtectBit 0 is returned to anyone";
+	} else {
+		snprintf(cmd, sizeof(cmd), "vendstat -N %lld", lid);
+		note = "for the first node listed; for the others use their "
+		    "LID. vendstat sends vendor class 0x0A Gets without a "
+		    "VS_Key; an answer shows the agent accepts them";
+	}
+	return fa_ib_repro(ev, cmd, note);
+}
+
 static int
 gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const char *cls, const char *key_name)
 {
 	const struct fa_obs *bad = NULL;
 	struct tally t;
-	json_t *ev;
+	json_t *ev, *first;
 	int r;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
@@ -182,18 +227,19 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "no node was probed for the %s (discovery did not "
 		    "complete)", key_name);
 	}
+	/* The list is stolen below: keep its first node for the command. */
+	first = json_incref(json_array_get(t.l.items, 0));
 	if ((ev = fa_ib_list_evidence(&t.l, t.src, "nodes")) == NULL ||
 	    fa_evidence_add(ev, fa_evidence(NULL, "silent",
 	    json_integer((json_int_t)t.silent))) != 0 ||
 	    fa_evidence_add(ev, fa_evidence(NULL, "unsupported",
 	    json_integer((json_int_t)t.unsupported))) != 0 ||
-	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
-	    strcmp(cls, "cc") == 0 ? "ibccquery CongestionKeyInfo <lid>" :
-	    strcmp(cls, "vs") == 0 ? "vendstat -N <lid>" :
-	    "(no infiniband-diags tool sends class 0x0B)"))) != 0) {
+	    gk_repro(ev, cls, first) != 0) {
+		json_decref(first);
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
+	json_decref(first);
 	if (t.l.count > 0)
 		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 		    "%zu of %zu nodes answered a request carrying %s 0",

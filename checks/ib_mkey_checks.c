@@ -20,6 +20,7 @@
  * the check altogether: unset, whatever its protection bits say.  At level
  * 1 a key read as 0 is hidden or unset, which cannot be told apart.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,42 @@ port_key(const struct fa_ib_port_ref *p, int *zero, long long *prot,
 	return 0;
 }
 
+/* What the reproduce command shows for a port listed by each check. */
+static const char *const repro_fact[] = {
+	[MK_UNSET] = "Mkey reads 0x0000000000000000, at the ProtectBits "
+	    "listed: a zero M_Key disables the key check (IBA vol. 1 14.2.4)",
+	[MK_READABLE] = "Mkey reads the port's non-zero M_Key, returned to a "
+	    "Get without the key at ProtectBits 0",
+	[MK_PROTECT_LOW] = "ProtectBits reads below 2 (or Mkey reads "
+	    "0x0000000000000000): the port answers Gets without the key",
+};
+
+/*
+ * The command that reads a port's PortInfo with the M_Key shown (smpquery
+ * prints "<not displayed>" without -K): the first port listed, or with
+ * none listed the first examined, at `lid`.  0 or FA_ERR_NOMEM.
+ */
+static int
+mk_repro(json_t *ev, enum mk_kind kind, long long lid, int listed)
+{
+	char cmd[48];
+	char note[320];
+
+	if (lid <= 0)
+		return fa_ib_repro(ev, NULL, "no command: the port has no "
+		    "LID; read it by directed route (smpquery -K -D portinfo "
+		    "PATH)");
+	snprintf(cmd, sizeof(cmd), "smpquery -K portinfo %lld", lid);
+	if (listed)
+		snprintf(note, sizeof(note), "for the first port listed; for "
+		    "the others use their LID. -K shows the M_Key, which "
+		    "smpquery hides otherwise. %s", repro_fact[kind]);
+	else
+		snprintf(note, sizeof(note), "for the first port examined; -K "
+		    "shows the M_Key, which smpquery hides otherwise");
+	return fa_ib_repro(ev, cmd, note);
+}
+
 static int
 mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, enum mk_kind kind)
@@ -82,7 +119,7 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct fa_ib_port_ref p;
 	struct fa_ib_list l;
 	size_t ni = 0, pi = 0, examined = 0, keyed = 0, ambiguous = 0;
-	long long prot, lease;
+	long long prot, lease, lid = -1;
 	json_t *item, *ev;
 	int r, zero, off;
 
@@ -129,6 +166,8 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			off = prot < 2 || zero;
 			break;
 		}
+		if (examined == 1 || (off && l.count == 0))
+			lid = p.lid;	/* the port the command reads */
 		if (!off)
 			continue;
 		item = fa_ib_port_json(&p);
@@ -182,9 +221,7 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((ev = fa_ib_list_evidence(&l, topo, "ports")) == NULL ||
 	    fa_evidence_add(ev, fa_evidence(topo, "ports_examined",
 	    json_integer((json_int_t)examined))) != 0 ||
-	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
-	    "smpquery portinfo <lid>   (or: smpquery -D portinfo <dr-path>)")))
-	    != 0) {
+	    mk_repro(ev, kind, lid, l.count > 0) != 0) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}

@@ -7,11 +7,13 @@
  * other tenants' nodes that the provider left there.  0x7FFF (limited) is
  * the safe form.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_checks.h"
+#include "ib_topo.h"
 
 static const char *const refs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 10.9: partitioning "
@@ -43,6 +45,34 @@ has_full_default(const struct fa_obs *o, size_t *count)
 	}
 	*count = json_array_size(arr);
 	return found;
+}
+
+/*
+ * The command that reads the tenant port's P_Key table: LID-routed to its
+ * LID, from any node, or where the LID is unknown by directed route 0 on
+ * the tenant node.  0 or FA_ERR_NOMEM.
+ */
+static int
+add_repro(json_t *ev, const struct fa_obs *o)
+{
+	long long lid = 0;
+	char cmd[48];
+	const char *note;
+
+	(void)fa_json_get_int(o->data, "lid", 1, 0xbfff, &lid);
+	if (lid > 0) {
+		snprintf(cmd, sizeof(cmd), "smpquery pkeys %lld", lid);
+		note = "the tenant port's P_Key table, LID-routed from any "
+		    "node (on the tenant node, smpquery -D pkeys 0 reads the "
+		    "same table); 0xffff is full membership of the default "
+		    "partition, 0x7fff limited";
+	} else {
+		snprintf(cmd, sizeof(cmd), "smpquery -D pkeys 0");
+		note = "run on the tenant node: directed route 0 is the tenant "
+		    "port itself; 0xffff is full membership of the default "
+		    "partition, 0x7fff limited";
+	}
+	return fa_ib_repro(ev, cmd, note);
 }
 
 static int
@@ -91,9 +121,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		if ((ev = json_array()) == NULL || fa_evidence_add(ev,
 		    fa_evidence(o, "pkeys", json_deep_copy(json_object_get(
-		    o->data, "pkeys")))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "reproduce", json_string(
-		    "smpquery -D pkeys 0   (run on the tenant node)"))) != 0) {
+		    o->data, "pkeys")))) != 0 || add_repro(ev, o) != 0) {
 			json_decref(ev);
 			return FA_ERR_NOMEM;
 		}

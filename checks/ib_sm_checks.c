@@ -83,10 +83,7 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_evidence(o, "sm_key", json_deep_copy(key))) != 0 ||
 		    fa_evidence_add(ev, fa_evidence(NULL, "sm_port_mkey_protect",
 		    prot >= 0 ? json_integer(prot) :
-		    json_string("unknown"))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "reproduce", json_string(
-		    "sminfo -d -d -d <sm-lid>   (SM_Key: SMInfo bytes 8-15)")))
-		    != 0) {
+		    json_string("unknown"))) != 0 || fa_ib_sminfo_repro(ev, o) != 0) {
 			json_decref(ev);
 			return FA_ERR_NOMEM;
 		}
@@ -380,6 +377,73 @@ sm_json(const struct sm_ent *e, int listed)
 	return o;
 }
 
+#define SM_REPRO_MAX	8	/* commands for IB-SM-UNEXPECTED */
+
+/* Whether SM e is one the result is about: unlisted, or a second master. */
+static int
+sm_offends(const struct fa_policy *p, const struct sm_ent *e, int judged,
+    int masters)
+{
+	return (judged && sm_listed(p, e) == 0) ||
+	    (masters > 1 && e->state == SM_MASTER);
+}
+
+/*
+ * Append to cmds the commands that show the SMs the result is about (every
+ * SM when none offends): sminfo at the LID of each that answered SMInfo,
+ * saquery SMIR once for those only the SA listed.  0 or FA_ERR_NOMEM.
+ */
+static int
+sm_repro_cmds(json_t *cmds, const struct sm_set *set,
+    const struct fa_policy *p, int judged, int masters)
+{
+	const struct sm_ent *e;
+	size_t i;
+	int any = 0, all, smir = 0;
+	char cmd[32];
+
+	for (i = 0; i < set->n; i++)
+		any |= sm_offends(p, &set->v[i], judged, masters);
+	all = !any;
+	for (i = 0; i < set->n && json_array_size(cmds) < SM_REPRO_MAX; i++) {
+		e = &set->v[i];
+		if ((!e->answered && !e->on_sa && !e->have_port) ||
+		    (!all && !sm_offends(p, e, judged, masters)))
+			continue;
+		if (e->answered && e->lid > 0)
+			snprintf(cmd, sizeof(cmd), "sminfo %lld", e->lid);
+		else if (e->on_sa && !smir)
+			snprintf(cmd, sizeof(cmd), "saquery SMIR");
+		else
+			continue;
+		smir |= strcmp(cmd, "saquery SMIR") == 0;
+		if (json_array_append_new(cmds, json_string(cmd)) != 0)
+			return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* The commands as "reproduce" entries, and a note on reading them. */
+static int
+sm_repro_add(json_t *ev, const json_t *cmds)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(cmds, i, v)
+		if (fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
+		    json_deep_copy(v))) != 0)
+			return FA_ERR_NOMEM;
+	return fa_evidence_add(ev, fa_evidence(NULL, "reproduce_note",
+	    json_string(json_array_size(cmds) == 0 ? "no command: no SM "
+	    "listed answered SMInfo or was listed by the SA" : "one command "
+	    "per SM listed as unexpected or as a second master (every SM "
+	    "when none is): sminfo LID prints the SM's port GUID (sm guid) "
+	    "and state (3 SMINFO_MASTER), smpquery nodeinfo LID its node "
+	    "GUID, saquery SMIR every SM the SA knows; compare the GUIDs "
+	    "with the policy's sm_guid lines")));
+}
+
 static int
 eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
@@ -388,7 +452,7 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const json_t *sms, *e;
 	struct sm_set set = { NULL, 0, 0 };
 	size_t it = 0, i;
-	json_t *list = NULL, *ev = NULL, *item;
+	json_t *list = NULL, *ev = NULL, *item, *cmds = NULL;
 	int r, listed, masters = 0, unexpected = 0, unresolved = 0;
 	int seen = 0, malformed = 0, unknown_state = 0, judged;
 
@@ -447,12 +511,17 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    json_array_append_new(list, item) != 0)
 			goto nomem;
 	}
+	if ((cmds = json_array()) == NULL || sm_repro_cmds(cmds, &set,
+	    ctx->policy, judged, masters) != 0)
+		goto nomem;
 	free(set.v);
 	set.v = NULL;
 	if (seen == 0 && unexpected == 0) {
 		json_decref(list);
+		json_decref(cmds);
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
-		    NULL, "no SM answered SMInfo and the SA listed none");
+		    NULL, "no SM was observed: SMInfo went unanswered at %d "
+		    "port(s) and the SA listed none", unknown_state);
 	}
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
 	    NULL, "sms", list)) != 0) {
@@ -462,9 +531,10 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	list = NULL;
 	if (fa_evidence_add(ev, fa_evidence(NULL, "sm_count",
 	    json_integer((json_int_t)(seen + unknown_state)))) != 0 ||
-	    fa_evidence_add(ev, fa_evidence(NULL, "reproduce", json_string(
-	    "saquery SMIR; sminfo <lid>; smpquery nodeinfo <lid>"))) != 0)
+	    sm_repro_add(ev, cmds) != 0)
 		goto nomem;
+	json_decref(cmds);
+	cmds = NULL;
 	if (masters > 1 || unexpected > 0)
 		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 		    "%d SM%s in MASTER state, %d SM report%s from ports the "
@@ -510,6 +580,7 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 nomem:
 	json_decref(list);
 	json_decref(ev);
+	json_decref(cmds);
 	free(set.v);
 	return FA_ERR_NOMEM;
 }

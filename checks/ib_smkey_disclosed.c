@@ -12,6 +12,7 @@
  * at the master SM's own LID, answered in the same run, so the node is up
  * and its SMA dropped our Get, as M_Key protection level 2 requires.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/errors.h"
@@ -123,9 +124,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_evidence_add(ev, fa_evidence(o, "state",
 		    json_integer(state))) != 0 ||
 		    fa_evidence_add(ev, fa_evidence(o, "priority",
-		    json_integer(prio))) != 0 || fa_evidence_add(ev,
-		    fa_evidence(NULL, "reproduce", json_string("sminfo -d -d -d "
-		    "<sm-lid>   (SM_Key: SMInfo bytes 8-15 of the dump)"))) != 0) {
+		    json_integer(prio))) != 0 || fa_ib_sminfo_repro(ev, o) != 0) {
 			json_decref(ev);
 			return FA_ERR_NOMEM;
 		}

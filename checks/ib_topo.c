@@ -411,3 +411,30 @@ fa_ib_list_evidence(struct fa_ib_list *l, const struct fa_obs *obs,
 	l->items = NULL;
 	return ev;
 }
+
+int
+fa_ib_repro(json_t *ev, const char *cmd, const char *note)
+{
+	if (cmd != NULL && fa_evidence_add(ev, fa_evidence(NULL, "reproduce",
+	    json_string(cmd))) != 0)
+		return FA_ERR_NOMEM;
+	if (note != NULL && fa_evidence_add(ev, fa_evidence(NULL,
+	    "reproduce_note", json_string(note))) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
+int
+fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o)
+{
+	long long lid = 0;
+	char cmd[40];
+
+	if (fa_json_get_int(o->data, "lid", 1, 0xbfff, &lid) != 0)
+		return fa_ib_repro(ev, NULL, "no command: the SM's LID is "
+		    "unknown");
+	snprintf(cmd, sizeof(cmd), "sminfo -d -d %lld", lid);
+	return fa_ib_repro(ev, cmd, "-d -d dumps the MADs on stderr; the "
+	    "SM_Key is SMInfo bytes 8-15, MAD bytes 72-79: the last 8 bytes "
+	    "of the fifth line (offset 0x40) of the \"rcv buf\" dump");
+}

@@ -155,4 +155,17 @@ int fa_ib_list_add(struct fa_ib_list *l, json_t *item);
 json_t *fa_ib_list_evidence(struct fa_ib_list *l, const struct fa_obs *obs,
     const char *field);
 
+/*
+ * Evidence for the provider who reproduces a finding: the "reproduce"
+ * command (unless NULL), a command runnable as written, and the
+ * "reproduce_note" (unless NULL) that says where to run it or what to
+ * read in its output.  0 or FA_ERR_NOMEM.
+ */
+int fa_ib_repro(json_t *ev, const char *cmd, const char *note);
+/*
+ * The same for the SM_Key an SM returns: sminfo with the MADs dumped, at
+ * the LID of SMInfo observation o.  0 or FA_ERR_NOMEM.
+ */
+int fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o);
+
 #endif

@@ -394,8 +394,9 @@ check_of(struct fa_merge *m, const char *id)
 
 /*
  * At most MAX_EV_ITEMS items of an evidence array and MAX_EV_BYTES of
- * JSON, secrets redacted, the "reproduce" command kept first if it fits,
- * and a note saying how many were left out.  NULL on ENOMEM.
+ * JSON, secrets redacted, the "reproduce" commands and their
+ * "reproduce_note" kept first if they fit, and a note saying how many
+ * were left out.  NULL on ENOMEM.
  */
 static json_t *
 evidence_bounded(const json_t *ev)
@@ -415,7 +416,8 @@ evidence_bounded(const json_t *ev)
 		json_array_foreach(ev, i, e) {
 			const char *fld = jstr(e, "field");
 			int repro = fld != NULL &&
-			    strcmp(fld, "reproduce") == 0;
+			    (strcmp(fld, "reproduce") == 0 ||
+			    strcmp(fld, "reproduce_note") == 0);
 
 			if (repro != (pass == 0) || kept == MAX_EV_ITEMS)
 				continue;

@@ -14,9 +14,10 @@
 # found through its port 0 and the SA asked at its LID; the foreign
 # standby judged unexpected unless the policy names it (by port or node
 # GUID); the SMs named by node GUID not called unexpected.  The
-# reproduce commands of IB-SM-UNEXPECTED (saquery SMIR; sminfo <lid>;
-# smpquery nodeinfo <lid>) are run against the fabric and must show each
-# SM's GUID.
+# commands IB-SM-UNEXPECTED's reproduce note names (saquery SMIR;
+# sminfo LID; smpquery nodeinfo LID) are run against the fabric for every
+# SM and must show each SM's GUID (tests/ib/test_repro.sh runs the
+# finding's own reproduce commands).
 # The fabrics are built in a temporary directory from fixtures/ib/multi-sm.
 # usage: tests/ib/test_smid.sh FABAUDIT
 set -u

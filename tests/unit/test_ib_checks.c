@@ -727,6 +727,53 @@ evint(const struct fa_result *res, const char *field)
 	return json_integer_value(v);
 }
 
+/* How many evidence entries of res have this field. */
+static size_t
+evcount(const struct fa_result *res, const char *field)
+{
+	const json_t *e;
+	const char *f;
+	size_t i, n = 0;
+
+	json_array_foreach(res->evidence, i, e) {
+		f = json_string_value(json_object_get(e, "field"));
+		if (f != NULL && strcmp(f, field) == 0)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * The result's one "reproduce" command is cmd (NULL: it has none), and its
+ * "reproduce_note" holds note (NULL: not checked).
+ */
+static void
+assert_repro(const struct fa_result *res, const char *cmd, const char *note)
+{
+	if (cmd != NULL) {
+		assert_int_equal(evcount(res, "reproduce"), 1);
+		assert_string_equal(json_string_value(evv(res, "reproduce")),
+		    cmd);
+	} else
+		assert_int_equal(evcount(res, "reproduce"), 0);
+	if (note != NULL)
+		assert_non_null(strstr(json_string_value(evv(res,
+		    "reproduce_note")), note));
+}
+
+/* The command is `cmd` LID, at the LID of the first port in `field`. */
+static void
+assert_repro_first(const struct fa_result *res, const char *field,
+    const char *cmd)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "%s %lld", cmd, (long long)
+	    json_integer_value(json_object_get(json_array_get(evv(res, field),
+	    0), "lid")));
+	assert_repro(res, want, "for the first ");
+}
+
 static void
 assert_reason(const struct fa_result *res, const char *needle)
 {
@@ -797,8 +844,9 @@ smp_unrestricted_fail(void **state)
 	    "nodes_answering_smps", &oid)), 6);
 	assert_string_equal(oid, "ib.topology");
 	assert_int_equal(evint(&r.v[0], "max_hops"), 2);
-	assert_non_null(strstr(json_string_value(evv(&r.v[0], "reproduce")),
-	    "smpquery -D nodeinfo"));
+	/* One hop out of the tenant port the scan used, run there. */
+	assert_repro(&r.v[0], "smpquery -C mlx5_0 -P 1 -D nodeinfo 0,1",
+	    "run on the tenant node");
 	fa_results_free(&r);
 }
 
@@ -900,6 +948,9 @@ mkey_unset_fail(void **state)
 	assert_int_equal(evint(&r.v[0], "count"), 7);
 	assert_int_equal(json_array_size(evv(&r.v[0], "ports")), 7);
 	assert_int_equal(evint(&r.v[0], "ports_examined"), PORTS_EXAMINED);
+	assert_repro_first(&r.v[0], "ports", "smpquery -K portinfo");
+	assert_non_null(strstr(json_string_value(evv(&r.v[0],
+	    "reproduce_note")), "Mkey reads 0x0000000000000000"));
 	fa_results_free(&r);
 
 	/* One unprotected port among protected ones: it alone is listed. */
@@ -922,6 +973,7 @@ mkey_unset_fail(void **state)
 	    "mkey_protect")), 0);
 	/* UNSET does not quote the key itself. */
 	assert_null(json_object_get(p, "mkey"));
+	assert_repro(&r.v[0], "smpquery -K portinfo 8", "use their LID");
 	fa_results_free(&r);
 
 	/* A switch is guarded by its port 0's M_Key. */
@@ -932,6 +984,7 @@ mkey_unset_fail(void **state)
 	assert_int_equal(r.v[0].status, FA_ST_FAIL);
 	assert_string_equal(fa_json_get_str(json_array_get(evv(&r.v[0],
 	    "ports"), 0), "target"), T_SW2 "/0");
+	assert_repro(&r.v[0], "smpquery -K portinfo 3", NULL);
 	fa_results_free(&r);
 }
 
@@ -1018,8 +1071,8 @@ mkey_readable_fail(void **state)
 	assert_true(json_is_object(k));
 	assert_string_equal(fa_json_get_str(k, "value"), FA_REDACTED);
 	assert_true(json_is_false(json_object_get(k, "zero")));
-	assert_non_null(strstr(json_string_value(evv(&r.v[0], "reproduce")),
-	    "smpquery portinfo"));
+	/* The readable port's LID, with -K so smpquery shows the key. */
+	assert_repro(&r.v[0], "smpquery -K portinfo 1", "non-zero M_Key");
 	fa_results_free(&r);
 }
 
@@ -1068,6 +1121,9 @@ mkey_protect_low_fail(void **state)
 	    "mkey_protect")), 1);
 	assert_int_equal(json_integer_value(json_object_get(p, "mkey_lease")),
 	    60);
+	assert_repro_first(&r.v[0], "ports", "smpquery -K portinfo");
+	assert_non_null(strstr(json_string_value(evv(&r.v[0],
+	    "reproduce_note")), "ProtectBits reads below 2"));
 	fa_results_free(&r);
 	/* A readable key is below level 2 too. */
 	f = fab_careful();
@@ -1189,6 +1245,8 @@ smkey_disclosed_fail(void **state)
 	assert_string_equal(oid, "ib.smp.sminfo#11");
 	assert_int_equal(evint(&r.v[0], "state"), SM_MASTER);
 	assert_int_equal(evint(&r.v[0], "priority"), 15);
+	/* At the SM's LID, the MAD dumped: the key is bytes 72-79. */
+	assert_repro(&r.v[0], "sminfo -d -d 1", "MAD bytes 72-79");
 	fa_results_free(&r);
 }
 
@@ -1377,8 +1435,7 @@ smkey_default_fail(void **state)
 	assert_reason(&r.v[0], "the SM_Key is 1, OpenSM's well-known default");
 	assert_true(json_is_true(json_object_get(evv(&r.v[0], "sm_key"),
 	    "well_known")));
-	assert_non_null(strstr(json_string_value(evv(&r.v[0], "reproduce")),
-	    "sminfo"));
+	assert_repro(&r.v[0], "sminfo -d -d 1", "SMInfo bytes 8-15");
 	fa_results_free(&r);
 	/* 0 from an SM whose port has no M_Key protection: really 0. */
 	run(&fa_chk_ib_smkey_default, snap("collected", topo(&f),
@@ -1519,6 +1576,8 @@ sm_unexpected_pass(void **state)
 	assert_string_equal(fa_json_get_str(e, "source"), "SubnGet(SMInfo)");
 	assert_true(json_is_true(json_object_get(e, "listed_in_policy")));
 	assert_true(json_is_true(json_object_get(e, "sa_record")));
+	/* None offends: the command shows every SM, here the one master. */
+	assert_repro(&r.v[0], "sminfo 1", "every SM when none is");
 	fa_results_free(&r);
 	/* A policy without sm_guid: one master passes, placement unjudged. */
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
@@ -1557,6 +1616,22 @@ sm_unexpected_fail(void **state)
 	assert_string_equal(fa_json_get_str(e, "state"), "Standby");
 	assert_int_equal(json_integer_value(json_object_get(e, "lid")), 7);
 	assert_true(json_is_false(json_object_get(e, "listed_in_policy")));
+	/* sminfo at the unlisted SM's LID only. */
+	assert_repro(&r.v[0], "sminfo 7", "sm_guid lines");
+	fa_results_free(&r);
+	/* Two masters: a command for each. */
+	run(&fa_chk_ib_sm_unexpected, snap("collected", topo(&f),
+	    o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
+	    o_sminfo(P_FOREIGN, "complete", KEY_ZERO(), SM_MASTER, 14), NULL),
+	    NULL, &r);
+	assert_int_equal(r.v[0].status, FA_ST_FAIL);
+	assert_int_equal(evcount(&r.v[0], "reproduce"), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    r.v[0].evidence, json_array_size(r.v[0].evidence) - 3), "value")),
+	    "sminfo 1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    r.v[0].evidence, json_array_size(r.v[0].evidence) - 2), "value")),
+	    "sminfo 7");
 	fa_results_free(&r);
 	/* Two masters, even with no sm_guid in the policy. */
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
@@ -1583,10 +1658,10 @@ sm_unexpected_not_tested(void **state)
 	/* No SM answered and the SA listed none (or was not answered). */
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
 	    topo(&f), o_sminfo(P_SM, "no_response", NULL, 0, 0),
-	    o_smir("no_response", SMIR_UFM), NULL), POLICY, "no SM answered "
-	    "SMInfo and the SA listed none"), FA_ST_NOT_TESTED);
+	    o_smir("no_response", SMIR_UFM), NULL), POLICY, "and the SA listed "
+	    "none"), FA_ST_NOT_TESTED);
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
-	    topo(&f), NULL), POLICY, "no SM answered"), FA_ST_NOT_TESTED);
+	    topo(&f), NULL), POLICY, "the SA listed none"), FA_ST_NOT_TESTED);
 	/* One listed master but no discovery: others were not looked for. */
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
 	    o_local(), o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
@@ -1775,6 +1850,8 @@ pkey_full_default_fails(void **state)
 	assert_int_equal(json_array_size(pk), 2);
 	assert_string_equal(json_string_value(json_array_get(pk, 1)),
 	    "0xffff");
+	/* LID-routed to the tenant port's LID. */
+	assert_repro(&r.v[0], "smpquery pkeys 4", "0xffff is full membership");
 	fa_results_free(&r);
 	/* Found in a partial read: still a failure. */
 	assert_int_equal(pkey_status(snap("collected", o_pkeys("incomplete", 4,
@@ -2187,8 +2264,9 @@ enforce_off_fail(void **state)
 	assert_true(json_is_true(json_object_get(p, "inbound")));
 	assert_true(json_is_false(json_object_get(p, "outbound")));
 	assert_int_equal(evint(&r.v[0], "count"), 1);
-	assert_non_null(strstr(json_string_value(evv(&r.v[0], "reproduce")),
-	    "PartEnforceInb/Outb"));
+	/* The listed port: leaf switch LID 2, port 3. */
+	assert_repro(&r.v[0], "smpquery portinfo 2 3", "PartEnforceInb and "
+	    "PartEnforceOutb");
 	fa_results_free(&r);
 	f = fab_careless();
 	assert_int_equal(one(&fa_chk_ib_pkey_enforce_off, snap("collected",
@@ -2400,6 +2478,41 @@ gmpkeys_nodes_judged(void **state)
 	assert_int_equal(one(&fa_chk_ib_amkey_unset, snap("collected",
 	    o_kps("vs", "[" KPN("S-0x1/0", "complete", "") "]"), NULL),
 	    POLICY, "no node was probed"), FA_ST_NOT_TESTED);
+}
+
+/* The reproduce command of a GMP key check on the node entries given. */
+static void
+gmpkey_repro_is(const struct fa_check *c, const char *cls,
+    const char *nodes, const char *cmd, const char *note)
+{
+	struct fa_results r;
+
+	run(c, snap("collected", o_kps(cls, nodes), NULL), POLICY, &r);
+	assert_int_equal(r.n, 1);
+	assert_repro(&r.v[0], cmd, note);
+	fa_results_free(&r);
+}
+
+static void
+gmpkeys_repro(void **state)
+{
+	(void)state;
+	/* The first node that answered, at its LID (KPN: LID 2). */
+	gmpkey_repro_is(&fa_chk_ib_cckey_unset, "cc", "[" KPN("S-0x1/0",
+	    "complete", CCK("true", "<redacted>")) "]",
+	    "ibccquery CongestionKeyInfo 2", "CC_Key reads 0x0000000000000000");
+	gmpkey_repro_is(&fa_chk_ib_vskey_unset, "vs", "[" KPN("S-0x2/0",
+	    "no_response", "") "," KPN("S-0x1/0", "complete", "") "]",
+	    "vendstat -N 2", "for the first node listed");
+	/* No tool sends class 0x0B: a note, no fake command. */
+	gmpkey_repro_is(&fa_chk_ib_amkey_unset, "am", "[" KPN("S-0x1/0",
+	    "complete", "") "]", NULL, "no command: no infiniband-diags tool");
+	/* Nothing answered: nothing to reproduce. */
+	gmpkey_repro_is(&fa_chk_ib_cckey_unset, "cc", "[" KPN("S-0x1/0",
+	    "no_response", "") "]", NULL, "no command");
+	/* A node entry without its LID: no command either. */
+	gmpkey_repro_is(&fa_chk_ib_vskey_unset, "vs", "[{\"target\":"
+	    "\"S-0x1/0\",\"state\":\"complete\"}]", NULL, "no LID recorded");
 }
 
 static void
@@ -3146,6 +3259,7 @@ main(void)
 		cmocka_unit_test(gmpkey_never_passes_on_silence),
 		cmocka_unit_test(gmpkey_left_out),
 		cmocka_unit_test(gmpkeys_nodes_judged),
+		cmocka_unit_test(gmpkeys_repro),
 		cmocka_unit_test(gmpkeys_malformed_is_error),
 		cmocka_unit_test(gmpkey_inconsistent_key_is_error),
 		cmocka_unit_test(smp_unrestricted_pass_smps_filtered),
