@@ -322,7 +322,8 @@ const struct fa_check fa_chk_ib_pkey_enforce_off = {
 	    "port does. Not applicable when discovery found no switch port "
 	    "facing an end node. Not tested when discovery did not "
 	    "complete, or when every examined port enforces but Active switch "
-	    "ports lead to nodes discovery did not reach.",
+	    "ports lead to nodes discovery did not reach, or switch ports did "
+	    "not answer PortInfo.",
 	.eval = eval_enforce,
 };
 

@@ -296,8 +296,10 @@ static const char *const refs[] = {
 	"applicable), when a port discovery reached has a link up "	\
 	"(PhysicalPortState LinkUp) to a node discovery did not reach (a " \
 	"switch that drops SMPs, one at protection level 2 or more, SMPs " \
-	"lost, or the 64-hop limit): that node and every port behind it were not "	\
-	"examined, and the reason names the ports that lead there."
+	"lost, or the 64-hop limit), or when a port's PortInfo went "	\
+	"unanswered (its M_Key is unknown, and it is not counted as "	\
+	"examined): those ports and every port behind them were not "	\
+	"examined, and the reason names them."
 
 const struct fa_check fa_chk_ib_mkey_unset = {
 	.id = "IB-MKEY-UNSET",

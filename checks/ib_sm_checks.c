@@ -674,7 +674,8 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "records, when an SM whose port GUID is not listed is on a port "
 	    "discovery did not find (its node GUID is unknown), when no "
 	    "SM reports MASTER state, or when a port with a link up leads to "
-	    "a node discovery did not reach (an SM may run behind it; the "
-	    "reason names the ports).",
+	    "a node discovery did not reach or a port's PortInfo went "
+	    "unanswered (an SM may run there or behind it; the reason names "
+	    "the ports).",
 	.eval = eval_sm_unexpected,
 };

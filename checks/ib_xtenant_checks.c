@@ -973,9 +973,10 @@ static const char *const refs[] = {
 	"Not tested, instead of passing or being not applicable, when a " \
 	"port discovery reached has a link up (PhysicalPortState LinkUp) " \
 	"to a node discovery did not reach (a switch that drops SMPs, SMPs " \
-	"lost, or the 64-hop limit): that node and every port behind it " \
-	"were not observed, and the reason names the ports that lead " \
-	"there. What was seen still " \
+	"lost, or the 64-hop limit), or when a port's PortInfo went "	\
+	"unanswered (its LID is unknown, so neither the SA nor its P_Key " \
+	"table can be asked): those ports and every port behind them " \
+	"were not observed, and the reason names them. What was seen still " \
 	"fails. "							\
 	"Each result's reproduce command is the query that shows it: "	\
 	"saquery PR --slid OWN --dlid LID (saquery takes no positional " \
