@@ -355,7 +355,10 @@ fa_ib_unexplored_gate(const struct fa_check *c, const struct fa_obs *topo,
 	if ((ev = json_array()) == NULL ||
 	    fa_evidence_add(ev, fa_evidence(topo, "unexplored", items)) != 0 ||
 	    fa_evidence_add(ev, fa_evidence(topo, "unexplored_count",
-	    json_integer((json_int_t)n))) != 0) {
+	    json_integer((json_int_t)n))) != 0 ||
+	    (n > json_array_size(items) && fa_evidence_add(ev, fa_evidence(
+	    topo, "unexplored_shown", fa_json_stringf("first %zu of %zu",
+	    json_array_size(items), n))) != 0)) {
 		if (ev == NULL)
 			json_decref(items);
 		json_decref(ev);
@@ -398,18 +401,28 @@ fa_ib_list_evidence(struct fa_ib_list *l, const struct fa_obs *obs,
     const char *field)
 {
 	json_t *ev = json_array();
+	size_t shown = json_array_size(l->items);
+	char *name = NULL;
 
 	if (ev == NULL || fa_evidence_add(ev, fa_evidence(obs, field,
 	    l->items)) != 0 || fa_evidence_add(ev, fa_evidence(obs,
-	    "count", json_integer((json_int_t)l->count))) != 0) {
-		if (ev == NULL)
-			json_decref(l->items);
-		json_decref(ev);
-		l->items = NULL;
-		return NULL;
-	}
+	    "count", json_integer((json_int_t)l->count))) != 0)
+		goto fail;
 	l->items = NULL;
+	/* A list cut for the report says so: "first N of M". */
+	if (l->count > shown && ((name = fa_strfmt("%s_shown", field)) ==
+	    NULL || fa_evidence_add(ev, fa_evidence(obs, name,
+	    fa_json_stringf("first %zu of %zu", shown, l->count))) != 0))
+		goto fail;
+	free(name);
 	return ev;
+fail:
+	if (ev == NULL)
+		json_decref(l->items);
+	json_decref(ev);
+	l->items = NULL;
+	free(name);
+	return NULL;
 }
 
 int

@@ -423,13 +423,14 @@ seen_insert(struct seen *s, uint64_t guid)
 /*
  * One result about a foreign or unknown-owner port the tenant port
  * reaches: fail for a foreign one, not_tested for one of unknown owner.
- * how, value and repro are consumed.
+ * how, value, repro and note (the "reproduce_note", NULL for none) are
+ * consumed.
  */
 static int
 reached(const struct fa_check *c, struct fa_results *out,
     const struct fa_obs *o, const struct fa_ib_port_ref *ref,
     enum fa_ib_owner own, json_t *how, const char *field, json_t *value,
-    json_t *repro, const char *what)
+    json_t *repro, json_t *note, const char *what)
 {
 	char *t = fa_ib_ref_target(ref);
 	json_t *ev = json_array();
@@ -444,6 +445,8 @@ reached(const struct fa_check *c, struct fa_results *out,
 	if (o != NULL && strcmp(o->kind, KIND_PR) == 0)
 		ev_put(&ev, NULL, "note", json_string(SMP_NOTE));
 	ev_put(&ev, NULL, "reproduce", repro);
+	if (note != NULL)
+		ev_put(&ev, NULL, "reproduce_note", note);
 	if (own == FA_OWN_UNKNOWN)
 		ev_put(&ev, NULL, "owner", json_string("unknown: the "
 		    "NodeDescription Get went unanswered"));
@@ -500,7 +503,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = reached(c, out, w.o, &w.ref, w.own, json_string(
 		    "SA PathRecord returned"), "path_pkeys", json_deep_copy(
 		    json_object_get(w.o->data, "pkeys")), pr_cmd(own_lid,
-		    w.ref.lid, 0), w.own == FA_OWN_UNKNOWN ? "the SA returned "
+		    w.ref.lid, 0), NULL, w.own == FA_OWN_UNKNOWN ?
+		    "the SA returned "
 		    "a path from the tenant port to this port" : "the SA "
 		    "returned a path from the tenant port to this foreign "
 		    "port: the two share a partition");
@@ -531,7 +535,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			reach++;
 		r = reached(c, out, to, &ref, own, json_string(
 		    table_source(to)), "shared_pkeys", shared, table_cmd(to,
-		    ref.lid), own == FA_OWN_UNKNOWN ? "this port's P_Key table "
+		    ref.lid), NULL, own == FA_OWN_UNKNOWN ?
+		    "this port's P_Key table "
 		    "shares a partition with the tenant port's" : "this "
 		    "foreign port's P_Key table shares a partition with the "
 		    "tenant port's");
@@ -568,7 +573,13 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		r = reached(c, out, to, &ref, own, fa_json_stringf("a PerfMgt "
 		    "GMP sent with P_Key %s was answered (--active)",
 		    pk != NULL ? pk : "?"), NULL, NULL, fa_json_stringf(
-		    "perfquery %lld", ref.lid), own == FA_OWN_UNKNOWN ? "a GMP "
+		    "perfquery %lld", ref.lid), fa_json_stringf("perfquery "
+		    "sends its GMP with the P_Key at index 0 of the tenant "
+		    "port's table; fabaudit sent this one with P_Key %s. "
+		    "Where the two differ no infiniband-diags tool can choose "
+		    "the P_Key, and saquery PR --slid %lld --dlid %lld shows "
+		    "the partitions the two ports share", pk != NULL ? pk :
+		    "?", own_lid, ref.lid), own == FA_OWN_UNKNOWN ? "a GMP "
 		    "from the tenant port reached this port and was answered" :
 		    "a GMP from the tenant port reached this foreign port and "
 		    "was answered");

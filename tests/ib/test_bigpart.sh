@@ -107,6 +107,19 @@ expect_eq "IB-XTENANT-REACHABLE fails on exactly the $N foreign ports" \
 expect_eq "IB-PKEY-DEFAULT-FULL passes (0x7fff limited on the tenant port)" \
     "$(jq -r '[.results[] | select(.id == "IB-PKEY-DEFAULT-FULL")][0].status' "$R")" pass
 
+# Every list cut for the report says so, with the exact count: OpenSM
+# leaves every M_Key 0 (its default m_key), so IB-MKEY-UNSET lists every
+# CA port and switch port 0, FT_HCAS + FT_SWITCHES of the generator.
+. "$F/scenario"
+mk() {	# mk FIELD: that evidence value of IB-MKEY-UNSET
+	jq -r --arg f "$1" '[.results[] | select(.id == "IB-MKEY-UNSET")][0] |
+	    [.evidence[] | select(.field == $f)][0].value' "$R"
+}
+expect_eq "IB-MKEY-UNSET counts every CA port and switch port 0" \
+    "$(mk count)" "$((FT_HCAS + FT_SWITCHES))"
+expect_eq "... and says how much of the list it shows" "$(mk ports_shown)" \
+    "first $(mk ports | jq length) of $((FT_HCAS + FT_SWITCHES))"
+
 # The reproduce command: a PathRecord between the two ports it names.
 expect_grep "the reproduce command is a PathRecord query between two LIDs" \
     '^saquery PR --slid [0-9]+ --dlid [0-9]+ --pkey 0x8010$' "$T/repro.cmd"
