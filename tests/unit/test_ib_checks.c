@@ -437,8 +437,10 @@ o_pktr(int trusted, const char *state, int mad_status, const char *records)
 		    trusted ? "true" : "false");
 		if (records != NULL)
 			sbf(&d, ",\"records\":%s", records);
-		sbf(&d, ",\"mad_status\":%d,\"sends\":%d}", mad_status,
-		    strcmp(state, "no_response") == 0 ? 3 : 1);
+		/* The SM_Key 1 query is sent once (ib_sa.c), never retried. */
+		sbf(&d, ",\"mad_status\":%d,\"sends\":%d%s}", mad_status,
+		    !trusted && strcmp(state, "no_response") == 0 ? 3 : 1,
+		    trusted ? ",\"single_shot\":true" : "");
 	}
 	req = strcmp(state, "not_collected") == 0 ? xfmt("none") :
 	    xfmt("SubnAdmGet(PKeyTableRecord) LID %d to the SA at LID %d, "
