@@ -194,9 +194,10 @@ static int
 gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const char *cls, const char *key_name)
 {
-	const struct fa_obs *bad = NULL;
+	const struct fa_obs *bad = NULL, *topo;
 	struct tally t;
 	json_t *ev, *first;
+	long long lost;
 	int r;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
@@ -223,9 +224,22 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    "fabric", NULL, NULL, "the scan was told not to "
 			    "probe for the %s (--key-probes without %s)",
 			    key_name, cls);
+		topo = fa_snapshot_find(ctx->snap, FA_KIND_IB_TOPOLOGY,
+		    "fabric");
+		if (topo == NULL || (topo->state != FA_OBS_COMPLETE &&
+		    topo->state != FA_OBS_INCOMPLETE))
+			return fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    "fabric", NULL, NULL, "no node was probed for the "
+			    "%s: discovery did not complete (%s)", key_name,
+			    topo != NULL ? fa_obs_reason(topo) : "not run");
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
-		    NULL, "no node was probed for the %s (discovery did not "
-		    "complete)", key_name);
+		    NULL, "no node was probed for the %s: discovery found no "
+		    "node to probe (every node but the tenant's own and those "
+		    "hosting an SM, with a LID)%s%s%s", key_name,
+		    topo->state != FA_OBS_COMPLETE ? ", and it did not "
+		    "observe the whole fabric (" : "", topo->state !=
+		    FA_OBS_COMPLETE ? fa_obs_reason(topo) : "",
+		    topo->state != FA_OBS_COMPLETE ? ")" : "");
 	}
 	/* The list is stolen below: keep its first node for the command. */
 	first = json_incref(json_array_get(t.l.items, 0));
@@ -244,11 +258,14 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 		    "%zu of %zu nodes answered a request carrying %s 0",
 		    t.l.count, t.probed, key_name);
+	lost = fa_ib_mads_lost(ctx->snap);
 	return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, ev,
 	    "no node answered a request carrying %s 0 (%zu silent, %zu "
 	    "unsupported, %zu other): a protected key and an absent class "
-	    "look alike without a key to send", key_name, t.silent,
-	    t.unsupported, t.other);
+	    "look alike without a key to send%s", key_name, t.silent,
+	    t.unsupported, t.other, lost > 0 ? "; and MADs were lost during "
+	    "this scan, so a silence may be a probe lost on the way (the "
+	    "probes are sent once)" : "");
 }
 
 static int

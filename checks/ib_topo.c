@@ -1,4 +1,5 @@
 /* Read helpers over the IB topology observation (see ib_topo.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,4 +451,19 @@ fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o)
 	return fa_ib_repro(ev, cmd, "-d -d dumps the MADs on stderr; the "
 	    "SM_Key is SMInfo bytes 8-15, MAD bytes 72-79: the last 8 bytes "
 	    "of the fifth line (offset 0x40) of the \"rcv buf\" dump");
+}
+
+long long
+fa_ib_mads_lost(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o;
+	long long a = 0, b = 0;
+	size_t it = 0;
+
+	if ((o = fa_snapshot_next(s, "ib.engine", &it)) == NULL)
+		return 0;
+	(void)fa_json_get_int(o->data, "lost_sends", 0, LLONG_MAX / 2, &a);
+	(void)fa_json_get_int(json_object_get(o->data, "discovery"),
+	    "lost_sends", 0, LLONG_MAX / 2, &b);
+	return a + b;
 }

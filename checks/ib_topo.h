@@ -168,4 +168,12 @@ int fa_ib_repro(json_t *ev, const char *cmd, const char *note);
  */
 int fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o);
 
+/*
+ * MADs lost during the scan (sends without an answer that the engine or
+ * the discovery tap counted, ib.engine lost_sends and
+ * discovery.lost_sends), for the reasons of checks whose single-shot
+ * probes cannot tell silence from loss; 0 when not recorded.
+ */
+long long fa_ib_mads_lost(const struct fa_snapshot *s);
+
 #endif

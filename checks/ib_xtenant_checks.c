@@ -309,6 +309,22 @@ any_pr(const struct fa_eval_ctx *ctx)
 	return fa_snapshot_next(ctx->snap, KIND_PR, &it) != NULL;
 }
 
+/* No PathRecord was asked: not_tested, saying what discovery missed. */
+static int
+no_pr(const struct fa_check *c, struct fa_results *out,
+    const struct fa_obs *topo)
+{
+	if (topo->state != FA_OBS_COMPLETE)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    NULL, "no PathRecord was asked of the SA, and the other "
+		    "sources found no shared partition: that proves nothing, "
+		    "the less as discovery did not observe the whole fabric "
+		    "(%s)", fa_obs_reason(topo));
+	return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL, NULL,
+	    "no PathRecord was asked of the SA, and the other sources found "
+	    "no shared partition: that proves nothing");
+}
+
 static int
 prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const struct fa_obs **topo,
@@ -590,9 +606,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (reach > 0 || undecided > 0)
 		return 0;
 	if (!any_pr(ctx))
-		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
-		    NULL, "no PathRecord was asked of the SA, and the other "
-		    "sources found no shared partition: that proves nothing");
+		return no_pr(c, out, topo);
 	if (foreign + unknown == 0 &&
 	    (r = unseen(c, topo, out, foreign, unknown)) != 0)
 		return r < 0 ? r : 0;
@@ -911,9 +925,7 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (rows > 0)
 		return 0;
 	if (!any_pr(ctx))
-		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
-		    NULL, "no PathRecord was asked of the SA, and the other "
-		    "sources found no shared partition: that proves nothing");
+		return no_pr(c, out, topo);
 	if (foreign + unknown == 0 &&
 	    (r = unseen(c, topo, out, foreign, unknown)) != 0)
 		return r < 0 ? r : 0;
