@@ -67,6 +67,12 @@ struct fa_check {
 	 * are not touched by it.
 	 */
 	int		 reads_sm_sa;
+	/*
+	 * IB: decided from the tenant port and the SA's answers about that
+	 * port alone, so a discovery that did not reach the whole fabric
+	 * does not hold it back (checks/results.c).
+	 */
+	int		 own_port_only;
 	const char	*title;		/* one line */
 	const char	*rationale;	/* why it matters */
 	const char	*remediation;	/* what the provider must do */

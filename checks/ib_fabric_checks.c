@@ -14,9 +14,11 @@
  *                       silence from the others meaningful.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
 
@@ -115,6 +117,10 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    "end node was examined, and %zu switch ports lead "
 			    "to nodes discovery did not reach or did not "
 			    "answer PortInfo", unknown);
+		/* No switch at all may be a neighbour that never answered. */
+		if ((r = fa_ib_unexplored_gate(c, topo, out, "no switch port "
+		    "facing an end node was found")) != 0)
+			return r < 0 ? r : 0;
 		return fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "fabric",
 		    NULL, NULL, "no switch port facing an end node was found");
 	}
@@ -129,10 +135,20 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "partitions, but %zu active switch ports lead to nodes "
 		    "discovery did not reach or did not answer PortInfo",
 		    examined, unknown);
-	if (l.count == 0)
-		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, ev,
-		    "all %zu switch ports facing end nodes enforce partitions "
-		    "both ways", examined);
+	if (l.count == 0) {
+		char *seen = fa_strfmt("all %zu switch ports facing end nodes "
+		    "enforce partitions both ways", examined);
+
+		r = seen == NULL ? FA_ERR_NOMEM :
+		    fa_ib_unexplored_gate(c, topo, out, seen);
+		if (r == 0)
+			r = fa_results_add(out, c, FA_ST_PASS, "fabric", NULL,
+			    ev, "%s", seen);
+		else
+			json_decref(ev);
+		free(seen);
+		return r < 0 ? r : 0;
+	}
 	return fa_results_add(out, c, FA_ST_FAIL, "fabric", NULL, ev,
 	    "%zu of %zu switch ports facing end nodes do not enforce "
 	    "partitions inbound and outbound", l.count, examined);
@@ -272,6 +288,12 @@ eval_smp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_FAIL, "local", NULL, ev,
 		    "directed-route SMPs from the tenant port were answered by "
 		    "%zu other nodes' SMAs", others);
+	/* Silence past a link whose peer never answered may be loss. */
+	if ((r = fa_ib_unexplored_gate(c, topo, out, "our own SMA answered "
+	    "but no other node's SMA did")) != 0) {
+		json_decref(ev);
+		return r < 0 ? r : 0;
+	}
 	return fa_results_add(out, c, FA_ST_PASS, "local", NULL, ev,
 	    "our own SMA answered but no other node's SMA did");
 }
@@ -320,10 +342,11 @@ const struct fa_check fa_chk_ib_pkey_enforce_off = {
 	    "Fails when a switch port facing an end node does not enforce "
 	    "partitions both inbound and outbound. Passes when every such "
 	    "port does. Not applicable when discovery found no switch port "
-	    "facing an end node. Not tested when discovery did not "
-	    "complete, or when every examined port enforces but Active switch "
-	    "ports lead to nodes discovery did not reach, or switch ports did "
-	    "not answer PortInfo.",
+	    "facing an end node and every port it found was observed. Not "
+	    "tested when discovery did not complete, or when every examined "
+	    "port enforces (or none was found) but ports lead to nodes "
+	    "discovery did not reach (the tenant port's own neighbour "
+	    "included), or switch ports did not answer PortInfo.",
 	.eval = eval_enforce,
 };
 
@@ -358,6 +381,8 @@ const struct fa_check fa_chk_ib_smp_unrestricted = {
 	    "the tenant's own SMA answered while the SA answered GMPs in the "
 	    "same run (SMPs are filtered at the tenant port, as on an SR-IOV "
 	    "virtual function without QP0). Not tested when neither "
-	    "answered, or when discovery did not complete.",
+	    "answered, when discovery did not complete, or when the "
+	    "tenant's own SMA answered but a port with a link up leads to a "
+	    "node that did not (silence past it may be loss).",
 	.eval = eval_smp,
 };

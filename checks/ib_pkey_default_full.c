@@ -150,6 +150,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 const struct fa_check fa_chk_ib_pkey_default_full = {
 	.id = "IB-PKEY-DEFAULT-FULL",
 	.family = FA_FAM_IB,
+	.own_port_only = 1,
 	.severity = FA_SEV_HIGH,
 	.title = "Tenant port is a full member of the default partition",
 	.rationale =

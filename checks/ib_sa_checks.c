@@ -100,6 +100,14 @@ status_of(const struct fa_obs *o)
 	return st;
 }
 
+/* The SA refused the request: "invalid" or "denied" (IBA 15.2.1.1). */
+static int
+refused(const struct fa_obs *o)
+{
+	return o != NULL && o->state == FA_OBS_REJECTED &&
+	    (status_of(o) == SA_REQ_INVALID || status_of(o) == SA_DENIED);
+}
+
 /*
  * A send to the SA was lost in this run: another SA query needed more than
  * one send, or was never answered.  *why gets a description (static).
@@ -209,6 +217,9 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	/*
 	 * "None" or "too many" to the keyed query, when the untrusted one got
 	 * the same: the key made no difference, so it says nothing of it.
+	 * (Neither is an answer OpenSM gives about the requester's own LID,
+	 * whose record exists: with its key, or with key 0 when sa_key is 0,
+	 * it returns the record; else it refuses or drops the request.)
 	 */
 	if (k->state == FA_OBS_REJECTED && (st == SA_NO_RECORDS ||
 	    st == SA_TOO_MANY) && ctl != NULL &&
@@ -236,11 +247,11 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_obs_reason(k));
 	/*
 	 * Silence is the answer of an SA whose key is not 1 (OpenSM drops
-	 * the request, osm_sa_mad_ctrl.c) only if the SA answered the
-	 * control, and no send to it was lost in the run: else it may be
-	 * loss.
+	 * the request, osm_sa_mad_ctrl.c) only if the SA refused the
+	 * untrusted control (an SA that checks keys), and no send to it was
+	 * lost in the run: else it may be loss.
 	 */
-	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl) &&
+	if (k->state == FA_OBS_NO_RESPONSE && refused(ctl) &&
 	    !sa_loss_seen(ctx, k, &loss))
 		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
 		    "the SA dropped the request carrying SM_Key 1 while it "
@@ -316,6 +327,7 @@ static const char *const refs_disc[] = {
 const struct fa_check fa_chk_ib_sakey_default = {
 	.id = "IB-SAKEY-DEFAULT",
 	.family = FA_FAM_IB,
+	.own_port_only = 1,
 	.reads_sm_sa = 1,
 	.severity = FA_SEV_CRITICAL,
 	.title = "The SA trusts a well-known SA_Key (0 or OpenSM's default 1)",
@@ -350,21 +362,22 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "carrying SM_Key 1 as trusted: it returned records, or said "
 	    "\"no records\" or \"too many\" where the untrusted query got "
 	    "another answer. Passes when the SA refused the SM_Key 1 query "
-	    "(REQ_INVALID or DENIED), or dropped it while answering the "
-	    "untrusted control, no SA query of the run having lost a send. "
+	    "(REQ_INVALID or DENIED), or dropped it while refusing the "
+	    "untrusted control (an SA that checks keys), no SA query of the "
+	    "run having lost a send. "
 	    "Not tested when it was not sent (no SM LID known), when the SA "
 	    "does not support the query, when both queries got the same "
 	    "\"no records\" or \"too many\", when the SM_Key 1 query went "
-	    "unanswered and the control did too or another SA query lost a "
-	    "send, or when only a status that says nothing of the key came "
-	    "back.",
+	    "unanswered and the control was not refused or another SA query "
+	    "lost a send, or when only a status that says nothing of the key "
+	    "came back.",
 	.eval = eval_sakey,
 };
 
 const struct fa_check fa_chk_ib_sa_disclosure = {
 	.id = "IB-SA-DISCLOSURE",
 	.family = FA_FAM_IB,
-	.reads_sm_sa = 1,
+	.own_port_only = 1,
 	.severity = FA_SEV_HIGH,
 	.title = "The SA discloses restricted records to untrusted requesters",
 	.rationale =

@@ -38,8 +38,12 @@ sm_port_protect(const struct fa_eval_ctx *ctx, const struct fa_obs *o)
 	uint64_t guid;
 	long long prot = -1;
 
-	if (topo == NULL || fa_json_get_u64(o->data, "port_guid", &guid) != 0 ||
-	    fa_ib_find_port(topo, NULL, guid, &p) != 1)
+	/* The port discovery matched, else the SMInfo GUID (the SM's port
+	 * GUID, IBA vol. 1 14.2.5.13). */
+	if (topo == NULL || ((fa_json_get_u64(o->data, "port_guid", &guid) !=
+	    0 || fa_ib_find_port(topo, NULL, guid, &p) != 1) &&
+	    (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
+	    fa_ib_find_port(topo, NULL, guid, &p) != 1)))
 		return -1;
 	(void)fa_json_get_int(p.port, "mkey_protect", 0, 3, &prot);
 	return prot;
@@ -98,6 +102,19 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			    ev, "the SM_Key is really 0 (the SM port has no "
 			    "M_Key protection, so 0 was not hidden): SMs do not "
 			    "authenticate each other");
+		else if (prot >= 2)
+			/*
+			 * At level 2 or 3 a Get with the wrong M_Key is
+			 * dropped (IBA vol. 1 14.2.4): discovery's, carrying
+			 * M_Key 0, was answered, so the port's M_Key is 0 and
+			 * hides nothing (OpenSM hides the SM_Key only behind a
+			 * non-zero M_Key, osm_sminfo_rcv.c).
+			 */
+			r = fa_results_add(out, c, FA_ST_FAIL, o->target, name,
+			    ev, "the SM_Key is really 0: the SM port is at M_Key "
+			    "protection level %lld yet answered discovery's Get "
+			    "carrying M_Key 0, so its M_Key is 0 and hides "
+			    "nothing: SMs do not authenticate each other", prot);
 		else if (prot > 0)
 			r = fa_results_add(out, c, FA_ST_NOT_TESTED, o->target,
 			    name, ev, "SM_Key read as 0 but hidden by the SM "
@@ -465,7 +482,9 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			malformed++;
 	/* The SMs the SA knows: the same SMs, or ones SMPs did not find. */
 	sa = fa_snapshot_find(ctx->snap, "ib.sa.sminfo_records", "sa");
-	sms = sa != NULL && sa->state == FA_OBS_COMPLETE ?
+	/* A table cut short still lists real SMs: read what it holds. */
+	sms = sa != NULL && (sa->state == FA_OBS_COMPLETE ||
+	    sa->state == FA_OBS_INCOMPLETE) ?
 	    json_object_get(sa->data, "sms") : NULL;
 	json_array_foreach(sms, i, e)
 		if ((r = sm_from_record(&set, e)) == FA_ERR_NOMEM)
@@ -564,6 +583,12 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    ev, "no SM found reports MASTER state: the master was not "
 		    "identified");
+	if (sa != NULL && sa->state == FA_OBS_INCOMPLETE)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
+		    ev, "%s, but the SA's SMInfoRecord table was cut short "
+		    "(%s): an SM it did not list may be unexpected", judged ?
+		    "every SM found runs on a port the policy lists, with one "
+		    "master" : "one master SM", fa_obs_reason(sa));
 	/* An SM may sit behind a port discovery did not follow. */
 	if (topo != NULL && (r = fa_ib_unexplored_gate(c, topo, out,
 	    judged ? "every SM found runs on a port the policy lists, with "
@@ -604,7 +629,6 @@ static const char *const refs_sm[] = {
 const struct fa_check fa_chk_ib_smkey_default = {
 	.id = "IB-SMKEY-DEFAULT",
 	.family = FA_FAM_IB,
-	.reads_sm_sa = 1,
 	.severity = FA_SEV_CRITICAL,
 	.title = "The SM_Key is a well-known value (0 or OpenSM's default 1)",
 	.rationale =
@@ -624,9 +648,12 @@ const struct fa_check fa_chk_ib_smkey_default = {
 	.outcomes =
 	    "One result per SM. Fails when the SM_Key read is 1 (OpenSM's "
 	    "default), or 0 while the SM's port has M_Key protection bits 0, "
-	    "so that the 0 was not hidden. Passes when the key read is "
+	    "so that the 0 was not hidden, or bits 2 or 3 while that port "
+	    "answered discovery's Get carrying M_Key 0 (its M_Key is then 0 "
+	    "and hides nothing). Passes when the key read is "
 	    "neither 0 nor 1. Not tested when the key reads 0 but the SM's "
-	    "port is M_Key protected (a hidden key cannot be judged) or its "
+	    "port is at M_Key protection level 1 (a hidden key cannot be "
+	    "judged) or its "
 	    "PortInfo is unknown, when SMInfo got no usable answer, when no "
 	    "SM was found, and, as an extra result, when discovery did not "
 	    "complete.",
@@ -671,7 +698,9 @@ const struct fa_check fa_chk_ib_sm_unexpected = {
 	    "SM answered SMInfo and the SA listed none; and, instead of "
 	    "passing, when discovery did not complete, when a port "
 	    "advertising an SM neither answered SMInfo nor is in the SA's "
-	    "records, when an SM whose port GUID is not listed is on a port "
+	    "records, when the SA's SMInfoRecord table was cut short (the "
+	    "records it did hold are judged), "
+	    "when an SM whose port GUID is not listed is on a port "
 	    "discovery did not find (its node GUID is unknown), when no "
 	    "SM reports MASTER state, or when a port with a link up leads to "
 	    "a node discovery did not reach or a port's PortInfo went "

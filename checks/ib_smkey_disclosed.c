@@ -78,8 +78,11 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
 		seen++;
 		name = fa_json_get_str(o->data, "node_desc");
+		/* Silence proves a refusal only where nothing was lost: a
+		 * Get to a port discovery did not reach is sent once. */
 		if (o->state == FA_OBS_NO_RESPONSE &&
-		    (ctl = sa_alive_at(ctx, o)) != NULL) {
+		    (ctl = sa_alive_at(ctx, o)) != NULL &&
+		    fa_ib_mads_lost(ctx->snap) == 0) {
 			if ((ev = json_array()) == NULL || fa_evidence_add(ev,
 			    fa_evidence(o, "unanswered", json_string(
 			    o->request))) != 0 || fa_evidence_add(ev,
@@ -100,9 +103,12 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (o->state != FA_OBS_COMPLETE) {
 			r = fa_results_add(out, c, fa_status_for_obs(o),
 			    o->target, name, NULL,
-			    "SubnGet(SMInfo) got no usable answer (%s); "
+			    "SubnGet(SMInfo) got no usable answer (%s%s); "
 			    "whether the SM_Key is disclosed is unknown",
-			    fa_obs_reason(o));
+			    fa_obs_reason(o), o->state == FA_OBS_NO_RESPONSE &&
+			    fa_ib_mads_lost(ctx->snap) > 0 ? ", and MADs were "
+			    "lost during the scan: the silence may be loss" :
+			    "");
 			if (r < 0)
 				return r;
 			continue;
@@ -179,9 +185,11 @@ const struct fa_check fa_chk_ib_smkey_disclosed = {
 	    "to the unauthenticated SubnGet(SMInfo). Passes when it returned "
 	    "SM_Key 0 (hidden or unset: IB-SMKEY-DEFAULT tells which), or "
 	    "when the SM's port dropped the Get while the SA at the same LID "
-	    "answered in the same run (its SMA refuses unauthenticated Gets). "
+	    "answered in the same run (its SMA refuses unauthenticated Gets) "
+	    "and no MAD of the run was lost. "
 	    "Not tested when SMInfo got no usable answer and no such control "
-	    "exists, when no SM was found, and, as an extra result, when "
+	    "exists or MADs were lost, when no SM was found, and, as an "
+	    "extra result, when "
 	    "discovery did not complete (SMs other than the master were not "
 	    "looked for).",
 	.eval = eval,

@@ -169,10 +169,13 @@ int fa_ib_repro(json_t *ev, const char *cmd, const char *note);
 int fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o);
 
 /*
- * MADs lost during the scan (sends without an answer that the engine or
- * the discovery tap counted, ib.engine lost_sends and
- * discovery.lost_sends), for the reasons of checks whose single-shot
+ * MADs the audit lost after discovery (ib.engine lost_sends: sends of a
+ * retried request that went unanswered; the single-shot probes' silence
+ * is counted apart, as "silent"), for the checks whose single-shot
  * probes cannot tell silence from loss; 0 when not recorded.
+ * Discovery's own unanswered sends are left out: a port at M_Key
+ * protection level 2 drops them by design, and the second discovery
+ * (ib_discover.c) tells that refusal from loss.
  */
 long long fa_ib_mads_lost(const struct fa_snapshot *s);
 

@@ -34,7 +34,7 @@ struct pr_walk {
 	const struct fa_obs	*o;
 	struct fa_ib_port_ref	 ref;
 	enum fa_ib_owner	 own;		/* FOREIGN or UNKNOWN */
-	long long		 records;	/* when o is complete */
+	long long		 records;	/* read, when seen_paths(o) */
 };
 
 /* Foreign, or possibly foreign: what these checks look at. */
@@ -48,6 +48,25 @@ candidate(enum fa_ib_owner own)
  * Next PathRecord observation about a foreign or unknown-owner port; 1, 0
  * at end, <0 bad.
  */
+/*
+ * A PathRecord observation whose records were read: answered whole, or
+ * cut (no RMPP, more paths than one MAD holds) after some records, which
+ * are paths all the same (ib_sa.c keeps them).
+ */
+static int
+seen_paths(const struct fa_obs *o)
+{
+	return o->state == FA_OBS_COMPLETE || (o->state == FA_OBS_INCOMPLETE &&
+	    json_is_integer(json_object_get(o->data, "records")));
+}
+
+/* Lost: no records read, so nothing is known of its paths. */
+static int
+pr_lost(const struct pr_walk *w)
+{
+	return w->o->state != FA_OBS_COMPLETE && w->records == 0;
+}
+
 static int
 next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t self, size_t *it,
@@ -63,7 +82,9 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 			return -1;	/* a malformed port hides the rest */
 		if (r == 0)
 			continue;	/* not a port discovery saw */
-		if (w->o->state == FA_OBS_COMPLETE &&
+		/* A cut answer keeps the records it read: each is a path. */
+		w->records = 0;
+		if (seen_paths(w->o) &&
 		    (fa_json_get_int(w->o->data, "records", 0, 1 << 20,
 		    &w->records) != 0 || (w->records > 0 &&
 		    !json_is_array(json_object_get(w->o->data, "pkeys")))))
@@ -506,7 +527,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			unknown++;
 		else
 			foreign++;
-		if (w.o->state != FA_OBS_COMPLETE) {
+		if (pr_lost(&w)) {
 			lost++;
 			continue;
 		}
@@ -856,7 +877,7 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			unknown++;
 		else
 			foreign++;
-		if (w.o->state != FA_OBS_COMPLETE) {
+		if (pr_lost(&w)) {
 			lost++;
 			continue;
 		}
@@ -991,7 +1012,8 @@ static const char *const refs[] = {
 	"of unknown owner). Not "					\
 	"tested when discovery did not complete, when no PathRecord was " \
 	"asked of the SA, when PathRecord queries about foreign ports got " \
-	"no usable answer, or when the SA returned no path to any port at " \
+	"no usable answer (an answer cut short after some records counts " \
+	"by the paths it read), or when the SA returned no path to any port at " \
 	"all, not even the SM's: an empty answer then proves nothing. "	\
 	"Not tested, instead of passing or being not applicable, when a " \
 	"port discovery reached has a link up (PhysicalPortState LinkUp) " \

@@ -174,7 +174,8 @@ no_pass(struct fa_results *out, size_t from, const char *why)
 /*
  * What keeps IB checks from passing: a scan that did not reach the whole
  * fabric.  The topology is incomplete (two discoveries differed, or the
- * 64-hop limit was reached): no IB check passes (*all).  The SA stopped
+ * 64-hop limit was reached): no IB check passes (*all) but those decided
+ * from the tenant port alone (own_port_only).  The SA stopped
  * answering during the scan: what the SM and SA then left unanswered was
  * not refusal, so no check that reads the SM or SA (reads_sm_sa) passes
  * (*sa); the SMAs of the nodes answer SMPs whether an SM runs or not, so
@@ -200,8 +201,10 @@ ib_unreached(const struct fa_snapshot *s, char **all, char **sa)
 	    !json_is_true(json_object_get(o->data, "unexplored_only")) &&
 	    (*all = fa_strdup(fa_obs_reason(o))) == NULL)
 		return FA_ERR_NOMEM;
+	/* Unanswered: a send of ours that failed, or a --max-time cut
+	 * (cut_passes() speaks for it), is not the SA gone. */
 	if ((o = fa_snapshot_find(s, "ib.sa.alive_after", "sa")) != NULL &&
-	    o->state != FA_OBS_COMPLETE && o->state != FA_OBS_REJECTED &&
+	    o->state == FA_OBS_NO_RESPONSE &&
 	    (*sa = fa_strfmt("the SA stopped answering during the scan "
 	    "(%s): what the SM and SA did not answer was not seen",
 	    fa_obs_reason(o))) == NULL) {
@@ -271,8 +274,9 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		return r;
 	for (c = fa_checks; *c != NULL; c++) {
 		before = out->n;
-		why = (*c)->family != FA_FAM_IB ? NULL : unsteady != NULL ?
-		    unsteady : (*c)->reads_sm_sa ? sa_gone : NULL;
+		why = (*c)->family != FA_FAM_IB ? NULL : unsteady != NULL &&
+		    !(*c)->own_port_only ? unsteady : (*c)->reads_sm_sa ?
+		    sa_gone : NULL;
 		/* A cut by --max-time first: its reason says what passed. */
 		if ((r = (*c)->eval(*c, ctx, out)) < 0 ||
 		    (out->n == before && (r = fa_results_add(out, *c,

@@ -122,6 +122,8 @@ struct fab {
 	int		 enf_out[NCA];
 	int		 foreign_is_sm;	/* zeta-gpu-01 has IsSM */
 	int		 only_self;	/* only our node found */
+	int		 self_dangling;	/* our port's link up, its peer never
+					   answered (no remote_*) */
 	int		 no_max_hops;
 	const char	*state;		/* the topology's state */
 	const char	*inject;	/* raw node before zeta-gpu-01 */
@@ -182,6 +184,10 @@ ca_node(char **sb, const struct fab *f, int who)
 	    "\"guid\":\"" GUIDF "\"", c->desc, G(c->node), c->lid,
 	    issm ? 0x50c04au : 0x50c048u, issm ? "true" : "false", G(c->port));
 	port_mk(sb, &f->mk[who]);
+	if (who == P_SELF && f->self_dangling) {
+		sbf(sb, ",\"phys_state\":5}]}");
+		return;
+	}
 	sbf(sb, ",\"remote_node_guid\":\"" GUIDF "\",\"remote_port\":%d,"
 	    "\"remote_type\":\"Switch\"}]}", G(SW1_GUID), c->swport);
 }
@@ -866,6 +872,23 @@ smp_unrestricted_pass_only_own_sma(void **state)
 	assert_int_equal(r.v[0].status, FA_ST_PASS);
 	assert_int_equal(evint(&r.v[0], "nodes_answering_smps"), 0);
 	fa_results_free(&r);
+	/*
+	 * Our port's link is up but its peer never answered: the silence of
+	 * everything past it may be loss, or a switch at M_Key level 2 that
+	 * still forwards directed-route SMPs.  Not a pass; and no switch
+	 * port found is not "no switch port", for enforcement either.
+	 */
+	f.self_dangling = 1;
+	assert_int_equal(one(&fa_chk_ib_smp_unrestricted, snap("collected",
+	    o_local(), topo(&f), NULL), POLICY, "H-0x0002c90300000100/1"),
+	    FA_ST_NOT_TESTED);
+	assert_int_equal(one(&fa_chk_ib_pkey_enforce_off, snap("collected",
+	    o_local(), topo(&f), NULL), POLICY, "were not observed"),
+	    FA_ST_NOT_TESTED);
+	f.self_dangling = 0;
+	assert_int_equal(one(&fa_chk_ib_pkey_enforce_off, snap("collected",
+	    o_local(), topo(&f), NULL), POLICY, "no switch port"),
+	    FA_ST_NOT_APPLICABLE);
 }
 
 /*
@@ -1300,6 +1323,13 @@ smkey_disclosed_silent_sm_with_sa_control(void **state)
 	assert_string_equal(r.v[0].target, T_SM);
 	assert_reason(&r.v[0], "while the SA at the same LID answered");
 	fa_results_free(&r);
+	/* MADs lost in the run: the single Get may have been one of them. */
+	assert_int_equal(one(c, snap("collected", o_local(), topo(&f),
+	    o_sminfo_x(P_SM, "no_response", NULL, 0, 0, HIDDEN_SM), o_pktr(0,
+	    "rejected", 0x0200, "0"), obs("ib.engine#1", "ib.engine", "local",
+	    "MAD engine counters", "complete", NULL, "{\"lost_sends\":2,"
+	    "\"discovery\":{\"lost_sends\":0}}"), NULL), POLICY,
+	    "the silence may be loss"), FA_ST_NOT_TESTED);
 	/* Discovery reached the SM port: protection cannot explain it. */
 	assert_int_equal(one(c, snap("collected", o_local(), topo(&f),
 	    o_sminfo(P_SM, "no_response", NULL, 0, 0), o_pktr(0, "rejected",
@@ -1485,6 +1515,15 @@ smkey_default_zero_unresolved_not_tested(void **state)
 	    topo(&f), o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
 	    NULL), POLICY, "hidden by the SM port's M_Key protection level 1"),
 	    FA_ST_NOT_TESTED);
+	/*
+	 * At level 2 the port answered discovery's M_Key 0 Get, so its
+	 * M_Key is 0 and hides nothing: the 0 read is the SM_Key (IBA vol.
+	 * 1 14.2.4).
+	 */
+	f.mk[P_SM] = MK_SECURE;
+	assert_int_equal(one(&fa_chk_ib_smkey_default, snap("collected",
+	    topo(&f), o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
+	    NULL), POLICY, "at M_Key protection level 2"), FA_ST_FAIL);
 	/* The SM port is not in the topology (PortInfo unknown). */
 	f.only_self = 1;
 	run(&fa_chk_ib_smkey_default, snap("collected", topo(&f),
@@ -1649,6 +1688,16 @@ sm_unexpected_fail(void **state)
 	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
 	    o_smir("complete", SMIR_UFM "," SMIR_ZETA_M), NULL), NULL,
 	    "2 SMs in MASTER state"), FA_ST_FAIL);
+	/* A table cut short still lists the SMs it read: judged. */
+	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
+	    topo(&f), o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
+	    o_smir("incomplete", SMIR_UFM "," SMIR_ZETA_S), NULL), POLICY,
+	    "1 SM report from ports"), FA_ST_FAIL);
+	/* ... and what it may not have listed keeps it from passing. */
+	assert_int_equal(one(&fa_chk_ib_sm_unexpected, snap("collected",
+	    topo(&f), o_sminfo(P_SM, "complete", KEY_ZERO(), SM_MASTER, 15),
+	    o_smir("incomplete", SMIR_UFM), NULL), POLICY, "cut short"),
+	    FA_ST_NOT_TESTED);
 }
 
 static void
@@ -2164,6 +2213,26 @@ xtenant_not_tested(void **state)
 	assert_int_equal(r.n, 1);
 	assert_int_equal(res_for(&r, T_FOREIGN)->status, FA_ST_FAIL);
 	fa_results_free(&r);
+	/*
+	 * An answer cut after its first records (no RMPP, more paths than
+	 * one MAD holds) still read them: each is a path, a shared
+	 * partition, whatever the rest held.  Cut before any record, it is
+	 * lost like an unanswered one.
+	 */
+	run(c, snap("collected", o_local(), topo(&f), o_pr(P_FOREIGN,
+	    "incomplete", "1", "\"0xffff\""), PR_NONE(P_FOREIGN2), NULL),
+	    POLICY, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(res_for(&r, T_FOREIGN)->status, FA_ST_FAIL);
+	fa_results_free(&r);
+	assert_int_equal(one(&fa_chk_ib_pkey_shared, snap("collected",
+	    o_local(), topo(&f), o_pr(P_FOREIGN, "incomplete", "1",
+	    "\"0xffff\""), PR_NONE(P_FOREIGN2), NULL), POLICY, "0xffff"),
+	    FA_ST_FAIL);
+	assert_int_equal(one(c, snap("collected", o_local(), topo(&f),
+	    o_pr(P_FOREIGN, "incomplete", "0", ""), PR_NONE(P_FOREIGN2),
+	    NULL), POLICY, "1 PathRecord queries got no usable answer"),
+	    FA_ST_NOT_TESTED);
 }
 
 static void

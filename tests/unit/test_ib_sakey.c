@@ -351,6 +351,26 @@ sakey_same_answer_not_tested(void **state)
 	expect(&v, FA_ST_FAIL, "0x0300", NULL);
 }
 
+/*
+ * Silence to SM_Key 1 says "not its key" only from an SA that checks
+ * keys: one that refused the untrusted control.  A control answered "no
+ * records" about the requester's own LID (which has a table) shows no
+ * key check, so the silence proves nothing.
+ */
+static void
+sakey_silence_needs_refusal(void **state)
+{
+	struct verdict v;
+
+	(void)state;
+	v = judge(SAKEY, snap(o_local(), o_pktr(0, "rejected", 0x0300, 0, 1),
+	    o_pktr(1, "no_response", 0, 0, 1), o_smir("complete", 1), NULL));
+	expect(&v, FA_ST_NOT_TESTED, NULL, NULL);
+	v = judge(SAKEY, snap(o_local(), o_pktr(0, "rejected", 0x0200, 0, 1),
+	    o_pktr(1, "no_response", 0, 0, 1), o_smir("complete", 1), NULL));
+	expect(&v, FA_ST_PASS, "dropped", NULL);
+}
+
 /* The texts that make fabaudit-checks(7) say what is sent and decided. */
 static void
 sakey_texts(void **state)
@@ -373,6 +393,7 @@ main(void)
 		cmocka_unit_test(sakey_random_passes),
 		cmocka_unit_test(sakey_silence_with_sa_loss_not_tested),
 		cmocka_unit_test(sakey_same_answer_not_tested),
+		cmocka_unit_test(sakey_silence_needs_refusal),
 		cmocka_unit_test(sakey_texts),
 	};
 
