@@ -10,12 +10,17 @@
  * /proc/driver/nvidia/version for the driver; osrelease and /proc/version
  * (the Debian package version, when present) for the kernel.
  *
- * Confidence: a distribution build (a Debian package of runc or
- * containerd, any kernel) may carry backported fixes the version does not
- * show, so a match there is a failure with confidence "version-only";
- * vendor packages (docker-ce, containerd.io, nvidia-container-toolkit) and
- * the driver's own version string are exact.  A driver on a branch the
- * catalogue does not list is not_tested, never pass.
+ * A distribution's build (a dpkg package whose Maintainer is Debian's or
+ * Ubuntu's, a Debian kernel) may carry backported fixes its upstream
+ * number does not show: it is judged by the catalogue's data from that
+ * distribution for the host's release (/etc/os-release) and source
+ * package, in Debian version order (DSA-5615-1 fixed CVE-2024-21626 in
+ * runc 1.1.5+ds1-1+deb12u1, whose upstream 1.1.5 is below 1.1.12); with
+ * no such data, an upstream match decides nothing (not_tested).  Vendor
+ * packages (docker-ce, containerd.io, nvidia-container-toolkit) and the
+ * driver's own version string are judged by their upstream version.  A
+ * driver on a branch the catalogue does not list is not_tested, never
+ * pass.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,17 +94,27 @@ static const char *const refs_kernel[] = {
 	"catalogue, a local file (--cve-db, or the installed "		\
 	"host-cves.json) that the snapshot embeds")
 #define VULN_OUTCOMES							\
-	"One result per version found. Fails when the version is inside " \
-	"the affected range of a catalogued CVE not ruled out by the "	\
-	"configuration read (a distribution build, which may carry "	\
-	"backported fixes, fails with confidence version-only). Passes " \
-	"when no catalogued CVE affects it. Not tested when no catalogue " \
+	"One result per version found. A package the distribution built " \
+	"(its Maintainer is Debian's or Ubuntu's; a Debian kernel) is "	\
+	"judged by that distribution's data for the host's release "	\
+	"(/etc/os-release) and its source package, with Debian version " \
+	"ordering: affected below the release's fix or while no fix is " \
+	"out; the upstream ranges only rule CVEs out, since backported " \
+	"fixes do not show in the upstream number. Any other build (a "	\
+	"vendor's package, the driver) is judged by its upstream version. " \
+	"Fails when a catalogued CVE not ruled out by the configuration " \
+	"read affects the version (the reason counts those on CISA's KEV " \
+	"list). Passes when none does. Not tested when a distribution "	\
+	"build lies in a CVE's upstream range and the catalogue has no "	\
+	"data of that distribution for the release, when no catalogue "	\
 	"was loaded, when no version was found (in a container the host's " \
 	"packages are not visible), or, for the driver, when its branch is " \
-	"not in the catalogue. An error when the catalogue is invalid."
+	"not in the catalogue. An error when the catalogue is invalid. "	\
+	"Each CVE in the evidence says which rule decided it."
 
 
-/* Debian's own builds (backports possible) versus vendor packages. */
+/* Debian's own builds (backports possible) versus vendor packages,
+ * for a dpkg database whose stanzas name no Maintainer. */
 static const char *const distro_packages[] = { "runc", "containerd",
 	"docker.io", NULL };
 
@@ -108,7 +123,33 @@ struct candidate {
 	char		 version[FA_VERSION_MAX + 1];	/* to match */
 	char		 shown[160];	/* "runc 1.1.5+ds1-1+deb12u1 (dpkg)" */
 	int		 version_only;
+	/*
+	 * A distribution's build: judged by that distribution's data for
+	 * its release (the catalogue's "distro"), the upstream ranges
+	 * deciding only where they rule the CVE out.
+	 */
+	int		 distro_built;
+	char		 debver[FA_VERSION_MAX + 1];	/* its package version */
+	char		 os[41], release[41];	/* from host.os ("" unknown) */
+	char		 srcpkg[101];		/* its source package */
 };
+
+/* The host's distribution and release (host.os), into cd. */
+static void
+host_release(const struct fa_snapshot *s, struct candidate *cd)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, "host.os", "os-release");
+	const char *id, *cn;
+
+	cd->os[0] = cd->release[0] = '\0';
+	if (o == NULL || o->state != FA_OBS_COMPLETE ||
+	    (id = fa_json_get_str(o->data, "id")) == NULL ||
+	    (cn = fa_json_get_str(o->data, "codename")) == NULL ||
+	    strlen(id) >= sizeof(cd->os) || strlen(cn) >= sizeof(cd->release))
+		return;
+	memcpy(cd->os, id, strlen(id) + 1);
+	memcpy(cd->release, cn, strlen(cn) + 1);
+}
 
 static enum fa_component
 component_of(const struct fa_check *c)
@@ -236,6 +277,53 @@ conditions_json(const struct fa_cve *e)
 	return a;
 }
 
+/*
+ * A distribution's build against entry e: 2 affected by its own data
+ * (below the release's fix, or no fix yet: *dh the row), 1 not affected
+ * (at or above the fix, never affected, or the upstream range rules it
+ * out), 0 no data and the upstream range includes it (undetermined).  A
+ * package version that is not a Debian version has no data.
+ */
+static int
+distro_rule(const struct fa_cve *e, const struct candidate *cd,
+    const struct fa_cve_range **hit, const char **rule,
+    const struct fa_cve_distro **dh)
+{
+	const char *err;
+	int v;
+
+	*dh = NULL;
+	if (cd->os[0] == '\0' || cd->srcpkg[0] == '\0' ||
+	    fa_cve_distro_verdict(e, cd->os, cd->release, cd->srcpkg,
+	    cd->debver, &v, dh, &err) != 0)
+		v = -1;
+	if (v == 1) {
+		*rule = "distribution data for this release";
+		return 2;
+	}
+	if (v == 0)
+		return 1;	/* *dh: the row that says so */
+	*dh = NULL;
+	if (*hit == NULL)
+		return 1;	/* not even the upstream range holds */
+	*rule = "upstream range only; the distribution may have backported "
+	    "the fix and the catalogue has no data for this release";
+	return 0;
+}
+
+/* One CVE's evidence entry; NULL on ENOMEM. */
+static json_t *
+cve_json(const struct fa_cve *e, const struct fa_cve_range *hit,
+    const struct fa_cve_distro *dh, const char *rule, const char *verdict)
+{
+	return json_pack("{s:s, s:s?, s:o, s:s?, s:s?, s:o, s:s, s:s, s:s?}",
+	    "cve", e->id, "title", e->title, "cvss", e->cvss >= 0 ?
+	    json_real(e->cvss) : json_null(), "fixed", dh != NULL ?
+	    dh->fixed : hit != NULL ? hit->fixed : NULL, "advisory",
+	    e->advisory, "conditions", conditions_json(e), "rule", rule,
+	    "verdict", verdict, "kev_added", e->kev_added);
+}
+
 /* Judge one candidate version against the catalogue. */
 static int
 judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
@@ -244,12 +332,13 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     enum fa_component comp)
 {
 	const struct fa_cve_range *hit;
+	const struct fa_cve_distro *dh;
 	const struct fa_cve *e;
-	const char *err, *why, *worst = NULL;
+	const char *err, *why, *worst = NULL, *rule;
 	double max = -1;
-	size_t i, n = 0, out_n = 0;
+	size_t i, n = 0, out_n = 0, undet = 0, kev = 0;
 	json_t *ev, *cves;
-	char key[96], cvss[32];
+	char key[96], cvss[32], kevs[80];
 	int r;
 
 	if ((ev = json_array()) == NULL || (cves = json_array()) == NULL) {
@@ -275,28 +364,53 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			return r < 0 ? r : 0;
 		}
 		why = NULL;
-		if (hit == NULL && e->reopened_by != NULL) {
+		dh = NULL;
+		rule = "upstream range";
+		if (cd->distro_built) {
+			r = distro_rule(e, cd, &hit, &rule, &dh);
+			if (r == 1 && dh != NULL) {
+				/* Fixed by the distribution: say so. */
+				if (json_array_append_new(cves, cve_json(e, hit,
+				    dh, "distribution data for this release",
+				    dh->status == FA_DISTRO_FIXED ? "fixed" :
+				    "not affected")) != 0)
+					goto nomem;
+				continue;
+			}
+			if (r == 1)
+				continue;	/* outside the upstream range */
+			if (r == 0) {
+				/* No data: the upstream range may not hold. */
+				if (json_array_append_new(cves, cve_json(e, hit,
+				    NULL, rule, "undetermined")) != 0)
+					goto nomem;
+				undet++;
+				continue;
+			}
+			/* 2: below the distribution's own fix. */
+		}
+		if (hit == NULL && dh == NULL && e->reopened_by != NULL) {
 			snprintf(key, sizeof(key), "features.%s",
 			    e->reopened_by);
 			if (!json_is_true(ctk_value(ctx->snap, key)))
 				continue;
 			why = "re-opened by a [features] flag";
-		} else if (hit == NULL) {
+		} else if (hit == NULL && dh == NULL) {
 			continue;
 		}
 		{
 			char nb[160];
 			const char *no = ruled_out(ctx->snap, e, nb,
 			    sizeof(nb));
+			json_t *cj = cve_json(e, hit, dh, rule, no != NULL ?
+			    "ruled out" : "affected");
 
-			if (json_array_append_new(cves, json_pack("{s:s, s:s?, "
-			    "s:o, s:s?, s:s?, s:o, s:s?, s:s?}", "cve", e->id,
-			    "title", e->title, "cvss", e->cvss >= 0 ?
-			    json_real(e->cvss) : json_null(), "fixed",
-			    hit != NULL ? hit->fixed : NULL, "advisory",
-			    e->advisory, "conditions", conditions_json(e),
-			    "ruled_out", no, "note", why != NULL ? why :
-			    hit != NULL ? hit->note : NULL)) != 0)
+			if (cj == NULL || json_object_set_new(cj, "ruled_out",
+			    no != NULL ? json_string(no) : json_null()) != 0 ||
+			    json_object_set_new(cj, "note", why != NULL ?
+			    json_string(why) : hit != NULL && hit->note != NULL ?
+			    json_string(hit->note) : json_null()) != 0 ||
+			    json_array_append_new(cves, cj) != 0)
 				goto nomem;
 			if (no != NULL) {
 				out_n++;
@@ -304,6 +418,7 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			}
 		}
 		n++;
+		kev += e->kev_added != NULL;
 		if (worst == NULL || e->cvss > max) {
 			max = e->cvss;
 			worst = e->id;
@@ -314,15 +429,31 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return FA_ERR_NOMEM;
 	}
 	snprintf(cvss, sizeof(cvss), ", CVSS %.1f", max);
+	snprintf(kevs, sizeof(kevs), "; %zu on CISA's Known Exploited "
+	    "Vulnerabilities list", kev);
 	if (n > 0)
 		r = fa_results_add(out, c, FA_ST_FAIL, cd->obs->target, NULL,
 		    ev, "%s is in the affected range of %zu catalogued CVE%s "
-		    "(worst %s%s)%s%s", cd->shown, n, n > 1 ? "s" : "",
-		    worst, max >= 0 ? cvss : ", no CVSS score",
-		    cd->version_only ? "; confidence version-only: the "
-		    "distribution may have backported fixes the version does "
-		    "not show" : "", out_n > 0 ?
+		    "(worst %s%s)%s%s%s", cd->shown, n, n > 1 ? "s" : "",
+		    worst, max >= 0 ? cvss : ", no CVSS score", kev > 0 ?
+		    kevs : "", cd->version_only && !cd->distro_built ?
+		    "; confidence version-only: the distribution may have "
+		    "backported fixes the version does not show" : "",
+		    out_n > 0 ?
 		    "; others ruled out by configuration (see evidence)" : "");
+	else if (undet > 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, cd->obs->target,
+		    NULL, ev, "%s is the distribution's own build: the "
+		    "upstream ranges of %zu catalogued CVE%s include its "
+		    "upstream version, but the distribution may have "
+		    "backported the fix, and the catalogue of %s has no "
+		    "data from %s%s%s%s for %s%s", cd->shown, undet,
+		    undet > 1 ? "s" : "", db->date,
+		    cd->os[0] != '\0' ? cd->os : "the host's distribution",
+		    cd->os[0] != '\0' ? " " : "", cd->release,
+		    cd->os[0] != '\0' ? "" : " (unknown: no /etc/os-release)",
+		    undet > 1 ? "them" : "it", out_n > 0 ? "; matches ruled "
+		    "out by configuration are in the evidence" : "");
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, cd->obs->target, NULL,
 		    ev, "no catalogued CVE affects %s (catalogue of %s)%s",
@@ -340,7 +471,8 @@ static size_t
 candidates(const struct fa_snapshot *s, enum fa_component comp,
     struct candidate *cd, size_t max, const struct fa_obs **missing)
 {
-	const char *name = fa_component_name(comp), *v, *pkg, *up;
+	const char *name = fa_component_name(comp), *v, *pkg, *up, *origin;
+	const char *src;
 	const struct fa_obs *o, *uncertain = NULL;
 	const json_t *deb;
 	size_t it = 0, n = 0, i, k;
@@ -354,6 +486,7 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 			return 0;
 		}
 		deb = json_object_get(o->data, "debian_package");
+		memset(&cd[0], 0, sizeof(cd[0]));
 		cd[0].obs = o;
 		cd[0].version_only = comp == FA_COMP_KERNEL;
 		if (fa_json_get_str(deb, "version") != NULL) {
@@ -361,6 +494,12 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 			    fa_json_get_str(deb, "version"));
 			snprintf(cd[0].shown, sizeof(cd[0].shown), "kernel %s "
 			    "(Debian package %s)", v, cd[0].version);
+			/* Debian's kernel: its source package is "linux". */
+			host_release(s, &cd[0]);
+			cd[0].distro_built = 1;
+			snprintf(cd[0].debver, sizeof(cd[0].debver), "%s",
+			    cd[0].version);
+			snprintf(cd[0].srcpkg, sizeof(cd[0].srcpkg), "linux");
 		} else {
 			snprintf(cd[0].version, sizeof(cd[0].version), "%s", v);
 			snprintf(cd[0].shown, sizeof(cd[0].shown), "%s %s (%s)",
@@ -393,15 +532,28 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 				break;
 		if (k < n)
 			continue;
+		memset(&cd[n], 0, sizeof(cd[n]));
 		cd[n].obs = o;
 		snprintf(cd[n].version, sizeof(cd[n].version), "%s",
 		    up != NULL ? up : v);
 		snprintf(cd[n].shown, sizeof(cd[n].shown), "%s %s (dpkg)", pkg,
 		    v);
-		cd[n].version_only = 0;
-		for (i = 0; distro_packages[i] != NULL; i++)
-			if (strcmp(pkg, distro_packages[i]) == 0)
-				cd[n].version_only = 1;
+		origin = fa_json_get_str(o->data, "origin");
+		if (origin != NULL && strcmp(origin, "unknown") != 0)
+			cd[n].distro_built = strcmp(origin, "debian") == 0 ||
+			    strcmp(origin, "ubuntu") == 0;
+		else	/* no Maintainer to tell: Debian's package names */
+			for (i = 0; distro_packages[i] != NULL; i++)
+				if (strcmp(pkg, distro_packages[i]) == 0)
+					cd[n].distro_built = 1;
+		cd[n].version_only = cd[n].distro_built;
+		if (cd[n].distro_built) {
+			host_release(s, &cd[n]);
+			snprintf(cd[n].debver, sizeof(cd[n].debver), "%s", v);
+			src = fa_json_get_str(o->data, "source_package");
+			snprintf(cd[n].srcpkg, sizeof(cd[n].srcpkg), "%s",
+			    src != NULL && src[0] != '\0' ? src : pkg);
+		}
 		n++;
 	}
 	if (n > 0)

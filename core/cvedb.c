@@ -164,6 +164,43 @@ load_sources(const json_t *arr, char **why)
 	return 0;
 }
 
+/*
+ * "inputs" (format 2): the files a build read, [{"name", "kind",
+ * "sha256", "newest"}], newest a date or null.
+ */
+static int
+load_inputs(const json_t *arr, char **why)
+{
+	const char *name, *kind, *sha;
+	json_t *s, *newest;
+	json_error_t e;
+	size_t i, k;
+	time_t t;
+
+	if (!json_is_array(arr) || json_array_size(arr) > 1000)
+		return fa_why(why, "inputs: not an array of at most 1000");
+	json_array_foreach(arr, i, s) {
+		if (json_unpack_ex(s, &e, JSON_STRICT, "{s:s, s:s, s:s, s:o}",
+		    "name", &name, "kind", &kind, "sha256", &sha, "newest",
+		    &newest) != 0)
+			return fa_why(why, "inputs[%zu]: %s", i, e.text);
+		if (!text_ok(name, 200) || !text_ok(kind, 20))
+			return fa_why(why, "inputs[%zu]: name or kind not "
+			    "printable text", i);
+		for (k = 0; k < 64 && ((sha[k] >= '0' && sha[k] <= '9') ||
+		    (sha[k] >= 'a' && sha[k] <= 'f')); k++)
+			;
+		if (k != 64 || sha[64] != '\0')
+			return fa_why(why, "inputs[%zu].sha256: not 64 "
+			    "lower-case hex digits", i);
+		if (!json_is_null(newest) && (!json_is_string(newest) ||
+		    !date_ok(json_string_value(newest), &t)))
+			return fa_why(why, "inputs[%zu].newest: not YYYY-MM-DD "
+			    "or null", i);
+	}
+	return 0;
+}
+
 static int
 opt_text(const char *s, size_t max)
 {
@@ -235,6 +272,104 @@ load_ranges(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
 	return 0;
 }
 
+static const char *const distro_status_names[] = {
+	[FA_DISTRO_FIXED] = "fixed",
+	[FA_DISTRO_OPEN] = "open",
+	[FA_DISTRO_NOT_AFFECTED] = "not-affected",
+	[FA_DISTRO_UNDETERMINED] = "undetermined",
+};
+
+const char *
+fa_distro_status_name(enum fa_distro_status st)
+{
+	return (unsigned)st <= FA_DISTRO_UNDETERMINED ?
+	    distro_status_names[st] : "unknown";
+}
+
+/* A distribution or release name: [a-z0-9][a-z0-9.+-]*, 1-40 bytes. */
+static int
+name_ok(const char *s)
+{
+	size_t i, n;
+
+	if (s == NULL || (n = strlen(s)) == 0 || n > 40 ||
+	    !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || strchr(".+-", s[i]) != NULL))
+			return 0;
+	return 1;
+}
+
+/*
+ * "distro": [{"os", "release", "package", "status", "fixed"}]: "fixed"
+ * a Debian version exactly when status is "fixed".
+ */
+static int
+load_distro(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
+{
+	struct fa_cve_distro *d;
+	const char *st, *err;
+	json_t *o, *fixed;
+	json_error_t e;
+	size_t i;
+	int k;
+
+	if (!json_is_array(arr) || json_array_size(arr) > 256)
+		return fa_why(why, "entries[%zu].distro: not an array of at "
+		    "most 256", ei);
+	c->ndistro = json_array_size(arr);
+	if (c->ndistro > 0 && (c->distro = calloc(c->ndistro,
+	    sizeof(*c->distro))) == NULL)
+		return FA_ERR_NOMEM;
+	json_array_foreach(arr, i, o) {
+		d = &c->distro[i];
+		if (json_unpack_ex(o, &e, JSON_STRICT, "{s:s, s:s, s:s, s:s, "
+		    "s:o}", "os", &d->os, "release", &d->release, "package",
+		    &d->package, "status", &st, "fixed", &fixed) != 0)
+			return fa_why(why, "entries[%zu].distro[%zu]: %s", ei,
+			    i, e.text);
+		if (!name_ok(d->os) || !name_ok(d->release) ||
+		    !name_ok(d->package))
+			return fa_why(why, "entries[%zu].distro[%zu]: os, "
+			    "release and package are lower-case names", ei, i);
+		for (k = 0; k <= FA_DISTRO_UNDETERMINED; k++)
+			if (strcmp(st, distro_status_names[k]) == 0)
+				break;
+		if (k > FA_DISTRO_UNDETERMINED)
+			return fa_why(why, "entries[%zu].distro[%zu].status: "
+			    "not fixed, open, not-affected or undetermined", ei,
+			    i);
+		d->status = (enum fa_distro_status)k;
+		if (str_or_null(fixed, &d->fixed) != 0 ||
+		    (d->status == FA_DISTRO_FIXED) != (d->fixed != NULL))
+			return fa_why(why, "entries[%zu].distro[%zu].fixed: a "
+			    "version when status is fixed, else null", ei, i);
+		if (d->fixed != NULL &&
+		    fa_version_valid(FA_VER_DEBIAN, d->fixed, &err) != 0)
+			return fa_why(why, "entries[%zu].distro[%zu].fixed: "
+			    "%s", ei, i, err);
+	}
+	return 0;
+}
+
+/* "kev": {"added": "YYYY-MM-DD"}: on CISA's KEV list since. */
+static int
+load_kev(struct fa_cve *c, size_t ei, const json_t *o, char **why)
+{
+	json_error_t e;
+	time_t t;
+
+	if (json_unpack_ex((json_t *)o, &e, JSON_STRICT, "{s:s}", "added",
+	    &c->kev_added) != 0)
+		return fa_why(why, "entries[%zu].kev: %s", ei, e.text);
+	if (!date_ok(c->kev_added, &t))
+		return fa_why(why, "entries[%zu].kev.added: not YYYY-MM-DD",
+		    ei);
+	return 0;
+}
+
 static int
 load_entry(struct fa_cvedb *db, size_t i, const json_t *o, char **why)
 {
@@ -245,14 +380,25 @@ load_entry(struct fa_cvedb *db, size_t i, const json_t *o, char **why)
 	size_t k;
 	int n, r;
 
+	json_t *distro = NULL, *kev = NULL;
+
 	if (json_unpack_ex((json_t *)o, &e, JSON_STRICT,
-	    "{s:s, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s?s, s?s, s:s, s?s}",
+	    "{s:s, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s?s, s?s, s:s, s?s, "
+	    "s?o, s?o}",
 	    "id", &c->id, "component", &comp, "title", &c->title,
 	    "cvss", &cvss, "cvss_version", &cvssv, "advisory", &c->advisory,
 	    "affected", &aff, "conditions", &conds,
 	    "reopened_by", &c->reopened_by, "mitigated_by", &c->mitigated_by,
-	    "confidence", &conf, "note", &c->note) != 0)
+	    "confidence", &conf, "note", &c->note, "distro", &distro,
+	    "kev", &kev) != 0)
 		return fa_why(why, "entries[%zu]: %s", i, e.text);
+	if ((distro != NULL || kev != NULL) && db->format < 2)
+		return fa_why(why, "entries[%zu]: distro and kev need format "
+		    "2", i);
+	if (distro != NULL && (r = load_distro(c, i, distro, why)) != 0)
+		return r;
+	if (kev != NULL && (r = load_kev(c, i, kev, why)) != 0)
+		return r;
 	if (!cve_id_ok(c->id))
 		return fa_why(why, "entries[%zu].id: not a CVE identifier", i);
 	if (fa_component_parse(comp, &c->component) != 0)
@@ -276,7 +422,10 @@ load_entry(struct fa_cvedb *db, size_t i, const json_t *o, char **why)
 	if (!url_ok(c->advisory))
 		return fa_why(why, "entries[%zu].advisory: not an https "
 		    "URL", i);
-	if ((r = load_ranges(c, i, aff, why)) != 0)
+	/* Format 2: a CVE only distributions speak of has no range. */
+	if (!(db->format >= 2 && c->ndistro > 0 && json_is_array(aff) &&
+	    json_array_size(aff) == 0) && (r = load_ranges(c, i, aff, why)) !=
+	    0)
 		return r;
 	if (!json_is_array(conds))
 		return fa_why(why, "entries[%zu].conditions: not an array", i);
@@ -313,8 +462,10 @@ fa_cvedb_free(struct fa_cvedb *db)
 
 	if (db == NULL)
 		return;
-	for (i = 0; i < db->n; i++)
+	for (i = 0; i < db->n; i++) {
 		free(db->entries[i].ranges);
+		free(db->entries[i].distro);
+	}
 	free(db->entries);
 	json_decref(db->json);
 	free(db);
@@ -324,8 +475,8 @@ int
 fa_cvedb_from_json(json_t *j, struct fa_cvedb **out, char **why)
 {
 	struct fa_cvedb *db;
-	json_t *sources, *entries, *o;
-	const char *name;
+	json_t *sources, *entries, *o, *inputs = NULL;
+	const char *name, *built_by = NULL;
 	json_error_t e;
 	json_int_t format;
 	size_t i;
@@ -337,18 +488,38 @@ fa_cvedb_from_json(json_t *j, struct fa_cvedb **out, char **why)
 	if ((db = calloc(1, sizeof(*db))) == NULL)
 		return FA_ERR_NOMEM;
 	db->json = json_incref(j);
-	if (json_unpack_ex(j, &e, JSON_STRICT, "{s:I, s:s, s:s, s:o, s:o}",
-	    "format", &format, "name", &name, "date", &db->date,
-	    "sources", &sources, "entries", &entries) != 0) {
+	if (json_unpack_ex(j, &e, JSON_STRICT, "{s:I, s:s, s:s, s?s, s:o, "
+	    "s?o, s?s, s:o}", "format", &format, "name", &name, "date",
+	    &db->date, "valid_until", &db->valid_until, "sources", &sources,
+	    "inputs", &inputs, "built_by", &built_by, "entries",
+	    &entries) != 0) {
 		r = fa_why(why, "%s", e.text);
 		goto bad;
 	}
 	r = FA_ERR_INPUT;
-	if (format != FA_CVEDB_FORMAT) {
-		fa_why(why, "format: %lld is not %d", (long long)format,
+	if (format != 1 && format != FA_CVEDB_FORMAT) {
+		fa_why(why, "format: %lld is not 1 or %d", (long long)format,
 		    FA_CVEDB_FORMAT);
 		goto bad;
 	}
+	db->format = (int)format;
+	if (format < 2 && (db->valid_until != NULL || inputs != NULL ||
+	    built_by != NULL)) {
+		fa_why(why, "valid_until, inputs and built_by need format 2");
+		goto bad;
+	}
+	if (db->valid_until != NULL && !date_ok(db->valid_until,
+	    &db->valid_until_t)) {
+		fa_why(why, "valid_until: not YYYY-MM-DD");
+		goto bad;
+	}
+	if (built_by != NULL && !text_ok(built_by, 200)) {
+		fa_why(why, "built_by: not printable text");
+		goto bad;
+	}
+	if (inputs != NULL && (r = load_inputs(inputs, why)) != 0)
+		goto bad;
+	r = FA_ERR_INPUT;
 	if (!text_ok(name, 200)) {
 		fa_why(why, "name: not printable text");
 		goto bad;
@@ -430,6 +601,47 @@ fa_cve_match(const struct fa_cve *e, const char *version,
 			*hit = &e->ranges[i];
 			break;
 		}
+	}
+	return 0;
+}
+
+int
+fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
+    const char *release, const char *package, const char *debver,
+    int *verdict, const struct fa_cve_distro **hit, const char **errstr)
+{
+	const struct fa_cve_distro *d;
+	size_t i;
+	int cmp, r;
+
+	*verdict = -1;
+	*hit = NULL;
+	if ((r = fa_version_valid(FA_VER_DEBIAN, debver, errstr)) != 0)
+		return r;
+	for (i = 0; i < e->ndistro; i++) {
+		d = &e->distro[i];
+		if (strcmp(d->os, os) != 0 || strcmp(d->release, release) != 0 ||
+		    strcmp(d->package, package) != 0)
+			continue;
+		*hit = d;
+		switch (d->status) {
+		case FA_DISTRO_FIXED:
+			if ((r = fa_version_cmp(FA_VER_DEBIAN, debver, d->fixed,
+			    &cmp, errstr)) != 0)
+				return r;
+			*verdict = cmp < 0;
+			break;
+		case FA_DISTRO_OPEN:
+			*verdict = 1;
+			break;
+		case FA_DISTRO_NOT_AFFECTED:
+			*verdict = 0;
+			break;
+		default:
+			*verdict = -1;
+			break;
+		}
+		return 0;
 	}
 	return 0;
 }

@@ -17,7 +17,7 @@
 
 #include "version.h"
 
-#define FA_CVEDB_FORMAT		1
+#define FA_CVEDB_FORMAT		2	/* written; 1 is still read */
 #define FA_CVEDB_MAX_BYTES	(8u * 1024 * 1024)
 #define FA_CVEDB_STALE_DAYS	90
 
@@ -56,6 +56,26 @@ struct fa_cve_range {
 	const char	*note;		/* NULL if none */
 };
 
+/*
+ * A distribution's verdict on one CVE for one release (format 2): the
+ * source package and the first package version with the fix (Debian
+ * ordering), or none with the tracker's status.
+ */
+enum fa_distro_status {
+	FA_DISTRO_FIXED = 0,	/* fixed in `fixed` */
+	FA_DISTRO_OPEN,		/* affected, no fix in the release yet */
+	FA_DISTRO_NOT_AFFECTED,	/* the release's package never was */
+	FA_DISTRO_UNDETERMINED,	/* the distribution has not decided */
+};
+
+struct fa_cve_distro {
+	const char		*os;		/* "debian", "ubuntu" */
+	const char		*release;	/* "bookworm", "noble" */
+	const char		*package;	/* source package */
+	const char		*fixed;		/* FIXED only */
+	enum fa_distro_status	 status;
+};
+
 struct fa_cve {
 	const char	*id;
 	enum fa_component component;
@@ -70,12 +90,18 @@ struct fa_cve {
 	const char	*mitigated_by;	/* toolkit [features] key, or NULL */
 	int		 verified;	/* 1 "verified", 0 "secondary" */
 	const char	*note;
+	struct fa_cve_distro *distro;	/* format 2; may be empty */
+	size_t		 ndistro;
+	const char	*kev_added;	/* on CISA's KEV list since; NULL */
 };
 
 struct fa_cvedb {
 	json_t		*json;		/* owns every string below */
+	int		 format;	/* 1 or 2 */
 	const char	*date;		/* YYYY-MM-DD */
 	time_t		 date_t;	/* midnight UTC of date */
+	const char	*valid_until;	/* YYYY-MM-DD, NULL (format 1) */
+	time_t		 valid_until_t;
 	struct fa_cve	*entries;
 	size_t		 n;
 };
@@ -93,6 +119,20 @@ void fa_cvedb_free(struct fa_cvedb *db);
 
 /* Whole days from the catalogue's date to now (negative if in the future). */
 long fa_cvedb_age_days(const struct fa_cvedb *db, time_t now);
+
+/*
+ * What a distribution says of the entry for a package version it built:
+ * its data for (os, release, source package), and the verdict on debver
+ * (Debian ordering, libdpkg).  *verdict: 1 affected (below the fix, or
+ * no fix yet), 0 not affected (at or above the fix, or never affected),
+ * -1 unknown (no data for this release and package, or undetermined).
+ * *hit is the entry used, or NULL.  FA_ERR_INPUT with *errstr when debver
+ * is not a Debian version.
+ */
+int fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
+    const char *release, const char *package, const char *debver,
+    int *verdict, const struct fa_cve_distro **hit, const char **errstr);
+const char *fa_distro_status_name(enum fa_distro_status s);
 
 /*
  * Whether version (in the component's scheme) lies in one of the entry's

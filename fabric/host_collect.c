@@ -10,6 +10,7 @@
 #include "host_ident.h"
 #include "host_mounts.h"
 #include "host_ns.h"
+#include "host_osrel.h"
 #include "host_paths.h"
 #include "host_proc.h"
 #include "host_unix.h"
@@ -41,7 +42,7 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 		fa_host_collect_proc, fa_host_collect_ident,
 		fa_host_collect_ns, fa_host_collect_mounts,
 		fa_host_collect_paths, fa_host_collect_unix,
-		fa_host_collect_versions,
+		fa_host_collect_versions, fa_host_collect_osrel,
 		fa_host_collect_dpkg, fa_host_collect_ctk,
 	};
 	struct fa_sysroot root;

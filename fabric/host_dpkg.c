@@ -94,12 +94,16 @@ struct stanza {
 	char	 package[101];
 	char	 status[64];
 	char	 version[FA_VERSION_MAX + 1];
+	char	 source[101];	/* "name" or "name (version)" */
+	char	 maintainer[161];
 	char	 bad[96];	/* the first fault of a line, "" none */
 };
 
 #define SEEN_PACKAGE	1u
 #define SEEN_STATUS	2u
 #define SEEN_VERSION	4u
+#define SEEN_SOURCE	8u
+#define SEEN_MAINT	16u
 
 struct walk {
 	struct stanza		 st;
@@ -224,6 +228,26 @@ parse_status(const char *status, struct fa_dpkg_pkg *p, char *why,
 	return NULL;
 }
 
+/*
+ * The source package: the Source field's name (deb-control(5): "name" or
+ * "name (version)"), else the binary package's own name (Policy 5.6.1).
+ * A name that is not one is left "".
+ */
+static void
+source_name(const char *field, const char *package, char *out, size_t len)
+{
+	const char *v = field[0] != '\0' ? field : package;
+	size_t n = strcspn(v, " (");
+
+	out[0] = '\0';
+	if (n == 0 || n >= len)
+		return;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	if (!package_ok(out))
+		out[0] = '\0';
+}
+
 /* The stanza as a package, or NULL with why (of size len) filled. */
 static const char *
 parse_stanza(const struct stanza *st, struct fa_dpkg_pkg *p, char *why,
@@ -244,6 +268,8 @@ parse_stanza(const struct stanza *st, struct fa_dpkg_pkg *p, char *why,
 		return why;
 	p->version = fa_version_valid(FA_VER_DEBIAN, st->version, NULL) == 0 ?
 	    st->version : "";
+	source_name(st->source, st->package, p->source, sizeof(p->source));
+	p->maintainer = st->maintainer;
 	if (p->presence == FA_DPKG_ABSENT || p->version[0] != '\0')
 		return NULL;
 	return st->seen & SEEN_VERSION ? "the Version is not a Debian version" :
@@ -306,6 +332,10 @@ field(struct stanza *st, unsigned ln, const char *name, const char *v)
 		  sizeof(((struct stanza *)0)->status) },
 		{ "Version", SEEN_VERSION, offsetof(struct stanza, version),
 		  sizeof(((struct stanza *)0)->version) },
+		{ "Source", SEEN_SOURCE, offsetof(struct stanza, source),
+		  sizeof(((struct stanza *)0)->source) },
+		{ "Maintainer", SEEN_MAINT, offsetof(struct stanza, maintainer),
+		  sizeof(((struct stanza *)0)->maintainer) },
 	};
 	char what[64];
 	size_t i;
@@ -452,18 +482,45 @@ struct collect {
 	size_t		 found, uncertain;
 };
 
+/*
+ * Who built the package, from its Maintainer field: "ubuntu" (Ubuntu
+ * Developers, @lists.ubuntu.com, which Ubuntu sets on every package it
+ * changes), "debian" (an @lists.debian.org team or a @debian.org
+ * developer), else "vendor" (Docker, NVIDIA: an upstream build packaged
+ * by its maker), or "unknown" with no Maintainer.  A distribution's
+ * package is judged by that distribution's CVE data; a vendor's by the
+ * upstream version it ships.
+ */
+static const char *
+origin_of(const char *maintainer)
+{
+	if (maintainer == NULL || maintainer[0] == '\0')
+		return "unknown";
+	if (strstr(maintainer, "ubuntu.com>") != NULL)
+		return "ubuntu";
+	if (strstr(maintainer, "debian.org>") != NULL)
+		return "debian";
+	return "vendor";
+}
+
 /* The data of a package's observation. */
 static json_t *
 package_json(const struct fa_dpkg_pkg *p, const char *component)
 {
-	char up[FA_VERSION_MAX + 1];
+	const char *m = p->maintainer != NULL ? p->maintainer : "";
+	char up[FA_VERSION_MAX + 1], *maint;
 	json_t *d;
 
-	d = json_pack("{s:s, s:s, s:s, s:s, s:s++++, s:s, s:s, s:s}",
+	if ((maint = fa_str_sanitize(m, strlen(m))) == NULL)
+		return NULL;
+	d = json_pack("{s:s, s:s, s:s, s:s, s:s++++, s:s, s:s, s:s, s:s, "
+	    "s:s, s:s}",
 	    "package", p->package, "component", component, "version",
 	    p->version, "source", "/var/lib/dpkg/status", "status", p->want,
 	    " ", p->eflag, " ", p->state, "want", p->want, "eflag", p->eflag,
-	    "state", p->state);
+	    "state", p->state, "source_package", p->source, "maintainer",
+	    maint, "origin", origin_of(m));
+	free(maint);
 	if (d != NULL && fa_dpkg_upstream(p->version, up, sizeof(up)) == 0 &&
 	    json_object_set_new(d, "upstream", json_string(up)) != 0) {
 		json_decref(d);

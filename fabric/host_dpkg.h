@@ -54,6 +54,8 @@ struct fa_dpkg_pkg {
 	const char		*want, *eflag, *state;
 	enum fa_dpkg_presence	 presence;
 	unsigned		 line;		/* its first line */
+	char			 source[101];	/* source package ("" unknown) */
+	const char		*maintainer;	/* Maintainer, "" if none */
 };
 
 #define FA_DPKG_SKIPPED_MAX	16

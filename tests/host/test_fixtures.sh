@@ -62,7 +62,7 @@ for d in fixtures/host/*/; do
 	    (.reason | test("could not|not read|unreadable")))] | length' \
 	    "$T/$n/report.json")" 0
 done
-expect_eq "six fixture cases ran" "$cases" 6
+expect_eq "seven fixture cases ran" "$cases" 7
 
 # Every host check passes and fails somewhere among the fixtures, and the
 # decided statuses of those that cannot be decided everywhere show up too.
@@ -79,13 +79,26 @@ expect_nogrep "the token's content is in no output" \
 expect_grep "the token is reported" \
     '^fail HOST-K8S-TOKEN /var/run/secrets/' "$T/gpu-privileged.got"
 
-# Version-only confidence is stated for distribution builds.
-expect_eq "Debian runc is a version-only failure" "$(jq -r '.results[] |
-    select(.id == "HOST-RUNC-VULN") | .evidence[] |
-    select(.field == "confidence") | .value' "$T/baremetal-cdi/report.json")" \
-    version-only
-expect_grep "version-only is said in the text" \
-    'confidence version-only' "$T/baremetal-cdi/report.txt"
+# A distribution's build is judged by that distribution's data for the
+# host's release (DSA-5615-1: bookworm's runc 1.1.5+ds1-1+deb12u1 carries
+# the fix of CVE-2024-21626, upstream 1.1.12), and where the catalogue has
+# none, the upstream range does not decide.
+cve() {	# cve FIXTURE ID: "verdict rule fixed" of that CVE's evidence
+	jq -r --arg id "$2" '.results[] | select(.id == "HOST-RUNC-VULN") |
+	    .evidence[] | select(.field == "cves") | .value[] |
+	    select(.cve == $id) | "\(.verdict)|\(.rule)|\(.fixed)"' \
+	    "$T/$1/report.json"
+}
+expect_eq "bookworm's patched runc: CVE-2024-21626 fixed by Debian" \
+    "$(cve baremetal-cdi CVE-2024-21626)" \
+    "fixed|distribution data for this release|1.1.5+ds1-1+deb12u1"
+expect_eq "bookworm's first runc: affected by Debian's own data" \
+    "$(cve baremetal-stale CVE-2024-21626)" \
+    "affected|distribution data for this release|1.1.5+ds1-1+deb12u1"
+expect_grep "a CVE without bookworm data is not decided by upstream's range" \
+    'no data from debian bookworm' "$T/baremetal-cdi/report.txt"
+expect_eq "... and marked undetermined" \
+    "$(cve baremetal-cdi CVE-2024-45310 | cut -d'|' -f1)" undetermined
 
 # An unknown driver branch is not_tested, never pass.
 expect_grep "driver branch 560 is not in the catalogue" \

@@ -160,6 +160,20 @@ no)
 		    "dpkg:$p" --arg v "$v" --arg id "$id" '[.results[] |
 		    select(.id == $id and .target == $t and
 		    (.reason | contains($v)))] | length > 0' "$R")" true
+		# Who built it, as dpkg-query reads the Maintainer field.
+		m=$(dpkg-query -W -f='${Maintainer}' "$p" 2>/dev/null)
+		case $m in
+		*ubuntu.com\>) o=ubuntu ;;
+		*debian.org\>) o=debian ;;
+		'') o=unknown ;;
+		*) o=vendor ;;
+		esac
+		src=$(dpkg-query -W -f='${source:Package}' "$p" 2>/dev/null)
+		expect_eq "self: dpkg's $p is a $o build of source $src" \
+		    "$(jq -r --arg t "dpkg:$p" '.observations[] |
+		    select(.kind == "host.package" and .target == $t) |
+		    "\(.data.origin) \(.data.source_package)"' \
+		    "$T/plain/snapshot.json")" "$o $src"
 	done
 	;;
 yes)

@@ -406,6 +406,64 @@ collect(void **state)
 	scratch_rm(dir, "");
 }
 
+/*
+ * Who built a package, from its Maintainer (Debian Policy 5.6.2) and its
+ * source package (5.6.1: the Source field's name, its version in
+ * parentheses dropped, else the package's own name).  The maintainers are
+ * those Debian, Ubuntu, Docker and NVIDIA put in their packages.
+ */
+static void
+origin(void **state)
+{
+	static const char status[] =
+	    "Package: runc\nStatus: install ok installed\n"
+	    "Maintainer: Debian Go Packaging Team "
+	    "<team+pkg-go@tracker.debian.org>\n"
+	    "Version: 1.1.5+ds1-1+deb12u1\n\n"
+	    "Package: docker.io\nStatus: install ok installed\n"
+	    "Maintainer: Ubuntu Developers "
+	    "<ubuntu-devel-discuss@lists.ubuntu.com>\n"
+	    "Source: docker.io-app (27.5.1-0ubuntu3)\n"
+	    "Version: 27.5.1-0ubuntu3~24.04.2\n\n"
+	    "Package: containerd.io\nStatus: install ok installed\n"
+	    "Maintainer: Containerd team <help@containerd.io>\n"
+	    "Version: 1.7.27-1\n\n"
+	    "Package: nvidia-container-toolkit\nStatus: install ok installed\n"
+	    "Version: 1.17.8-1\n";
+	static const struct {
+		const char *target, *origin, *source;
+	} want[] = {
+		{ "dpkg:runc", "debian", "runc" },
+		{ "dpkg:docker.io", "ubuntu", "docker.io-app" },
+		{ "dpkg:containerd.io", "vendor", "containerd.io" },
+		{ "dpkg:nvidia-container-toolkit", "unknown",
+		  "nvidia-container-toolkit" },
+	};
+	char dir[] = "/tmp/fa-dpkgorg-XXXXXX";
+	const struct fa_obs *o;
+	struct fa_snapshot *s;
+	struct fa_sysroot r;
+	size_t i;
+
+	(void)state;
+	scratch_new(dir);
+	scratch_put(dir, "/var/lib/dpkg/status", status);
+	assert_int_equal(fa_sysroot_open(dir, &r), 0);
+	assert_non_null(s = fa_snapshot_new());
+	assert_int_equal(fa_host_collect_dpkg(&r, s), 0);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		o = fa_snapshot_find(s, FA_KIND_HOST_PACKAGE, want[i].target);
+		assert_non_null(o);
+		assert_string_equal(fa_json_get_str(o->data, "origin"),
+		    want[i].origin);
+		assert_string_equal(fa_json_get_str(o->data,
+		    "source_package"), want[i].source);
+	}
+	fa_snapshot_free(s);
+	fa_sysroot_close(&r);
+	scratch_rm(dir, "");
+}
+
 int
 main(void)
 {
@@ -416,6 +474,7 @@ main(void)
 		cmocka_unit_test(skipped_bounded),
 		cmocka_unit_test(nul),
 		cmocka_unit_test(collect),
+		cmocka_unit_test(origin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

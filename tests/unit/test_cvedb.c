@@ -115,8 +115,11 @@ refused(void **state)
 		{ "[]", "" },
 		{ "{\"format\": 1", "line" },
 		{ HEAD "]}\n", NULL },	/* valid, empty: checked below */
-		{ "{\"format\": 2, \"name\": \"t\", \"date\": \"2026-08-23\","
+		{ "{\"format\": 3, \"name\": \"t\", \"date\": \"2026-08-23\","
 		  " \"sources\": [], \"entries\": []}", "format" },
+		{ "{\"format\": 1, \"name\": \"t\", \"date\": \"2026-08-23\","
+		  " \"valid_until\": \"2027-01-01\", \"sources\": [],"
+		  " \"entries\": []}", "need format 2" },
 		{ "{\"format\": 1, \"name\": \"t\", \"date\": \"2026-02-30\","
 		  " \"sources\": [], \"entries\": []}", "date" },
 		{ "{\"format\": 1, \"name\": \"t\", \"date\": \"2026-08-23\","
@@ -229,6 +232,146 @@ shipped_catalogue(void **state)
 	fa_cvedb_free(db);
 }
 
+/*
+ * Format 2: a distribution's verdict per release, judged by Debian
+ * ordering.  The facts are DSA-5615-1's: runc's fix for CVE-2024-21626
+ * reached bookworm as 1.1.5+ds1-1+deb12u1 and bullseye as
+ * 1.0.0~rc93+ds1-5+deb11u3, whose upstream parts (1.1.5, 1.0.0~rc93) are
+ * below upstream's fixed 1.1.12.  The trixie and Ubuntu rows are made
+ * up, to exercise "not-affected" and "open".
+ */
+#define HEAD2 \
+	"{\"format\": 2, \"name\": \"test\", \"date\": \"2026-08-23\"," \
+	" \"valid_until\": \"2026-11-21\", \"sources\": [{\"name\": \"x\"," \
+	" \"url\": \"https://security-tracker.debian.org/\"," \
+	" \"date\": \"2026-08-20\"}], \"inputs\": [{\"name\": \"t.json\"," \
+	" \"kind\": \"debian\", \"sha256\": \"" \
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"," \
+	" \"newest\": null}], \"built_by\": \"test\", \"entries\": ["
+#define LEAKY \
+	"{\"id\": \"CVE-2024-21626\", \"component\": \"runc\"," \
+	" \"title\": \"leaky fd\", \"cvss\": 8.6, \"cvss_version\": \"3.1\"," \
+	" \"advisory\": \"https://www.debian.org/security/2024/dsa-5615\"," \
+	" \"affected\": [{\"introduced\": \"1.0.0-rc93\", \"fixed\":" \
+	" \"1.1.12\"}], \"conditions\": [], \"confidence\": \"verified\"," \
+	" \"kev\": {\"added\": \"2024-06-01\"}, \"distro\": [" \
+	"{\"os\": \"debian\", \"release\": \"bookworm\", \"package\":" \
+	" \"runc\", \"status\": \"fixed\", \"fixed\": \"1.1.5+ds1-1+deb12u1\"}," \
+	"{\"os\": \"debian\", \"release\": \"bullseye\", \"package\":" \
+	" \"runc\", \"status\": \"fixed\"," \
+	" \"fixed\": \"1.0.0~rc93+ds1-5+deb11u3\"}," \
+	"{\"os\": \"debian\", \"release\": \"trixie\", \"package\":" \
+	" \"runc\", \"status\": \"not-affected\", \"fixed\": null}," \
+	"{\"os\": \"ubuntu\", \"release\": \"noble\", \"package\":" \
+	" \"runc\", \"status\": \"open\", \"fixed\": null}]}"
+
+static void
+distro_verdicts(void **state)
+{
+	static const struct {
+		const char *os, *release, *pkg, *ver;
+		int verdict;
+	} t[] = {
+		/* Below, at and above the bookworm fix. */
+		{ "debian", "bookworm", "runc", "1.1.5+ds1-1", 1 },
+		{ "debian", "bookworm", "runc", "1.1.5+ds1-1+deb12u1", 0 },
+		{ "debian", "bookworm", "runc", "1.1.5+ds1-1+deb12u2", 0 },
+		{ "debian", "bookworm", "runc", "1.1.5+ds1-1+b1", 1 },
+		/* bullseye: a tilde sorts before anything. */
+		{ "debian", "bullseye", "runc", "1.0.0~rc93+ds1-5+deb11u2", 1 },
+		{ "debian", "bullseye", "runc", "1.0.0~rc93+ds1-5+deb11u3", 0 },
+		{ "debian", "bullseye", "runc", "1.0.0+ds1-1", 0 },
+		{ "debian", "trixie", "runc", "1.1.12+ds1-1", 0 },
+		{ "ubuntu", "noble", "runc", "1.1.12-0ubuntu3", 1 },
+		/* No data: unknown, never "not affected". */
+		{ "debian", "sid", "runc", "1.1.5+ds1-1", -1 },
+		{ "debian", "bookworm", "containerd", "1.6.20~ds1-1", -1 },
+	};
+	struct fa_cvedb *db;
+	const struct fa_cve_distro *hit;
+	const char *err;
+	char *why;
+	size_t i;
+	int v;
+
+	(void)state;
+	db = load(HEAD2 LEAKY "]}", &why);
+	if (db == NULL)
+		fail_msg("refused: %s", why);
+	assert_int_equal(db->format, 2);
+	assert_string_equal(db->valid_until, "2026-11-21");
+	assert_int_equal(db->entries[0].ndistro, 4);
+	assert_string_equal(db->entries[0].kev_added, "2024-06-01");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(fa_cve_distro_verdict(&db->entries[0],
+		    t[i].os, t[i].release, t[i].pkg, t[i].ver, &v, &hit, &err),
+		    0);
+		if (v != t[i].verdict)
+			fail_msg("%s %s %s %s: %d, wanted %d", t[i].os,
+			    t[i].release, t[i].pkg, t[i].ver, v, t[i].verdict);
+		assert_true((hit != NULL) == (t[i].verdict >= 0));
+	}
+	assert_int_equal(fa_cve_distro_verdict(&db->entries[0], "debian",
+	    "bookworm", "runc", "not a version", &v, &hit, &err),
+	    FA_ERR_INPUT);
+	fa_cvedb_free(db);
+}
+
+/* Format 2 members refused with their path. */
+static void
+distro_refused(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ HEAD "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\":"
+		  " [{\"introduced\": null, \"fixed\": \"1.1.12\"}],"
+		  " \"conditions\": [], \"confidence\": \"verified\","
+		  " \"kev\": {\"added\": \"2024-06-01\"}}]}", "need format 2" },
+		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\": [],"
+		  " \"conditions\": [], \"confidence\": \"verified\","
+		  " \"distro\": [{\"os\": \"debian\", \"release\": \"bookworm\","
+		  " \"package\": \"runc\", \"status\": \"fixed\","
+		  " \"fixed\": null}]}]}", "distro[0].fixed" },
+		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\": [],"
+		  " \"conditions\": [], \"confidence\": \"verified\","
+		  " \"distro\": [{\"os\": \"Debian\", \"release\": \"bookworm\","
+		  " \"package\": \"runc\", \"status\": \"open\","
+		  " \"fixed\": null}]}]}", "lower-case" },
+		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\": [],"
+		  " \"conditions\": [], \"confidence\": \"verified\"}]}",
+		  "affected" },
+		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\":"
+		  " [{\"introduced\": null, \"fixed\": \"1.1.12\"}],"
+		  " \"conditions\": [], \"confidence\": \"verified\","
+		  " \"kev\": {\"added\": \"2024-13-01\"}}]}", "kev.added" },
+	};
+	struct fa_cvedb *db;
+	char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		db = load(bad[i].text, &why);
+		if (db != NULL)
+			fail_msg("accepted case %zu", i);
+		if (why == NULL || strstr(why, bad[i].why) == NULL)
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i,
+			    why != NULL ? why : "(null)", bad[i].why);
+		free(why);
+	}
+}
+
 int
 main(void)
 {
@@ -237,6 +380,8 @@ main(void)
 		cmocka_unit_test(refused),
 		cmocka_unit_test(bad_members),
 		cmocka_unit_test(shipped_catalogue),
+		cmocka_unit_test(distro_verdicts),
+		cmocka_unit_test(distro_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -689,6 +689,115 @@ package(struct fa_snapshot *s, const char *pkg, const char *comp,
 	    "version", v, "upstream", up, "source", "/var/lib/dpkg/status"));
 }
 
+/*
+ * A format 2 catalogue whose one runc CVE (upstream [1.0.0-rc93, 1.1.12),
+ * as CVE-2024-21626) has Debian's verdict for bookworm: fixed in
+ * 1.1.5+ds1-1+deb12u1 (DSA-5615-1).
+ */
+static void
+cvedb_distro(struct fa_snapshot *s)
+{
+	add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, s:s, s:s, "
+	    "s:f, s:s, s:s, s:[{s:s, s:s}], s:[], s:s, s:{s:s}, "
+	    "s:[{s:s, s:s, s:s, s:s, s:s}]}]}}",
+	    "path", "c.json", "catalogue", "format", 2, "name", "t", "date",
+	    "2026-08-23", "sources", "name", "s", "url", "https://example",
+	    "date", "2026-08-23",
+	    "entries", "id", "CVE-2024-21626", "component", "runc", "title",
+	    "t", "cvss", 8.6, "cvss_version", "3.1", "advisory",
+	    "https://example", "affected", "introduced", "1.0.0-rc93",
+	    "fixed", "1.1.12", "conditions", "confidence", "verified", "kev",
+	    "added", "2024-06-01", "distro", "os", "debian", "release",
+	    "bookworm", "package", "runc", "status", "fixed", "fixed",
+	    "1.1.5+ds1-1+deb12u1"));
+}
+
+/* A dpkg package with its Maintainer's origin and source package. */
+static void
+package_from(struct fa_snapshot *s, const char *pkg, const char *comp,
+    const char *v, const char *up, const char *origin, const char *src)
+{
+	char t[64];
+
+	snprintf(t, sizeof(t), "dpkg:%s", pkg);
+	add(s, FA_KIND_HOST_PACKAGE, t, FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "package", pkg,
+	    "component", comp, "version", v, "upstream", up, "source",
+	    "/var/lib/dpkg/status", "origin", origin, "source_package", src));
+}
+
+static void
+os_release(struct fa_snapshot *s, const char *id, const char *codename)
+{
+	add(s, "host.os", "os-release", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s}", "id", id, "version_id", "12",
+	    "codename", codename, "id_like", "", "source", "/etc/os-release"));
+}
+
+/*
+ * Debian's own runc is judged by Debian's data for the host's release:
+ * the DSA-5615-1 build, whose upstream part 1.1.5 is below upstream's fix
+ * 1.1.12, is fixed; the build before it is not; without data for the
+ * release the upstream range cannot decide.  A vendor's build (Docker's
+ * containerd.io) is judged by its upstream version.
+ */
+static void
+distro_versions(void **state)
+{
+	struct fa_snapshot *s;
+	struct fa_results r;
+
+	(void)state;
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1", "1.1.5", "debian",
+	    "runc");
+	run(&fa_chk_host_runc_vuln, s, NULL, &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.v[0].status, FA_ST_FAIL);
+	assert_non_null(strstr(r.v[0].reason, "1 on CISA's Known Exploited"));
+	assert_null(strstr(r.v[0].reason, "version-only"));
+	fa_results_free(&r);
+	/* Another release: no data, and the upstream range holds. */
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "trixie");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no data from debian trixie"), FA_ST_NOT_TESTED);
+	/* No os-release: which release is unknown. */
+	s = snap();
+	cvedb_distro(s);
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no /etc/os-release"), FA_ST_NOT_TESTED);
+	/* Outside the upstream range, no data needed: not affected. */
+	s = snap();
+	cvedb_distro(s);
+	package_from(s, "runc", "runc", "1.1.12+ds1-1", "1.1.12", "debian",
+	    "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+	/* A vendor's runc of the same upstream number: affected. */
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5-1", "1.1.5", "vendor", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "CVE-2024-21626"), FA_ST_FAIL);
+}
+
 static void
 vulnerable_versions(void **state)
 {
@@ -744,12 +853,15 @@ vulnerable_versions(void **state)
 	    "why", "bad Status"));
 	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
 	    "could not be parsed were skipped"), FA_ST_NOT_TESTED);
-	/* Debian's runc: version-only; docker-ce: exact; one per version. */
+	/*
+	 * Debian's runc (from a database without Maintainer fields: by its
+	 * name) and no Debian data: the upstream range cannot decide.
+	 */
 	s = snap();
 	cvedb(s, "runc", NULL, "1.1.12", NULL, NULL);
 	package(s, "runc", "runc", "1.1.5+ds1-1", "1.1.5");
 	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
-	    "confidence version-only"), FA_ST_FAIL);
+	    "may have backported the fix"), FA_ST_NOT_TESTED);
 	s = snap();
 	cvedb(s, "nvidia-container-toolkit", NULL, "1.17.4", NULL, NULL);
 	package(s, "nvidia-container-toolkit", "nvidia-container-toolkit",
@@ -810,6 +922,7 @@ main(void)
 		cmocka_unit_test(paths),
 		cmocka_unit_test(toolkit_config),
 		cmocka_unit_test(vulnerable_versions),
+		cmocka_unit_test(distro_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
