@@ -25,6 +25,8 @@
 #define FA_KIND_HOST_USERNS	"host.userns"
 #define FA_KIND_HOST_VERSION	"host.version"
 #define FA_KIND_HOST_PACKAGE	"host.package"
+#define FA_KIND_HOST_BINARY	"host.binary"	/* fabric/host_gobuild.h */
+#define FA_KIND_HOST_OS		"host.os"	/* fabric/host_osrel.h */
 #define FA_KIND_HOST_CTK_CONFIG	"host.ctk.config"
 #define FA_KIND_HOST_CDI	"host.cdi"
 #define FA_KIND_HOST_CVEDB	"host.cvedb"

@@ -138,7 +138,8 @@ struct candidate {
 static void
 host_release(const struct fa_snapshot *s, struct candidate *cd)
 {
-	const struct fa_obs *o = fa_snapshot_find(s, "host.os", "os-release");
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_OS,
+	    "os-release");
 	const char *id, *cn;
 
 	cd->os[0] = cd->release[0] = '\0';
@@ -466,6 +467,71 @@ nomem:
 	return FA_ERR_NOMEM;
 }
 
+/* The Debian version v without its epoch and revision: "1.1.5+ds1". */
+static void
+deb_upstream_raw(const char *v, char *out, size_t len)
+{
+	const char *p = strchr(v, ':') != NULL ? strchr(v, ':') + 1 : v;
+	const char *h = strrchr(p, '-');
+	size_t n = h != NULL ? (size_t)(h - p) : strlen(p);
+
+	snprintf(out, len, "%.*s", (int)n, p);
+}
+
+/*
+ * Go programs of comp found outside the package manager (host.binary,
+ * fabric/host_gobuild.c): a binary whose version is that of a dpkg
+ * package of the component already found (the same build: Debian's
+ * runc or containerd is the file its package installed) adds nothing;
+ * another is a build of its own, judged by its upstream version.  A
+ * binary whose version could not be read is kept in *uncertain.  The
+ * number added to cd[n..max).
+ */
+static size_t
+binaries(const struct fa_snapshot *s, enum fa_component comp,
+    struct candidate *cd, size_t n, size_t max, const struct fa_obs **unc)
+{
+	const char *want = comp == FA_COMP_RUNC ? "runc" :
+	    comp == FA_COMP_CONTAINERD ? "containerd" :
+	    comp == FA_COMP_DOCKER ? "dockerd" : NULL;
+	const char *v, *up, *rule;
+	char raw[FA_VERSION_MAX + 1];
+	const struct fa_obs *o;
+	size_t it = 0, k, added = 0, first = n;
+
+	while (want != NULL && n + added < max &&
+	    (o = fa_snapshot_next(s, FA_KIND_HOST_BINARY, &it)) != NULL) {
+		if (fa_json_get_str(o->data, "component") == NULL ||
+		    strcmp(fa_json_get_str(o->data, "component"), want) != 0)
+			continue;
+		v = fa_json_get_str(o->data, "version");
+		up = fa_json_get_str(o->data, "upstream");
+		if (o->state != FA_OBS_COMPLETE || v == NULL || up == NULL) {
+			if (*unc == NULL && o->state != FA_OBS_NOT_COLLECTED)
+				*unc = o;
+			continue;
+		}
+		for (k = 0; k < first; k++) {
+			deb_upstream_raw(cd[k].debver[0] != '\0' ? cd[k].debver :
+			    cd[k].version, raw, sizeof(raw));
+			if (strcmp(raw, v) == 0 || strcmp(cd[k].version, up) == 0)
+				break;
+		}
+		if (k < first)
+			continue;
+		rule = fa_json_get_str(o->data, "rule");
+		memset(&cd[n + added], 0, sizeof(cd[n + added]));
+		cd[n + added].obs = o;
+		snprintf(cd[n + added].version, sizeof(cd[n + added].version),
+		    "%s", up);
+		snprintf(cd[n + added].shown, sizeof(cd[n + added].shown),
+		    "%s %s (%s, Go build information: %s)", want, v,
+		    o->target, rule != NULL ? rule : "?");
+		added++;
+	}
+	return added;
+}
+
 /* Versions of comp found in the snapshot, at most max. */
 static size_t
 candidates(const struct fa_snapshot *s, enum fa_component comp,
@@ -556,6 +622,7 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		}
 		n++;
 	}
+	n += binaries(s, comp, cd, n, max, &uncertain);
 	if (n > 0)
 		*missing = NULL;
 	else if (uncertain != NULL)
@@ -615,8 +682,10 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ? ": " : "",
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ?
 	    fa_obs_reason(missing) : comp == FA_COMP_DRIVER ||
-	    comp == FA_COMP_KERNEL ? "" : " in the dpkg database (a copy "
-	    "installed outside dpkg is not examined)", skipped > 0 ? "; "
+	    comp == FA_COMP_KERNEL ? "" : comp == FA_COMP_TOOLKIT ?
+	    " in the dpkg database" : " in the dpkg database nor in the Go "
+	    "build information of a binary at the usual paths", skipped > 0 ?
+	    "; "
 	    "stanzas of the database that could not be parsed were skipped "
 	    "(see the dpkg observation's skipped_stanzas)" : "",
 	    in_container && comp != FA_COMP_KERNEL && comp != FA_COMP_DRIVER ?

@@ -7,6 +7,7 @@
 #include "host.h"
 #include "host_ctk.h"
 #include "host_dpkg.h"
+#include "host_gobuild.h"
 #include "host_ident.h"
 #include "host_mounts.h"
 #include "host_ns.h"
@@ -43,7 +44,8 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 		fa_host_collect_ns, fa_host_collect_mounts,
 		fa_host_collect_paths, fa_host_collect_unix,
 		fa_host_collect_versions, fa_host_collect_osrel,
-		fa_host_collect_dpkg, fa_host_collect_ctk,
+		fa_host_collect_dpkg, fa_host_collect_gobuild,
+		fa_host_collect_ctk,
 	};
 	struct fa_sysroot root;
 	size_t i;

@@ -798,6 +798,52 @@ distro_versions(void **state)
 	    "CVE-2024-21626"), FA_ST_FAIL);
 }
 
+/* A Go program's version as fabric/host_gobuild.c records it. */
+static void
+binary(struct fa_snapshot *s, const char *path, const char *comp,
+    const char *v, const char *up)
+{
+	add(s, "host.binary", path, FA_OBS_COMPLETE, json_pack("{s:s, s:s, "
+	    "s:s, s:s?, s:s, s:s}", "path", path, "component", comp,
+	    "version", v, "upstream", up, "rule", "ldflags main.version",
+	    "go_version", "go1.22.5"));
+}
+
+/*
+ * A runc outside dpkg (a vendor's static build in /usr/local/bin) is a
+ * build of its own, judged by its upstream version; the file Debian's
+ * package installed (the same version) adds nothing.
+ */
+static void
+binary_versions(void **state)
+{
+	struct fa_snapshot *s;
+	struct fa_results r;
+
+	(void)state;
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	binary(s, "/usr/sbin/runc", "runc", "1.1.5+ds1", NULL);
+	binary(s, "/usr/local/bin/runc", "runc", "1.1.11", "1.1.11");
+	run(&fa_chk_host_runc_vuln, s, NULL, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.v[0].status, FA_ST_PASS);
+	assert_string_equal(r.v[0].target, "dpkg:runc");
+	assert_int_equal(r.v[1].status, FA_ST_FAIL);
+	assert_string_equal(r.v[1].target, "/usr/local/bin/runc");
+	assert_non_null(strstr(r.v[1].reason, "Go build information"));
+	fa_results_free(&r);
+	/* Only a binary: judged alone. */
+	s = snap();
+	cvedb_distro(s);
+	binary(s, "/usr/local/bin/runc", "runc", "1.1.12", "1.1.12");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+}
+
 static void
 vulnerable_versions(void **state)
 {
@@ -923,6 +969,7 @@ main(void)
 		cmocka_unit_test(toolkit_config),
 		cmocka_unit_test(vulnerable_versions),
 		cmocka_unit_test(distro_versions),
+		cmocka_unit_test(binary_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
