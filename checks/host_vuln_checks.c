@@ -105,12 +105,13 @@ static const char *const refs_kernel[] = {
 	"Fails when a catalogued CVE not ruled out by the configuration " \
 	"read affects the version (the reason counts those on CISA's KEV " \
 	"list). Passes when none does. Not tested when a distribution "	\
-	"build lies in a CVE's upstream range and the catalogue has no "	\
-	"data of that distribution for the release, when no catalogue "	\
+	"build lies in a CVE's upstream range and the catalogue has "	\
+	"no data of that distribution for the release, when no "	\
+	"catalogue "							\
 	"was loaded, when no version was found (in a container the host's " \
 	"packages are not visible), or, for the driver, when its branch is " \
-	"not in the catalogue. An error when the catalogue is invalid. "	\
-	"Each CVE in the evidence says which rule decided it."
+	"not in the catalogue. An error when the catalogue is "	\
+	"invalid. Each CVE in the evidence says which rule decided it."
 
 
 /* Debian's own builds (backports possible) versus vendor packages,
@@ -129,7 +130,7 @@ struct candidate {
 	 * deciding only where they rule the CVE out.
 	 */
 	int		 distro_built;
-	char		 debver[FA_VERSION_MAX + 1];	/* its package version */
+	char		 debver[FA_VERSION_MAX + 1];	/* package version */
 	char		 os[41], release[41];	/* from host.os ("" unknown) */
 	char		 srcpkg[101];		/* its source package */
 };
@@ -409,8 +410,9 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			if (cj == NULL || json_object_set_new(cj, "ruled_out",
 			    no != NULL ? json_string(no) : json_null()) != 0 ||
 			    json_object_set_new(cj, "note", why != NULL ?
-			    json_string(why) : hit != NULL && hit->note != NULL ?
-			    json_string(hit->note) : json_null()) != 0 ||
+			    json_string(why) : hit != NULL &&
+			    hit->note != NULL ? json_string(hit->note) :
+			    json_null()) != 0 ||
 			    json_array_append_new(cves, cj) != 0)
 				goto nomem;
 			if (no != NULL) {
@@ -512,9 +514,10 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 			continue;
 		}
 		for (k = 0; k < first; k++) {
-			deb_upstream_raw(cd[k].debver[0] != '\0' ? cd[k].debver :
-			    cd[k].version, raw, sizeof(raw));
-			if (strcmp(raw, v) == 0 || strcmp(cd[k].version, up) == 0)
+			deb_upstream_raw(cd[k].debver[0] != '\0' ?
+			    cd[k].debver : cd[k].version, raw, sizeof(raw));
+			if (strcmp(raw, v) == 0 ||
+			    strcmp(cd[k].version, up) == 0)
 				break;
 		}
 		if (k < first)

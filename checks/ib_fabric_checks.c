@@ -13,6 +13,7 @@
  *                       own SMA answering is the control that makes
  *                       silence from the others meaningful.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +164,8 @@ ca_name_ok(const char *ca)
 	if (ca == NULL || ca[0] == '\0' || strlen(ca) > 32)
 		return 0;
 	for (i = 0; ca[i] != '\0'; i++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_.-", ca[i]) == NULL)
+		if (!isalnum((unsigned char)ca[i]) &&
+		    strchr("_.-", ca[i]) == NULL)
 			return 0;
 	return 1;
 }
@@ -186,8 +187,8 @@ smp_repro(json_t *ev, const struct fa_obs *local)
 		snprintf(cmd, sizeof(cmd), "smpquery -C %s -P %lld -D nodeinfo "
 		    "0,%lld", ca, port, port);
 	else
-		snprintf(cmd, sizeof(cmd), "smpquery -P %lld -D nodeinfo 0,%lld",
-		    port, port);
+		snprintf(cmd, sizeof(cmd), "smpquery -P %lld -D nodeinfo "
+		    "0,%lld", port, port);
 	return fa_ib_repro(ev, cmd, "run on the tenant node: directed route "
 	    "0,N leaves the tenant port N and reaches the node at its other "
 	    "end, whose SMA answers with its NodeInfo (NodeType, Guid)");

@@ -297,7 +297,8 @@ name_ok(const char *s)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= '0' && s[i] <= '9') || strchr(".+-", s[i]) != NULL))
+		    (s[i] >= '0' && s[i] <= '9') ||
+		    strchr(".+-", s[i]) != NULL))
 			return 0;
 	return 1;
 }
@@ -620,7 +621,8 @@ fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
 		return r;
 	for (i = 0; i < e->ndistro; i++) {
 		d = &e->distro[i];
-		if (strcmp(d->os, os) != 0 || strcmp(d->release, release) != 0 ||
+		if (strcmp(d->os, os) != 0 ||
+		    strcmp(d->release, release) != 0 ||
 		    strcmp(d->package, package) != 0)
 			continue;
 		*hit = d;

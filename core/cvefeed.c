@@ -114,6 +114,46 @@ fa_feed_str(const char *s)
 	return fa_strdup(s);
 }
 
+int
+fa_feed_cve_id_ok(const char *s)
+{
+	size_t i, n;
+
+	if (s == NULL || strncmp(s, "CVE-", 4) != 0)
+		return 0;
+	for (i = 4; i < 8; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+	if (s[8] != '-')
+		return 0;
+	for (n = 0; isdigit((unsigned char)s[9 + n]); n++)
+		;
+	return n >= 4 && n <= 19 && s[9 + n] == '\0';
+}
+
+#define TITLE_MAX	200
+
+char *
+fa_feed_title(const char *s)
+{
+	char t[TITLE_MAX + 1];
+	size_t n = 0;
+
+	for (; *s != '\0' && n < TITLE_MAX; s++) {
+		if (isspace((unsigned char)*s)) {
+			if (n > 0 && t[n - 1] != ' ')
+				t[n++] = ' ';
+		} else if (isprint((unsigned char)*s))
+			t[n++] = *s;
+		else
+			break;
+	}
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	t[n] = '\0';
+	return n > 0 ? fa_strdup(t) : NULL;
+}
+
 /* A copy of s (NULL stays NULL); -1 when s is not a bounded string. */
 static int
 dup_opt(const char *s, char **out)

@@ -125,6 +125,19 @@ int fa_feed_parse_debian(const char *buf, size_t len, const char *name,
 int fa_feed_parse_kev(const char *buf, size_t len, const char *name,
     struct fa_feed **out, char **why);
 
+/*
+ * The kernel's half-open affected ranges from a kernel.org CVE record's
+ * facts (core/cvefeed_cve5.c): introduced (NULL: from the beginning), the
+ * first fixed release of each stable line ("6.1.77"), and the mainline
+ * fix ("6.8", NULL if none).  Each line L with fix s is affected from the
+ * later of introduced and the line after the previous fixed one, up to s;
+ * above the last line, up to mainline.  0, or FA_ERR_INPUT with *err
+ * (static) and r's ranges as they were.
+ */
+int fa_feed_kernel_ranges(struct fa_feed_rec *r, const char *introduced,
+    const char *const *fixes, size_t nfixes, const char *mainline,
+    const char **err);
+
 /* Helpers for the parsers (core/cvefeed.c). */
 struct fa_feed *fa_feed_new(enum fa_feed_kind kind, const char *name,
     const char *buf, size_t len);
@@ -135,6 +148,14 @@ int fa_feed_add_range(struct fa_feed_rec *r, const char *introduced,
 int fa_feed_add_distro(struct fa_feed_rec *r, const char *os,
     const char *release, const char *package, const char *fixed,
     const char *status);
+/* "CVE-YYYY-NNNN..." with 4 to 19 digits of sequence (and s not NULL). */
+int fa_feed_cve_id_ok(const char *s);
+/*
+ * A one-line title from free text: runs of white space become one space,
+ * the copy stops at any other non-printable byte and after 200 bytes.
+ * NULL when nothing is left (or ENOMEM).
+ */
+char *fa_feed_title(const char *s);
 /* A bounded printable-ASCII copy of s, or NULL if s is not one. */
 char *fa_feed_str(const char *s);
 /* "YYYY-MM-DD" from an RFC 3339 date or date-time; 0 or FA_ERR_INPUT. */

@@ -51,8 +51,8 @@ name_ok(const char *s, int spaces)
 
 	for (i = 0; s[i] != '\0'; i++)
 		if (!(islower((unsigned char)s[i]) ||
-		    isdigit((unsigned char)s[i]) || strchr("._-", s[i]) != NULL ||
-		    (spaces && s[i] == ' ')))
+		    isdigit((unsigned char)s[i]) ||
+		    strchr("._-", s[i]) != NULL || (spaces && s[i] == ' ')))
 			return 0;
 	return i > 0;
 }

@@ -17,14 +17,16 @@ static const struct {
 	{ "verify", fa_cmd_verify },
 	{ "keygen", fa_cmd_keygen },
 	{ "merge", fa_cmd_merge },
+	{ "catalogue", fa_cmd_catalogue },
 };
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "%s%s%s%s%s%s%s       fabaudit -h | --version\n",
+	fprintf(f, "%s%s%s%s%s%s%s%s       fabaudit -h | --version\n",
 	    fa_usage_scan, fa_usage_check, fa_usage_checks, fa_usage_diff,
-	    fa_usage_merge, fa_usage_verify, fa_usage_keygen);
+	    fa_usage_merge, fa_usage_verify, fa_usage_keygen,
+	    fa_usage_catalogue);
 }
 
 int
@@ -44,7 +46,7 @@ main(int argc, char **argv)
 	/* Errors are one line on stderr; -h prints the usage. */
 	if (argc < 2) {
 		fa_diag(NULL, "no command given (scan, check, checks, diff, "
-		    "merge, verify, keygen; see fabaudit -h)");
+		    "merge, verify, keygen, catalogue; see fabaudit -h)");
 		return FA_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||

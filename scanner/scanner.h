@@ -108,6 +108,7 @@ int fa_cmd_diff(int argc, char **argv);
 int fa_cmd_verify(int argc, char **argv);
 int fa_cmd_keygen(int argc, char **argv);
 int fa_cmd_merge(int argc, char **argv);
+int fa_cmd_catalogue(int argc, char **argv);
 
 /* Report a getopt_long() failure (optstring starting with ':'). */
 void fa_bad_option(const char *cmd, int c, char **argv);
@@ -116,7 +117,8 @@ void fa_bad_option(const char *cmd, int c, char **argv);
 void fa_print_usage(FILE *f, const char *u);
 
 extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[],
-    fa_usage_diff[], fa_usage_verify[], fa_usage_keygen[], fa_usage_merge[];
+    fa_usage_diff[], fa_usage_verify[], fa_usage_keygen[], fa_usage_merge[],
+    fa_usage_catalogue[];
 
 /*
  * The host CVE catalogue: explicit_path (--cve-db) or the default (see
