@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/cvedb.h"
 #include "../core/errors.h"
@@ -633,12 +634,56 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 	return n;
 }
 
+/*
+ * The policy's "stale_catalogue not_tested": a catalogue stale when the
+ * scan ran (past its valid_until, or older than FA_CVEDB_STALE_DAYS) knows
+ * nothing published since, so a pass from it would be a false statement
+ * in a contract: each pass among out's results from `from` on becomes
+ * not_tested, saying so.  A failure stays one: a catalogued CVE still
+ * affects the version.  0 or FA_ERR_NOMEM.
+ */
+static int
+stale_downgrade(const struct fa_eval_ctx *ctx, struct fa_results *out,
+    size_t from, const struct fa_cvedb *db)
+{
+	const char *when = json_string_value(json_object_get(json_object_get(
+	    ctx->snap->meta, "scan"), "started"));
+	struct tm tm;
+	char *end, *why;
+	size_t i;
+
+	memset(&tm, 0, sizeof(tm));
+	end = when != NULL ? strptime(when, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	if (end != NULL && !fa_cvedb_stale(db, timegm(&tm)))
+		return 0;
+	for (i = from; i < out->n; i++) {
+		if (out->v[i].status != FA_ST_PASS)
+			continue;
+		why = fa_strfmt("would pass (%s), but the catalogue of %s %s%s%s"
+		    ": it knows nothing published since, and the policy says "
+		    "a stale catalogue decides nothing (stale_catalogue "
+		    "not_tested)", out->v[i].reason != NULL ?
+		    out->v[i].reason : "", db->date, end == NULL ? "may be "
+		    "stale (the scan's time is not recorded)" : "was stale "
+		    "when the scan ran", db->valid_until != NULL ?
+		    ", valid until " : "", db->valid_until != NULL ?
+		    db->valid_until : "");
+		if (why == NULL)
+			return FA_ERR_NOMEM;
+		free(out->v[i].reason);
+		out->v[i].reason = why;
+		out->v[i].status = FA_ST_NOT_TESTED;
+	}
+	return 0;
+}
+
 static int
 eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	enum fa_component comp = component_of(c);
 	struct candidate cd[8];
+	size_t from;
 	const struct fa_obs *dbo, *missing;
 	struct fa_cvedb *db = NULL;
 	struct fa_host_env env;
@@ -651,6 +696,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	if ((r = catalogue(c, ctx, out, &db, &dbo)) != 0)
 		return r < 0 ? r : 0;
+	from = out->n;
 	n = candidates(ctx->snap, comp, cd, sizeof(cd) / sizeof(cd[0]),
 	    &missing);
 	for (i = 0, r = 0; i < n && r == 0; i++) {
@@ -666,6 +712,8 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			r = judge(c, ctx, out, db, dbo, &cd[i], comp);
 		r = r < 0 ? r : 0;
 	}
+	if (r == 0 && ctx->policy->stale_not_tested)
+		r = stale_downgrade(ctx, out, from, db);
 	fa_cvedb_free(db);
 	if (r != 0 || n > 0)
 		return r;

@@ -583,6 +583,14 @@ fa_cvedb_age_days(const struct fa_cvedb *db, time_t now)
 }
 
 int
+fa_cvedb_stale(const struct fa_cvedb *db, time_t now)
+{
+	if (db->valid_until != NULL)
+		return difftime(now, db->valid_until_t) >= 86400.0;
+	return fa_cvedb_age_days(db, now) > FA_CVEDB_STALE_DAYS;
+}
+
+int
 fa_cve_match(const struct fa_cve *e, const char *version,
     const struct fa_cve_range **hit, const char **errstr)
 {

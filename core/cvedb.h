@@ -119,6 +119,11 @@ void fa_cvedb_free(struct fa_cvedb *db);
 
 /* Whole days from the catalogue's date to now (negative if in the future). */
 long fa_cvedb_age_days(const struct fa_cvedb *db, time_t now);
+/*
+ * Stale at now: past its valid_until, or, without one (format 1), more
+ * than FA_CVEDB_STALE_DAYS after its date.
+ */
+int fa_cvedb_stale(const struct fa_cvedb *db, time_t now);
 
 /*
  * What a distribution says of the entry for a package version it built:

@@ -46,24 +46,6 @@ fa_feed_trust_name(enum fa_feed_trust t)
 	    trust_names[t] : "?";
 }
 
-/* The SHA-256 of buf as 64 lower-case hex digits; 0 or FA_ERR_NOMEM. */
-static int
-sha256_hex(const char *buf, size_t len, char out[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0, i;
-	static const char hex[] = "0123456789abcdef";
-
-	if (EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) != 1 || n != 32)
-		return FA_ERR_NOMEM;
-	for (i = 0; i < n; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
-	return 0;
-}
-
 struct fa_feed *
 fa_feed_new(enum fa_feed_kind kind, const char *name, const char *buf,
     size_t len)
@@ -74,7 +56,7 @@ fa_feed_new(enum fa_feed_kind kind, const char *name, const char *buf,
 		return NULL;
 	f->kind = kind;
 	if ((f->name = fa_strdup(name)) == NULL ||
-	    sha256_hex(buf, len, f->sha256) != 0) {
+	    fa_sha256_hex(buf, len, f->sha256) != 0) {
 		fa_feed_free(f);
 		return NULL;
 	}

@@ -34,6 +34,7 @@ struct pctx {
 	int		 toomany;	/* a further error was dropped */
 	int		 nomem;
 	unsigned	 dedicated_line; /* where dedicated_host was set */
+	unsigned	 stale_line;	/* where stale_catalogue was set */
 	unsigned	 tenant_name_line;
 	unsigned	 provider_name_line;
 	char		 line[FA_POLICY_MAX_LINE + 1];	/* tokens, unescaped */
@@ -738,6 +739,29 @@ kw_dedicated_host(struct pctx *c, unsigned lno, int argc, char **argv)
 	c->p->dedicated_host = val;
 }
 
+/* stale_catalogue warn|not_tested: what a stale CVE catalogue does. */
+static void
+kw_stale_catalogue(struct pctx *c, unsigned lno, int argc, char **argv)
+{
+	char v[POL_VIS_MAX + 4];
+
+	(void)argc;
+	if (strcmp(argv[0], "warn") != 0 &&
+	    strcmp(argv[0], "not_tested") != 0) {
+		perr(c, lno, "invalid value '%s' for stale_catalogue "
+		    "(expected warn or not_tested)", vis(v, sizeof(v),
+		    argv[0]));
+		return;
+	}
+	if (c->stale_line != 0) {
+		perr(c, lno, "duplicate stale_catalogue (first set on line "
+		    "%u)", c->stale_line);
+		return;
+	}
+	c->stale_line = lno;
+	c->p->stale_not_tested = strcmp(argv[0], "not_tested") == 0;
+}
+
 static void
 kw_severity(struct pctx *c, unsigned lno, int argc, char **argv)
 {
@@ -833,6 +857,8 @@ static const struct keyword keywords[] = {
 	  .min = 1, .max = -1, .fn = kw_sm_guid },
 	{ .name = "dedicated_host", .usage = "dedicated_host yes|no",
 	  .min = 1, .max = 1, .fn = kw_dedicated_host },
+	{ .name = "stale_catalogue", .usage = "stale_catalogue "
+	  "warn|not_tested", .min = 1, .max = 1, .fn = kw_stale_catalogue },
 	{ .name = "tenant_vlan", .usage = "tenant_vlan VID...",
 	  .min = 1, .max = -1, .fn = kw_tenant_vlan },
 	{ .name = "foreign_vlan", .usage = "foreign_vlan VID...",

@@ -88,6 +88,7 @@ struct fa_policy {
 	FA_POL_ARRAY(struct fa_pol_severity, severity);
 	FA_POL_ARRAY(struct fa_pol_waiver, waive);
 	int		 dedicated_host;	/* -1 unset, 0 no, 1 yes */
+	int		 stale_not_tested;	/* stale_catalogue not_tested */
 };
 
 /*

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "errors.h"
 #include "util.h"
 
@@ -230,4 +232,21 @@ fa_json_errmsg(const char *label, const json_error_t *je)
 		m = fa_strfmt("%s: %s", label, t);
 	free(t);
 	return m;
+}
+
+int
+fa_sha256_hex(const void *buf, size_t len, char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0, i;
+
+	if (EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) != 1 || n != 32)
+		return FA_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[64] = '\0';
+	return 0;
 }

@@ -83,4 +83,8 @@ char *fa_str_sanitize(const void *buf, size_t len);
  * when jansson gives no position.  NULL on ENOMEM.
  */
 char *fa_json_errmsg(const char *label, const json_error_t *je);
+/* The SHA-256 of len bytes at buf, as 64 lower-case hex digits (OpenSSL);
+ * 0 or FA_ERR_NOMEM. */
+int fa_sha256_hex(const void *buf, size_t len, char out[65]);
+
 #endif

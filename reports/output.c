@@ -433,18 +433,3 @@ fa_write_atomic_json_items(const char *dir, const char *name,
 
 	return write_hashed(dir, name, spliced_body, &sp, sha256, why);
 }
-
-int
-fa_sha256_hex(const void *buf, size_t len, char out[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
-
-	if (EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
-	    mdlen != 32)
-		return FA_ERR_INTERNAL;
-	for (i = 0; i < mdlen; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
-	out[64] = '\0';
-	return 0;
-}

@@ -15,6 +15,7 @@
 
 #include "../checks/check.h"
 #include "../core/snapshot.h"
+#include "../core/util.h"
 
 #define FA_REPORT_SCHEMA	"fabaudit-report/1"
 
@@ -114,7 +115,6 @@ int fa_write_atomic_json_items(const char *dir, const char *name,
     void (*after)(size_t i, void *arg), void *arg, char sha256[65],
     char **why);
 
-/* Lower-case hex SHA-256 of buf into out[65]; 0 or FA_ERR_INTERNAL. */
-int fa_sha256_hex(const void *buf, size_t len, char out[65]);
+/* fa_sha256_hex: core/util.h. */
 
 #endif

@@ -1185,6 +1185,18 @@ scope_catalogue(struct html *h, xmlNodePtr tb)
 		put(h, td, "file ");
 		put_json(h, td, jget(cat, "path"), FA_HTML_STR_MAX, "?");
 	}
+	if (jget(cat, "sha256") != NULL) {
+		el(h, td, "br", NULL);
+		put(h, td, "SHA-256 ");
+		put_json(h, td, jget(cat, "sha256"), 80, "?");
+		put(h, td, ", signature: ");
+		put_json(h, td, jget(cat, "signature"), FA_HTML_STR_MAX, "?");
+		if (json_is_string(jget(cat, "signer"))) {
+			put(h, td, " by ");
+			put_json(h, td, jget(cat, "signer"), FA_HTML_STR_MAX,
+			    "?");
+		}
+	}
 	if (json_array_size(jget(cat, "sources")) == 0)
 		return;
 	ul = el(h, td, "ul", "refs");

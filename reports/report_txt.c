@@ -159,6 +159,23 @@ print_catalogue(FILE *f, const struct fa_snapshot *s)
 		put(f, json_string_value(json_object_get(src, "name")));
 	}
 	fputc('\n', f);
+	/* Which bytes judged the host, and who vouches for them. */
+	if (json_object_get(c, "sha256") != NULL) {
+		fputs("Catalogue SHA-256 ", f);
+		put(f, json_string_value(json_object_get(c, "sha256")));
+		fputs(", signature: ", f);
+		put(f, json_string_value(json_object_get(c, "signature")));
+		if (json_is_string(json_object_get(c, "signer"))) {
+			fputs(" by ", f);
+			put(f, json_string_value(json_object_get(c, "signer")));
+		}
+		if (json_is_string(json_object_get(c, "valid_until"))) {
+			fputs("; valid until ", f);
+			put(f, json_string_value(json_object_get(c,
+			    "valid_until")));
+		}
+		fputc('\n', f);
+	}
 }
 
 static void

@@ -40,7 +40,8 @@ const char fa_usage_scan[] =
     "                     [--host[=sysroot]] [--listen seconds] [--pcap file]\n"
     "                     [--max-frames count]\n"
     "                     [--reveal-secrets] [-C ca] [-c policy]\n"
-    "                     [--cve-db file] [-f formats] [--fail-on severity]\n"
+    "                     [--cve-db file] [--cve-key key.pub.pem]\n"
+    "                     [-f formats] [--fail-on severity]\n"
     "                     [-o outdir] [-P port] [--retries count]\n"
     "                     [--max-outstanding count] [--key-probes list]\n"
     "                     [--baseline report.json] [--sign key.pem]\n"
@@ -52,13 +53,14 @@ enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
 	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER,
-	OPT_KEY_PROBES, OPT_MAX_FRAMES };
+	OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
 	{ "ib", no_argument, NULL, OPT_IB },
 	{ "host", optional_argument, NULL, OPT_HOST },
 	{ "cve-db", required_argument, NULL, OPT_CVEDB },
+	{ "cve-key", required_argument, NULL, OPT_CVEKEY },
 	{ "eth", optional_argument, NULL, OPT_ETH },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "pcap", required_argument, NULL, OPT_PCAP },
@@ -240,7 +242,7 @@ key_probes_json(unsigned off)
 static int
 set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
     time_t started, json_t *cvedb, const char *cvedb_path,
-    const char *cvedb_why)
+    const char *cvedb_why, const json_t *cvedb_prov)
 {
 	char host[256], when[32], *h, *by = NULL;
 	const struct passwd *pw;
@@ -268,7 +270,8 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 	    "run_by", by,
 	    "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
-	    cvedb_path, cvedb_why, started), "ib_options", "ca", ib->ca,
+	    cvedb_path, cvedb_why, started, cvedb_prov), "ib_options", "ca",
+	    ib->ca,
 	    "port", ib->port, "timeout_ms", ib->timeout_ms, "retries", ib->retries,
 	    "max_outstanding", ib->max_outstanding, "per_destination",
 	    FA_IB_PER_DEST, "max_smps", ib->max_outstanding, "key_probes",
@@ -545,7 +548,8 @@ fa_cmd_scan(int argc, char **argv)
 	uint64_t v;
 	time_t started;
 	struct fa_host_opts host = { "/", NULL, NULL, NULL };
-	const char *cvedb_opt = NULL;
+	const char *cvedb_opt = NULL, *cvekey_opt = NULL;
+	json_t *cvedb_prov = NULL;
 	char *cvedb_path = NULL, *cvedb_why = NULL;
 	json_t *cvedb = NULL;
 	struct eth_opts eth = { 0, NULL, NULL, -1, FA_ETH_DEF_LISTEN, 0 };
@@ -563,7 +567,7 @@ fa_cmd_scan(int argc, char **argv)
 	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
 	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
 	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, OPT_MAX_TIME, OPT_USER,
-	    OPT_KEY_PROBES, OPT_MAX_FRAMES, 0 };
+	    OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY, 0 };
 	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
@@ -610,6 +614,9 @@ fa_cmd_scan(int argc, char **argv)
 			break;
 		case OPT_CVEDB:
 			cvedb_opt = optarg;
+			break;
+		case OPT_CVEKEY:
+			cvekey_opt = optarg;
 			break;
 		case OPT_ACTIVE:
 			ib.active = eth.active = 1;
@@ -742,14 +749,16 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	started = time(NULL);
 	fa_deadline_set(max_time);
-	r = fa_load_catalogue(cvedb_opt, &cvedb, &cvedb_path, &cvedb_why);
+	r = fa_load_catalogue(cvedb_opt, cvekey_opt, &cvedb, &cvedb_path,
+	    &cvedb_prov, &cvedb_why);
 	if (r == FA_ERR_NOMEM) {
 		fa_diag(NULL, "out of memory");
 		rc = FA_EXIT_NORUN;
 		goto out;
 	}
-	if (r != 0 && cvedb_opt != NULL) {
-		fa_diag("--cve-db", "%s", cvedb_why);
+	if (r != 0 && (cvedb_opt != NULL || cvekey_opt != NULL)) {
+		fa_diag(cvedb_opt != NULL ? "--cve-db" : "--cve-key", "%s",
+		    cvedb_why);
 		rc = FA_EXIT_USAGE;
 		goto out;
 	}
@@ -787,7 +796,8 @@ fa_cmd_scan(int argc, char **argv)
 	ib.reveal = out.reveal;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
-	    set_meta(snap, &ib, started, cvedb, cvedb_path, cvedb_why) != 0 ||
+	    set_meta(snap, &ib, started, cvedb, cvedb_path, cvedb_why,
+	    cvedb_prov) != 0 ||
 	    (policy_path != NULL && fa_snapshot_set_policy(snap, policy_path,
 	    policy->text) != 0)) {
 		fa_diag(NULL, "out of memory");
@@ -885,6 +895,7 @@ out:
 		close(eth.pcap_fd);
 	json_decref(out.baseline);
 	json_decref(cvedb);
+	json_decref(cvedb_prov);
 	free(cvedb_path);
 	free(cvedb_why);
 	fa_snapshot_free(snap);

@@ -122,15 +122,18 @@ extern const char fa_usage_scan[], fa_usage_check[], fa_usage_checks[],
 
 /*
  * The host CVE catalogue: explicit_path (--cve-db) or the default (see
- * catalogue.c).  0 with *cat, or FA_ERR_* with *why; *path is set either
- * way (caller frees *path and *why).
+ * catalogue.c), its signature checked with the trusted public key at
+ * keypath (--cve-key) when given.  0 with *cat and *prov ({"sha256",
+ * "signature", "signer"}), or FA_ERR_* with *why; *path is set either
+ * way (caller frees *path and *why, decrefs *prov).
  */
-int fa_load_catalogue(const char *explicit_path, json_t **cat, char **path,
-    char **why);
-/* scan.catalogue: path, date, sources, entries, age_days, stale; or
- * {path, error} when cat is NULL.  NULL on ENOMEM. */
+int fa_load_catalogue(const char *explicit_path, const char *keypath,
+    json_t **cat, char **path, json_t **prov, char **why);
+/* scan.catalogue: path, date, valid_until, sources, entries, age_days,
+ * stale, and prov's members; or {path, error} when cat is NULL.  NULL on
+ * ENOMEM. */
 json_t *fa_catalogue_meta(json_t *cat, const char *path, const char *why,
-    time_t now);
+    time_t now, const json_t *prov);
 
 /* The re-audit loop's options and state (reaudit.c). */
 struct fa_reaudit {

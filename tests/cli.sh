@@ -106,24 +106,26 @@ done
 "$BIN" scan -q --host=fixtures/host/vm -o "$T/d-new" >/dev/null 2>&1
 expect_eq "diff: new high failures exit 1" \
     "$(rc "$BIN" diff "$T/d-old/report.json" "$T/d-new/report.json")" 1
-expect_grep "diff: a new failure is listed" '^new +high +HOST-KERNEL-VULN +kernel' \
-    "$T/out"
+expect_grep "diff: a new failure is listed" \
+    '^new +high +HOST-NVIDIA-CTK-VULN +dpkg:nvidia-container-toolkit' "$T/out"
 expect_grep "diff: the summary line" '^Diff: [0-9]+ new failures' "$T/out"
 expect_eq "diff: the other way round nothing is new, exit 0" \
     "$(rc "$BIN" diff "$T/d-new/report.json" "$T/d-old/report.json")" 0
 expect_grep "diff: what was fixed is resolved" \
-    '^resolved +high +HOST-KERNEL-VULN +kernel' "$T/out"
+    '^resolved +high +HOST-NVIDIA-CTK-VULN +dpkg:nvidia-container-toolkit' \
+    "$T/out"
 expect_eq "diff: --fail-on critical ignores new high failures" \
     "$(rc "$BIN" diff --fail-on critical "$T/d-old/report.json" \
     "$T/d-new/report.json")" 0
 # A severity re-rated between runs is a change, not a new failure.
-jq '(.results[] | select(.id == "HOST-KERNEL-VULN") | .severity) = "low"' \
+jq '(.results[] | select(.id == "HOST-NVIDIA-CTK-VULN") | .severity) =
+    "low"' \
     "$T/d-new/report.json" >"$T/d-rerated.json"
 "$BIN" diff -f json "$T/d-new/report.json" "$T/d-rerated.json" \
     >"$T/d.json" 2>&1
 expect_eq "diff: a re-rated failure is changed" \
     "$(jq -c '[.changed[] | [.id, .was_severity, .severity]]' "$T/d.json")" \
-    '[["HOST-KERNEL-VULN","high","low"]]'
+    '[["HOST-NVIDIA-CTK-VULN","high","low"]]'
 expect_eq "diff: json counts unchanged failures" \
     "$(jq '.unchanged_failures > 0' "$T/d.json")" true
 

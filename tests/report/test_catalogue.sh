@@ -3,7 +3,9 @@
 # (fixtures/cve/: OSV, CVE 5, NVIDIA CSAF, Debian tracker, CISA KEV) in, a
 # catalogue the scanner loads out, with a build report whose inputs are
 # the files' own SHA-256 digests (sha256sum(1)), a date that is the newest
-# record's, and a signature openssl(1) verifies; a malformed input, an
+# record's, and a signature openssl(1) verifies and the scanner checks
+# with --cve-key (a tampered or foreign-signed catalogue refused); a
+# malformed input, an
 # unknown kind, an undated build and bad options are refused with exit 2
 # and write nothing.
 # usage: tests/report/test_catalogue.sh BUILD_DIR
@@ -72,6 +74,48 @@ expect_eq "sign: exit 0" "$?" 0
 expect_eq "sign: openssl verifies the signature" "$(openssl pkeyutl -verify \
     -pubin -inkey "$T/k.pub.pem" -rawin -in "$T/s.json" \
     -sigfile "$T/s.json.sig" 2>/dev/null)" "Signature Verified Successfully"
+
+# The scanner checks the signature with the trusted key (--cve-key), and
+# every report says which catalogue judged the host and who signed it.
+scan() {	# scan NAME ARGS...: a host scan of a fixture
+	n=$1
+	shift
+	"$BIN" scan --host=fixtures/host/baremetal-stale -q -o "$T/$n" "$@" \
+	    >/dev/null 2>"$T/$n.err"
+	echo $? >"$T/$n.rc"
+}
+scan signed --cve-db "$T/s.json" --cve-key "$T/k.pub.pem"
+expect_eq "--cve-key: a signed catalogue verifies" \
+    "$(jq -r '.scan.catalogue | "\(.signature) \(.sha256)"' \
+    "$T/signed/snapshot.json")" \
+    "verified $(sha256sum "$T/s.json" | cut -d' ' -f1)"
+expect_grep "--cve-key: report.txt names the signer" \
+    'signature: verified by Ed25519 key SHA256:[0-9a-f]{64}' \
+    "$T/signed/report.txt"
+scan unverified --cve-db "$T/s.json"
+expect_eq "no --cve-key: the signature is said unchecked" \
+    "$(jq -r .scan.catalogue.signature "$T/unverified/snapshot.json")" \
+    "signed, not verified (no --cve-key given)"
+scan unsigned --cve-db "$T/c.json"
+expect_eq "an unsigned catalogue is said unsigned" \
+    "$(jq -r .scan.catalogue.signature "$T/unsigned/snapshot.json")" \
+    unsigned
+sed 's/"1.1.12"/"1.1.13"/' "$T/s.json" >"$T/t.json"
+cp "$T/s.json.sig" "$T/t.json.sig"
+scan tampered --cve-db "$T/t.json" --cve-key "$T/k.pub.pem"
+expect_eq "a tampered catalogue is refused (exit 2)" \
+    "$(cat "$T/tampered.rc")" 2
+expect_grep "... saying the signature does not verify" \
+    'does not verify with the trusted key' "$T/tampered.err"
+expect_eq "... and nothing is written" "$(ls -d "$T/tampered" 2>/dev/null)" ""
+scan nosig --cve-db "$T/c.json" --cve-key "$T/k.pub.pem"
+expect_eq "--cve-key and no signature: refused (exit 2)" \
+    "$(cat "$T/nosig.rc")" 2
+expect_grep "... saying there is none" 'no signature' "$T/nosig.err"
+"$BIN" keygen -o "$T/other" >/dev/null 2>&1
+scan otherkey --cve-db "$T/s.json" --cve-key "$T/other.pub.pem"
+expect_eq "another key's signature: refused (exit 2)" \
+    "$(cat "$T/otherkey.rc")" 2
 
 # Refusals: exit 2, the cause named, nothing written.
 refuse() {	# refuse NAME PATTERN ARGS...

@@ -844,6 +844,65 @@ binary_versions(void **state)
 	    "no catalogued CVE"), FA_ST_PASS);
 }
 
+/* The scan's start time in the snapshot's metadata. */
+static void
+scan_started(struct fa_snapshot *s, const char *when)
+{
+	if (s->meta == NULL)
+		assert_non_null(s->meta = json_object());
+	assert_int_equal(json_object_set_new(s->meta, "scan", json_pack(
+	    "{s:s}", "started", when)), 0);
+}
+
+/*
+ * stale_catalogue not_tested: a catalogue past its validity when the scan
+ * ran turns passes into not_tested (it knows nothing published since);
+ * a failure stays one; a current catalogue changes nothing, and without
+ * the policy line a stale one only warns (elsewhere).
+ */
+static void
+stale_catalogue(void **state)
+{
+	static const char pol[] = "stale_catalogue not_tested\n";
+	struct fa_snapshot *s;
+
+	(void)state;
+	/* cvedb_distro: dated 2026-08-23, no valid_until: stale after 90
+	 * days (2026-11-21). */
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	scan_started(s, "2026-12-04T10:00:00Z");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, pol,
+	    "was stale when the scan ran"), FA_ST_NOT_TESTED);
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	scan_started(s, "2026-09-01T10:00:00Z");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, pol,
+	    "no catalogued CVE"), FA_ST_PASS);
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1", "1.1.5", "debian",
+	    "runc");
+	scan_started(s, "2026-12-04T10:00:00Z");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, pol,
+	    "CVE-2024-21626"), FA_ST_FAIL);
+	/* No scan time: whether it was current cannot be told. */
+	s = snap();
+	cvedb_distro(s);
+	os_release(s, "debian", "bookworm");
+	package_from(s, "runc", "runc", "1.1.5+ds1-1+deb12u1", "1.1.5",
+	    "debian", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, pol,
+	    "may be stale"), FA_ST_NOT_TESTED);
+}
+
 static void
 vulnerable_versions(void **state)
 {
@@ -970,6 +1029,7 @@ main(void)
 		cmocka_unit_test(vulnerable_versions),
 		cmocka_unit_test(distro_versions),
 		cmocka_unit_test(binary_versions),
+		cmocka_unit_test(stale_catalogue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,7 +110,8 @@ test_valid_every_keyword(void **state)
 	    "severity       IB-MKEY-PROTECT-LOW low\n"
 	    "severity       HOST-TENANCY critical\n"
 	    "waive          IB-PKEY-ENFORCE-OFF S-0x* 2027-03-31 "
-	    "\"provider fixes in Q1 per MSA 7.2\"\n";
+	    "\"provider fixes in Q1 per MSA 7.2\"\n"
+	    "stale_catalogue not_tested\n";
 	const uint8_t v4[4] = { 10, 20, 0, 0 };
 	const uint8_t v6[16] = { 0xfd, 0x00, 0x00, 0x20 };
 	const uint8_t m4[4] = { 10, 0, 0, 0 };
@@ -151,6 +152,7 @@ test_valid_every_keyword(void **state)
 	assert_int_equal(p->sm_guid[1].line, 7);
 
 	assert_int_equal(p->dedicated_host, 1);
+	assert_int_equal(p->stale_not_tested, 1);
 
 	assert_int_equal(p->n_tenant_vlan, 3);
 	assert_true(p->tenant_vlan[0].value == 120);
@@ -668,6 +670,11 @@ test_err_missing_values(void **state)
 	expect_first("dedicated_host YES\n",
 	    NAME ":1: invalid value 'YES' for dedicated_host (expected yes or "
 	    "no)");
+	expect_first("stale_catalogue fail\n",
+	    NAME ":1: invalid value 'fail' for stale_catalogue (expected warn "
+	    "or not_tested)");
+	expect_first("stale_catalogue warn\nstale_catalogue not_tested\n",
+	    NAME ":2: duplicate stale_catalogue (first set on line 1)");
 }
 
 static void
