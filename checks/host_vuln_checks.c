@@ -244,8 +244,8 @@ ctk_value(const struct fa_snapshot *s, const char *key)
 
 /* Why a matched CVE does not apply here, or NULL. */
 static const char *
-ruled_out(const struct fa_snapshot *s, const struct fa_cve *e, char *buf,
-    size_t len)
+ruled_out(const struct fa_snapshot *s, const struct fa_cve *e,
+    const struct fa_cve_range *hit, char *buf, size_t len)
 {
 	const char *mode = json_string_value(ctk_value(s,
 	    "nvidia-container-runtime.mode"));
@@ -262,17 +262,28 @@ ruled_out(const struct fa_snapshot *s, const struct fa_cve *e, char *buf,
 	if ((e->conditions & 1u << FA_COND_LEGACY_MODE) && mode != NULL &&
 	    (strcmp(mode, "cdi") == 0 || strcmp(mode, "jit-cdi") == 0))
 		return "legacy mode only, and the toolkit runs in CDI mode";
+	/* A line that holds in one mode: ruled out only by a mode the
+	 * configuration states ("auto" may pick either per container). */
+	if (hit != NULL && (hit->when & 1u << FA_COND_CDI_MODE) &&
+	    mode != NULL && strcmp(mode, "legacy") == 0)
+		return "on this version only CDI-mode injection is affected, "
+		    "and the toolkit runs in legacy mode";
+	if (hit != NULL && (hit->when & 1u << FA_COND_LEGACY_MODE) &&
+	    mode != NULL && (strcmp(mode, "cdi") == 0 ||
+	    strcmp(mode, "jit-cdi") == 0))
+		return "on this version only legacy-mode injection is "
+		    "affected, and the toolkit runs in CDI mode";
 	return NULL;
 }
 
 static json_t *
-conditions_json(const struct fa_cve *e)
+conditions_json(unsigned bits)
 {
 	json_t *a = json_array();
 	int k;
 
 	for (k = 0; a != NULL && k < FA_COND_MAX; k++)
-		if ((e->conditions & 1u << k) && json_array_append_new(a,
+		if ((bits & 1u << k) && json_array_append_new(a,
 		    json_string(fa_cve_cond_name((enum fa_cve_cond)k))) != 0) {
 			json_decref(a);
 			return NULL;
@@ -314,6 +325,31 @@ distro_rule(const struct fa_cve *e, const struct candidate *cd,
 	return 0;
 }
 
+/*
+ * A kernel release no stable or vendor build can be: "6.7", "6.7.0" or
+ * "6.7.0-rc3".  Anything after (6.1.90, 5.15.0-1064-azure) may carry a
+ * backport.
+ */
+static int
+bare_release(const char *v)
+{
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		if ((n = strspn(v, "0123456789")) == 0)
+			return 0;
+		v += n;
+		if (i == 0 && *v++ != '.')
+			return 0;
+	}
+	if (strncmp(v, ".0", 2) == 0 && strchr("-", v[2]) != NULL)
+		v += 2;
+	if (*v == '\0')
+		return 1;
+	return strncmp(v, "-rc", 3) == 0 && strspn(v + 3, "0123456789") > 0 &&
+	    v[3 + strspn(v + 3, "0123456789")] == '\0';
+}
+
 /* One CVE's evidence entry; NULL on ENOMEM. */
 static json_t *
 cve_json(const struct fa_cve *e, const struct fa_cve_range *hit,
@@ -323,7 +359,8 @@ cve_json(const struct fa_cve *e, const struct fa_cve_range *hit,
 	    "cve", e->id, "title", e->title, "cvss", e->cvss >= 0 ?
 	    json_real(e->cvss) : json_null(), "fixed", dh != NULL ?
 	    dh->fixed : hit != NULL ? hit->fixed : NULL, "advisory",
-	    e->advisory, "conditions", conditions_json(e), "rule", rule,
+	    e->advisory, "conditions", conditions_json(e->conditions |
+	    (hit != NULL ? hit->when : 0)), "rule", rule,
 	    "verdict", verdict, "kev_added", e->kev_added);
 }
 
@@ -339,7 +376,7 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_cve *e;
 	const char *err, *why, *worst = NULL, *rule;
 	double max = -1;
-	size_t i, n = 0, out_n = 0, undet = 0, kev = 0;
+	size_t i, n = 0, out_n = 0, undet = 0, kev = 0, undet_k = 0;
 	json_t *ev, *cves;
 	char key[96], cvss[32], kevs[80];
 	int r;
@@ -391,6 +428,17 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				continue;
 			}
 			/* 2: below the distribution's own fix. */
+		} else if (hit != NULL && hit->mainline_only &&
+		    !bare_release(cd->version)) {
+			/* A stable or vendor release: the backport may be in
+			 * it, and the record does not say where it went. */
+			if (json_array_append_new(cves, cve_json(e, hit, NULL,
+			    "mainline fix only: the CVE record names no "
+			    "stable release with the fix", "undetermined")) !=
+			    0)
+				goto nomem;
+			undet_k++;
+			continue;
 		}
 		if (hit == NULL && dh == NULL && e->reopened_by != NULL) {
 			snprintf(key, sizeof(key), "features.%s",
@@ -403,7 +451,7 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		{
 			char nb[160];
-			const char *no = ruled_out(ctx->snap, e, nb,
+			const char *no = ruled_out(ctx->snap, e, hit, nb,
 			    sizeof(nb));
 			json_t *cj = cve_json(e, hit, dh, rule, no != NULL ?
 			    "ruled out" : "affected");
@@ -458,6 +506,15 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    cd->os[0] != '\0' ? "" : " (unknown: no /etc/os-release)",
 		    undet > 1 ? "them" : "it", out_n > 0 ? "; matches ruled "
 		    "out by configuration are in the evidence" : "");
+	else if (undet_k > 0)
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, cd->obs->target,
+		    NULL, ev, "%s is below the mainline fix of %zu catalogued "
+		    "CVE%s whose record%s name%s no stable release with the "
+		    "fix: a stable or vendor release may carry the backport, "
+		    "and the catalogue of %s cannot tell%s", cd->shown, undet_k,
+		    undet_k > 1 ? "s" : "", undet_k > 1 ? "s" : "",
+		    undet_k > 1 ? "" : "s", db->date, out_n > 0 ? "; matches "
+		    "ruled out by configuration are in the evidence" : "");
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, cd->obs->target, NULL,
 		    ev, "no catalogued CVE affects %s (catalogue of %s)%s",

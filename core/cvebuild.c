@@ -13,6 +13,8 @@
 #include "errors.h"
 #include "util.h"
 
+#define TRUST_KEY	"_ranges_trust"	/* build-time only */
+
 struct ref {
 	const struct fa_feed_rec	*r;
 	const struct fa_feed		*f;
@@ -76,6 +78,12 @@ range_set(const struct ref *v, size_t a, size_t b, const struct fa_feed *f)
 			p = json_pack("{s:s?, s:s?}", "introduced",
 			    v[i].r->ranges[k].introduced, "fixed",
 			    v[i].r->ranges[k].fixed);
+			if (p != NULL && v[i].r->ranges[k].mainline_only &&
+			    json_object_set_new(p, "mainline_only",
+			    json_true()) != 0) {
+				json_decref(p);
+				p = NULL;
+			}
 			if (p == NULL) {
 				json_decref(set);
 				return NULL;
@@ -130,9 +138,50 @@ add_conflict(struct build *b, const char *id, enum fa_component comp,
 }
 
 /*
+ * Another source of the same trust (a later bulletin of the same vendor
+ * adding the fixes of more branches): its lines are added to kept; a line
+ * both give (the same introduced version) with another fixed version is
+ * a conflict, the first source's kept.  0 or FA_ERR_NOMEM.
+ */
+static int
+unite(struct build *b, const struct ref *v, size_t k, size_t i,
+    json_t *kept, const json_t *other)
+{
+	const json_t *o, *x;
+	json_t *pair;
+	size_t n, j;
+
+	json_array_foreach(other, n, o) {
+		for (j = 0, x = NULL; j < json_array_size(kept); j++) {
+			x = json_array_get(kept, j);
+			if (json_equal(json_object_get(x, "introduced"),
+			    json_object_get(o, "introduced")))
+				break;
+		}
+		if (j == json_array_size(kept)) {
+			if (json_array_append(kept, (json_t *)o) != 0)
+				return FA_ERR_NOMEM;
+			continue;
+		}
+		if (json_equal(x, o))
+			continue;
+		pair = json_pack("[O]", o);
+		if (pair == NULL || add_conflict(b, v[k].r->id,
+		    v[k].r->component, "a line's fixed version", v[k].f,
+		    v[k].r, (json_t *)x, v[i].f, v[i].r, pair) != 0) {
+			json_decref(pair);
+			return FA_ERR_NOMEM;
+		}
+		json_decref(pair);
+	}
+	return 0;
+}
+
+/*
  * The affected ranges of group [a, e): those of the first feed (in input
- * order of the sorted refs: most trusted first) that has any; every
- * other feed whose set differs is a conflict.  NULL-free: an empty array
+ * order of the sorted refs: most trusted first) that has any, with the
+ * other lines of sources as trusted (unite); a less trusted source whose
+ * set differs is a conflict.  NULL-free: an empty array
  * when no source has ranges.
  */
 static json_t *
@@ -162,11 +211,15 @@ pick_ranges(struct build *b, size_t a, size_t e, int *err)
 			*err = FA_ERR_NOMEM;
 			break;
 		}
-		if (!same_ranges(kept, other) && add_conflict(b, v[a].r->id,
-		    v[a].r->component, "affected ranges", v[k].f, v[k].r, kept,
-		    v[i].f, v[i].r, other) != 0)
+		if (v[i].r->trust == v[k].r->trust)
+			*err = unite(b, v, k, i, kept, other);
+		else if (!same_ranges(kept, other) && add_conflict(b,
+		    v[a].r->id, v[a].r->component, "affected ranges", v[k].f,
+		    v[k].r, kept, v[i].f, v[i].r, other) != 0)
 			*err = FA_ERR_NOMEM;
 		json_decref(other);
+		if (*err != 0)
+			break;
 	}
 	if (*err != 0) {
 		json_decref(kept);
@@ -348,6 +401,11 @@ group_entry(struct build *b, size_t a, size_t e)
 
 	if (kev_only(v, a, e))
 		return 0;
+	/* The catalogue is keyed by CVE: an advisory without one (a Go or
+	 * GitHub advisory only) is reported, not invented an ID. */
+	if (!fa_feed_cve_id_ok(id))
+		return left_out(b, id, v[a].r->component, "no CVE identifier "
+		    "(the catalogue is keyed by CVE)");
 	if ((ranges = pick_ranges(b, a, e, &err)) == NULL)
 		return err;
 	if ((distro = pick_distro(b, a, e, &err)) == NULL) {
@@ -378,6 +436,18 @@ group_entry(struct build *b, size_t a, size_t e)
 		json_decref(distro);
 		return FA_ERR_NOMEM;
 	}
+	for (i = a; i < e && json_array_size(ranges) > 0; i++)
+		if (v[i].r->nranges > 0 && v[i].r->trust != FA_TRUST_DISTRO) {
+			/* Whose ranges these are, for the overlay (removed
+			 * before the catalogue is written). */
+			if (json_object_set_new(ent, TRUST_KEY, json_string(
+			    fa_feed_trust_name(v[i].r->trust))) != 0) {
+				json_decref(distro);
+				json_decref(ent);
+				return FA_ERR_NOMEM;
+			}
+			break;
+		}
 	if ((json_array_size(distro) > 0 &&
 	    json_object_set(ent, "distro", distro) != 0) || (kev != NULL &&
 	    json_object_set_new(ent, "kev", json_pack("{s:s}", "added",
@@ -409,6 +479,177 @@ static const char *const overlay_keys[] = {
 };
 
 /*
+ * The overlay's ranges, a branch written "580" (as the hand-kept
+ * catalogue did) written "580.0" as the feeds write a branch's start:
+ * the same line, so that they compare.  A new reference, or NULL for
+ * none (or ENOMEM when ranges is not NULL).
+ */
+static json_t *
+branch_starts(const json_t *ranges)
+{
+	static const char *const keys[] = { "introduced", "fixed" };
+	json_t *c, *r;
+	const char *v;
+	size_t i, k, n;
+
+	if (ranges == NULL || (c = json_deep_copy(ranges)) == NULL)
+		return NULL;
+	json_array_foreach(c, i, r)
+		for (k = 0; k < 2; k++) {
+			v = json_string_value(json_object_get(r, keys[k]));
+			if (v == NULL || (n = strspn(v, "0123456789")) == 0 ||
+			    v[n] != '\0' || json_object_set_new(r, keys[k],
+			    json_sprintf("%s.0", v)) == 0)
+				continue;
+			json_decref(c);
+			return NULL;
+		}
+	return c;
+}
+
+/*
+ * Compare two bounds of version lines: a NULL "introduced" is minus
+ * infinity, a NULL "fixed" plus infinity.  A version the scheme cannot
+ * compare is an error (the loader refuses it later anyway).
+ */
+static int
+bound_cmp(enum fa_ver_scheme sch, const json_t *a, int a_hi, const json_t *b,
+    int b_hi, int *cmp)
+{
+	const char *x = json_string_value(a), *y = json_string_value(b);
+
+	if (x == NULL || y == NULL) {
+		*cmp = x == NULL && y == NULL && a_hi == b_hi ? 0 :
+		    x == NULL ? (a_hi ? 1 : -1) : (b_hi ? -1 : 1);
+		return 0;
+	}
+	return fa_version_cmp(sch, x, y, cmp, NULL);
+}
+
+#define LO(o)	json_object_get((o), "introduced"), 0
+#define HI(o)	json_object_get((o), "fixed"), 1
+
+/* Whether lines x and y share a version (1), not (0), or error (<0). */
+static int
+lines_overlap(enum fa_ver_scheme sch, const json_t *x, const json_t *y)
+{
+	int c1, c2;
+
+	if (bound_cmp(sch, LO(y), HI(x), &c1) != 0 ||
+	    bound_cmp(sch, LO(x), HI(y), &c2) != 0)
+		return FA_ERR_INPUT;
+	return c1 < 0 && c2 < 0;
+}
+
+/*
+ * Lines of add that share no version with any line of have, appended to
+ * have: the vendor's own lines stand, a line its machine-readable data
+ * leaves out (a branch past its end of life) is added.
+ */
+static int
+add_lines(enum fa_ver_scheme sch, json_t *have, const json_t *add)
+{
+	const json_t *o, *x;
+	size_t i, j;
+	int r = 0;
+
+	json_array_foreach(add, i, o) {
+		json_array_foreach(have, j, x)
+			if ((r = lines_overlap(sch, o, x)) != 0)
+				break;
+		if (r == 0 && json_array_append(have, (json_t *)o) != 0)
+			return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Whether lines of fine cut the lines of coarse into pieces and add no
+ * version and leave none out: each line of fine lies in one of coarse,
+ * a piece ends where the next begins or where its coarse line ends, and
+ * every coarse line starts and ends with a piece.  The overlay then
+ * says what the vendor says, line by line, with what prose adds (a
+ * mode a line holds in).
+ */
+static int
+refines(enum fa_ver_scheme sch, const json_t *coarse, const json_t *fine)
+{
+	const json_t *f, *c, *g, *in;
+	size_t i, j, k;
+	int lo, hi, starts, ends;
+
+	json_array_foreach(fine, i, f) {
+		in = NULL;
+		json_array_foreach(coarse, j, c)
+			if (bound_cmp(sch, LO(c), LO(f), &lo) == 0 &&
+			    bound_cmp(sch, HI(f), HI(c), &hi) == 0 &&
+			    lo <= 0 && hi <= 0) {
+				in = c;
+				break;
+			}
+		if (in == NULL)
+			return 0;
+		if (bound_cmp(sch, HI(f), HI(in), &hi) != 0)
+			return 0;
+		if (hi == 0)
+			continue;
+		json_array_foreach(fine, k, g)
+			if (bound_cmp(sch, LO(g),
+			    json_object_get(f, "fixed"), 1, &lo) == 0 &&
+			    lo == 0)
+				break;
+		if (k == json_array_size(fine))
+			return 0;
+	}
+	json_array_foreach(coarse, j, c) {
+		starts = ends = 0;
+		json_array_foreach(fine, i, f) {
+			starts |= bound_cmp(sch, LO(c), LO(f), &lo) == 0 &&
+			    lo == 0;
+			ends |= bound_cmp(sch, HI(c), HI(f), &hi) == 0 &&
+			    hi == 0;
+		}
+		if (!starts || !ends)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The overlay's distribution rows on a built entry: a row for a release
+ * the feeds did not speak of is added; the feeds' own rows stay.
+ */
+static int
+merge_rows(json_t *e, const json_t *rows)
+{
+	json_t *have = json_object_get(e, "distro"), *x;
+	const json_t *o;
+	size_t i, j;
+
+	if (!json_is_array(rows) || json_array_size(rows) == 0)
+		return 0;
+	if (have == NULL) {
+		if ((have = json_array()) == NULL ||
+		    json_object_set_new(e, "distro", have) != 0)
+			return FA_ERR_NOMEM;
+	}
+	json_array_foreach(rows, i, o) {
+		json_array_foreach(have, j, x)
+			if (json_equal(json_object_get(x, "os"),
+			    json_object_get(o, "os")) &&
+			    json_equal(json_object_get(x, "release"),
+			    json_object_get(o, "release")) &&
+			    json_equal(json_object_get(x, "package"),
+			    json_object_get(o, "package")))
+				break;
+		if (j == json_array_size(have) &&
+		    json_array_append(have, (json_t *)o) != 0)
+			return FA_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/*
  * Apply overlay entry o (validated by the loader later): on a built
  * entry it sets what no feed carries and fills ranges only where the
  * feeds had none; alone it becomes the entry.  Its source_url is kept in
@@ -421,14 +662,21 @@ apply_overlay(struct build *b, size_t oi, const json_t *o, char **why)
 	const char *comp = json_string_value(json_object_get(o, "component"));
 	const char *src = json_string_value(json_object_get(o, "source_url"));
 	json_t *e, *copy, *v, *aff;
-	const char *what = "conditions and notes";
+	const char *what = "conditions and notes", *trust;
+	enum fa_component c;
+	enum fa_ver_scheme sch;
 	char *note;
 	size_t k;
+	int verified, win, r;
 
 	if (id == NULL || comp == NULL || src == NULL ||
 	    strncmp(src, "https://", 8) != 0)
 		return fa_why(why, "overlay[%zu]: needs id, component and an "
 		    "https source_url", oi);
+	if (fa_component_parse(comp, &c) != 0)
+		return fa_why(why, "overlay[%zu].component: not a component "
+		    "the catalogue knows", oi);
+	sch = fa_component_scheme(c);
 	if ((e = find_entry(b->entries, id, comp)) == NULL) {
 		if ((copy = json_deep_copy(o)) == NULL)
 			return FA_ERR_NOMEM;
@@ -442,23 +690,69 @@ apply_overlay(struct build *b, size_t oi, const json_t *o, char **why)
 			if ((v = json_object_get(o, overlay_keys[k])) != NULL &&
 			    json_object_set(e, overlay_keys[k], v) != 0)
 				return FA_ERR_NOMEM;
-		aff = json_object_get(o, "affected");
+		if ((aff = branch_starts(json_object_get(o, "affected"))) ==
+		    NULL && json_object_get(o, "affected") != NULL)
+			return FA_ERR_NOMEM;
+		trust = json_string_value(json_object_get(e, TRUST_KEY));
+		/* Checked against the vendor's advisory: as good as the
+		 * vendor, better than a database that read it. */
+		verified = json_is_string(json_object_get(o, "confidence")) &&
+		    strcmp(json_string_value(json_object_get(o, "confidence")),
+		    "verified") == 0;
 		if (aff != NULL && json_array_size(json_object_get(e,
 		    "affected")) == 0) {
 			if (json_object_set(e, "affected", aff) != 0)
 				return FA_ERR_NOMEM;
 			what = "affected ranges no feed gave, and conditions";
+		} else if (aff != NULL && verified && !same_ranges(aff,
+		    json_object_get(e, "affected")) && refines(sch,
+		    json_object_get(e, "affected"), aff)) {
+			if (json_object_set(e, "affected", aff) != 0) {
+				json_decref(aff);
+				return FA_ERR_NOMEM;
+			}
+			what = "the feeds' ranges cut where the advisory's "
+			    "prose does (same versions), and conditions";
 		} else if (aff != NULL && !same_ranges(aff,
 		    json_object_get(e, "affected"))) {
+			win = verified && trust != NULL &&
+			    strcmp(trust, "vendor") != 0;
 			v = json_pack("{s:s, s:s, s:s, s:s, s:O, s:O}", "cve",
-			    id, "component", comp, "about", "overlay ranges "
-			    "differ from the feeds' (the feeds' kept)",
-			    "source_url", src, "overlay", aff, "kept",
+			    id, "component", comp, "about", win ? "overlay "
+			    "ranges, verified against the vendor's advisory, "
+			    "kept over a database's" : "overlay ranges differ "
+			    "from the feeds' (the feeds' kept)",
+			    "source_url", src, "overlay", aff, "feeds",
 			    json_object_get(e, "affected"));
 			if (v == NULL ||
-			    json_array_append_new(b->conflicts, v) != 0)
+			    json_array_append_new(b->conflicts, v) != 0) {
+				json_decref(aff);
 				return FA_ERR_NOMEM;
+			}
+			if (win && json_object_set(e, "affected", aff) != 0) {
+				json_decref(aff);
+				return FA_ERR_NOMEM;
+			}
+			if (win)
+				what = "affected ranges (over a database's), "
+				    "and conditions";
+			/* The vendor's own lines stand; a line its machine-
+			 * readable data leaves out (a branch past its end of
+			 * life, affected with no fix) is added. */
+			else if (verified && trust != NULL &&
+			    (r = add_lines(sch, json_object_get(e, "affected"),
+			    aff)) != 0) {
+				json_decref(aff);
+				return r;
+			}
 		}
+		json_decref(aff);
+		if ((r = merge_rows(e, json_object_get(o, "distro"))) != 0)
+			return r;
+		if (json_object_get(e, "kev") == NULL &&
+		    json_object_get(o, "kev") != NULL &&
+		    json_object_set(e, "kev", json_object_get(o, "kev")) != 0)
+			return FA_ERR_NOMEM;
 	}
 	note = fa_strfmt("%s%s(overlay: %s)", json_string_value(
 	    json_object_get(e, "note")) != NULL ? json_string_value(
@@ -486,6 +780,7 @@ prune(struct build *b)
 
 	for (i = json_array_size(b->entries); i-- > 0; ) {
 		e = json_array_get(b->entries, i);
+		json_object_del(e, TRUST_KEY);
 		if (json_array_size(json_object_get(e, "affected")) > 0 ||
 		    json_array_size(json_object_get(e, "distro")) > 0)
 			continue;
@@ -530,38 +825,64 @@ add_days(const char *date, unsigned days, char out[11])
 	return 0;
 }
 
+/*
+ * "inputs": each file with its kind, SHA-256 and newest record date;
+ * "sources": one per kind of feed read, with the number of its files and
+ * its newest date (the catalogue's own when none of them has one).
+ */
 static json_t *
-inputs_json(const struct fa_cvebuild_in *in, char *date)
+inputs_json(const struct fa_cvebuild_in *in, const char *date)
 {
-	json_t *a = json_array(), *src = json_array(), *o, *s;
-	size_t i;
+	json_t *a = json_array(), *src = json_array(), *o;
+	const char *newest;
+	size_t i, k, n;
 
-	for (i = 0; a != NULL && src != NULL && i < in->nfeeds; i++) {
+	for (i = 0; a != NULL && i < in->nfeeds; i++) {
 		const struct fa_feed *f = in->feeds[i];
 
 		o = json_pack("{s:s, s:s, s:s, s:s?}", "name", f->name, "kind",
 		    fa_feed_kind_name(f->kind), "sha256", f->sha256, "newest",
 		    f->newest);
-		s = json_pack("{s:s+, s:s, s:s}", "name",
-		    fa_feed_kind_name(f->kind), " input ", "url",
-		    kind_url(f->kind), "date", f->newest != NULL ? f->newest :
-		    date);
-		if (o == NULL || s == NULL ||
-		    json_array_append_new(a, o) != 0 ||
-		    json_array_append_new(src, s) != 0) {
+		if (o == NULL || json_array_append_new(a, o) != 0) {
 			json_decref(a);
-			json_decref(src);
-			return NULL;
-		}
-		if (json_object_set_new(s, "name", json_sprintf("%s: %s",
-		    fa_feed_kind_name(f->kind), f->name)) != 0) {
-			json_decref(a);
-			json_decref(src);
-			return NULL;
+			a = NULL;
 		}
 	}
-	o = json_pack("{s:o, s:o}", "inputs", a, "sources", src);
-	return o;
+	/* The overlay is an input too: its bytes are part of the result. */
+	if (a != NULL && in->overlay_name != NULL &&
+	    in->overlay_sha256 != NULL && ((o = json_pack("{s:s, s:s, s:s, "
+	    "s:n}", "name", in->overlay_name, "kind", "overlay", "sha256",
+	    in->overlay_sha256, "newest")) == NULL ||
+	    json_array_append_new(a, o) != 0)) {
+		json_decref(a);
+		a = NULL;
+	}
+	for (k = 0; a != NULL && src != NULL && k < FA_FEED_MAX; k++) {
+		for (i = 0, n = 0, newest = NULL; i < in->nfeeds; i++) {
+			if (in->feeds[i]->kind != (enum fa_feed_kind)k)
+				continue;
+			n++;
+			if (in->feeds[i]->newest != NULL && (newest == NULL ||
+			    strcmp(in->feeds[i]->newest, newest) > 0))
+				newest = in->feeds[i]->newest;
+		}
+		if (n == 0)
+			continue;
+		o = json_pack("{s:o, s:s, s:s}", "name", json_sprintf("%s: %zu "
+		    "file%s", fa_feed_kind_name((enum fa_feed_kind)k), n,
+		    n == 1 ? "" : "s"), "url", kind_url((enum fa_feed_kind)k),
+		    "date", newest != NULL ? newest : date);
+		if (o == NULL || json_array_append_new(src, o) != 0) {
+			json_decref(src);
+			src = NULL;
+		}
+	}
+	if (a == NULL || src == NULL) {
+		json_decref(a);
+		json_decref(src);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o}", "inputs", a, "sources", src);
 }
 
 static int

@@ -227,10 +227,10 @@ load_ranges(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
 	enum fa_ver_scheme sch = fa_component_scheme(c->component);
 	struct fa_cve_range *r;
 	const char *err;
-	json_t *o, *intro, *fixed;
+	json_t *o, *intro, *fixed, *when, *w, *ml;
 	json_error_t e;
-	size_t i;
-	int cmp;
+	size_t i, k;
+	int cmp, n;
 
 	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
 	    json_array_size(arr) > MAX_RANGES)
@@ -241,11 +241,36 @@ load_ranges(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
 		return FA_ERR_NOMEM;
 	json_array_foreach(arr, i, o) {
 		r = &c->ranges[i];
-		if (json_unpack_ex(o, &e, JSON_STRICT, "{s:o, s:o, s?s}",
-		    "introduced", &intro, "fixed", &fixed,
-		    "note", &r->note) != 0)
+		when = ml = NULL;
+		if (json_unpack_ex(o, &e, JSON_STRICT, "{s:o, s:o, s?s, s?o, "
+		    "s?o}", "introduced", &intro, "fixed", &fixed,
+		    "note", &r->note, "when", &when, "mainline_only",
+		    &ml) != 0)
 			return fa_why(why, "entries[%zu].affected[%zu]: %s", ei,
 			    i, e.text);
+		if (ml != NULL && (!json_is_boolean(ml) ||
+		    c->component != FA_COMP_KERNEL))
+			return fa_why(why, "entries[%zu].affected[%zu]."
+			    "mainline_only: a boolean, on kernel entries only",
+			    ei, i);
+		r->mainline_only = json_is_true(ml);
+		/* A line that holds only in one toolkit mode (NVIDIA's
+		 * bulletins say so in prose: "CDI mode only"). */
+		if (when != NULL && (!json_is_array(when) ||
+		    json_array_size(when) != 1))
+			return fa_why(why, "entries[%zu].affected[%zu].when: "
+			    "not an array of one mode", ei, i);
+		json_array_foreach(when, k, w) {
+			n = !json_is_string(w) ? -1 : strcmp(json_string_value(
+			    w), "cdi-mode") == 0 ? FA_COND_CDI_MODE : strcmp(
+			    json_string_value(w), "legacy-mode") == 0 ?
+			    FA_COND_LEGACY_MODE : -1;
+			if (n < 0)
+				return fa_why(why, "entries[%zu].affected[%zu]."
+				    "when[%zu]: not cdi-mode or legacy-mode",
+				    ei, i, k);
+			r->when |= 1u << n;
+		}
 		if (str_or_null(intro, &r->introduced) != 0)
 			return fa_why(why, "entries[%zu].affected[%zu]."
 			    "introduced: not a string or null", ei, i);

@@ -54,6 +54,12 @@ struct fa_cve_range {
 	const char	*introduced;	/* NULL: from the beginning */
 	const char	*fixed;		/* NULL: no fix on this line */
 	const char	*note;		/* NULL if none */
+	unsigned	 when;		/* the line holds only in these modes:
+					 * 1 << FA_COND_CDI_MODE or
+					 * FA_COND_LEGACY_MODE; 0 always */
+	int		 mainline_only;	/* kernel: only the mainline fix is
+					 * known, a stable release in the
+					 * line may carry a backport */
 };
 
 /*

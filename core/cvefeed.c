@@ -158,6 +158,7 @@ fa_feed_add_range(struct fa_feed_rec *r, const char *introduced,
 		return FA_ERR_NOMEM;
 	r->ranges = v;
 	v = &r->ranges[r->nranges];
+	memset(v, 0, sizeof(*v));
 	if (dup_opt(introduced, &v->introduced) != 0 ||
 	    dup_opt(fixed, &v->fixed) != 0) {
 		free(v->introduced);

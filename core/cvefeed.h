@@ -55,6 +55,9 @@ enum fa_feed_trust {
 struct fa_feed_range {
 	char		*introduced;	/* NULL: from the beginning */
 	char		*fixed;		/* NULL: no fix on this line */
+	int		 mainline_only;	/* kernel: the record names only the
+					 * mainline release with the fix, no
+					 * stable line's (see cvefeed_cve5.c) */
 };
 
 /*

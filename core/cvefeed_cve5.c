@@ -234,6 +234,20 @@ fa_feed_kernel_ranges(struct fa_feed_rec *r, const char *introduced,
 	return e;
 }
 
+/* A mainline release: "X.Y" or "X.Y.0", no stable number after it. */
+static int
+mainline_release(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (n == 0 || v[n] != '.')
+		return 0;
+	v += n + 1;
+	if ((n = strspn(v, "0123456789")) == 0)
+		return 0;
+	return v[n] == '\0' || strcmp(v + n, ".0") == 0;
+}
+
 /* ---- records ------------------------------------------------------ */
 
 static int
@@ -376,9 +390,16 @@ cve5_kernel(struct cve5_ctx *c, struct fa_feed_rec *r, const char *apath,
 		if ((e = cve5_kentry(c, path, o, &k)) != 0)
 			return e;
 	}
-	for (i = 0; i < k.nplain; i++)
+	for (i = 0; i < k.nplain; i++) {
 		if (fa_feed_add_range(r, k.lo[i], k.hi[i]) != 0)
 			return cve5_bad(c, apath, "more than 64 ranges");
+		/* "3.15 lessThan 6.8" (Google's CVE-2024-1086) names a
+		 * mainline release and no stable line's fix: the stable
+		 * releases below it that carry the backport (6.1.76) are
+		 * inside the range, and the record cannot tell them. */
+		r->ranges[r->nranges - 1].mainline_only = k.nfixes == 0 &&
+		    mainline_release(k.hi[i]);
+	}
 	if (!k.any_intro && k.nfixes == 0 && k.mainline == NULL)
 		return 0;
 	if (fa_feed_kernel_ranges(r, k.intro, k.fixes, k.nfixes, k.mainline,

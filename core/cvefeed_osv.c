@@ -353,6 +353,76 @@ osv_add_range(struct osv_ctx *c, const char *lo, const char *hi, void *arg)
 	return 0;
 }
 
+/*
+ * A Go module's ranges.  Go names major version N >= 2 of a module
+ * "path/vN" (Go modules reference, "Major version suffixes"), and OSV's
+ * "introduced: 0" there means from that module's first version, not from
+ * 0: github.com/containerd/containerd/v2's [0, 2.0.7) is [2, 2.0.7),
+ * else it would hold every 1.x release too.  floor is "N", or NULL.
+ */
+struct go_range {
+	struct fa_feed_rec	*r;
+	const char		*floor;
+};
+
+static const char *
+go_major_floor(const char *module, char *out, size_t len)
+{
+	const char *v = strrchr(module, '/');
+	size_t i;
+
+	if (v == NULL || v[1] != 'v' || v[2] == '\0' || v[2] == '0' ||
+	    (v[2] == '1' && v[3] == '\0') || strlen(v + 2) >= len)
+		return NULL;
+	for (i = 2; v[i] != '\0'; i++)
+		if (!isdigit((unsigned char)v[i]))
+			return NULL;
+	memcpy(out, v + 2, strlen(v + 2) + 1);
+	return out;
+}
+
+static int
+osv_add_go_range(struct osv_ctx *c, const char *lo, const char *hi,
+    void *arg)
+{
+	const struct go_range *g = arg;
+
+	return osv_add_range(c, lo == NULL ? g->floor : lo, hi, g->r);
+}
+
+/*
+ * An affected entry of module M whose only range is "introduced 0" with
+ * no fix, in a record that also lists M/vN with ranges of their own: the
+ * Go module path M was left for M/vN and can never get a fix, so "every
+ * version, no fix" there is an artefact of module paths, not a fact
+ * about the product's releases (GO-2026-5338 lists containerd's v1
+ * module so, for a feature only 2.1 and later have).  Such an entry is
+ * not taken.
+ */
+static int
+superseded_open(json_t *rec, const char *module, json_t *aff)
+{
+	json_t *rs = json_object_get(aff, "ranges"), *ev, *o;
+	const char *other;
+	size_t i, n = strlen(module);
+
+	if (json_array_size(rs) != 1 || (ev = json_object_get(json_array_get(
+	    rs, 0), "events")) == NULL || json_array_size(ev) != 1 ||
+	    !json_is_string(json_object_get(json_array_get(ev, 0),
+	    "introduced")) || strcmp(json_string_value(json_object_get(
+	    json_array_get(ev, 0), "introduced")), "0") != 0)
+		return 0;
+	json_array_foreach(json_object_get(rec, "affected"), i, o) {
+		other = json_string_value(json_object_get(json_object_get(o,
+		    "package"), "name"));
+		if (other != NULL && strncmp(other, module, n) == 0 &&
+		    other[n] == '/' && other[n + 1] == 'v' &&
+		    isdigit((unsigned char)other[n + 2]))
+			return 1;
+	}
+	return 0;
+}
+
 /* A distro entry's first fixed version (the first range's). */
 struct osv_fix {
 	const char	*fixed;
@@ -480,7 +550,8 @@ osv_affected(struct osv_ctx *c, size_t ai, json_t *aff)
 	const char *eco = json_string_value(json_object_get(p, "ecosystem"));
 	const char *nm = json_string_value(json_object_get(p, "name"));
 	struct fa_feed_rec *r;
-	char path[64];
+	struct go_range g;
+	char path[64], floor[8];
 	size_t i;
 	int e;
 
@@ -496,10 +567,14 @@ osv_affected(struct osv_ctx *c, size_t ai, json_t *aff)
 			break;
 	if (i == sizeof(osv_go) / sizeof(osv_go[0]))
 		return 1;
+	if (superseded_open(c->rec, nm, aff))
+		return 1;	/* no fact about any release: see there */
 	if ((e = osv_slot(c, osv_go[i].comp, 0, &r)) != 0)
 		return e;
+	g.r = r;
+	g.floor = go_major_floor(nm, floor, sizeof(floor));
 	return osv_ranges(c, ai, aff, fa_component_scheme(osv_go[i].comp),
-	    osv_add_range, r);
+	    osv_add_go_range, &g);
 }
 
 static int

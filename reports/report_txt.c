@@ -210,7 +210,18 @@ print_summary_line(FILE *f, const struct fa_report_ctx *ctx)
 		fprintf(f, "Note: %zu check results could not be decided "
 		    "(not tested or error); they are not passes.\n",
 		    t.by_status[FA_ST_NOT_TESTED] + t.by_status[FA_ST_ERROR]);
-	if (json_is_true(json_object_get(cat, "stale"))) {
+	if (json_is_true(json_object_get(cat, "stale")) &&
+	    json_is_string(json_object_get(cat, "valid_until"))) {
+		fputs("Warning: the host CVE catalogue dated ", f);
+		put(f, json_string_value(json_object_get(cat, "date")));
+		fputs(" was valid until ", f);
+		put(f, json_string_value(json_object_get(cat, "valid_until")));
+		fprintf(f, " and is %lld days old: vulnerabilities published "
+		    "since are unknown to this scan; build a newer one "
+		    "(fabaudit catalogue build) and load it with --cve-db.\n",
+		    (long long)json_integer_value(json_object_get(cat,
+		    "age_days")));
+	} else if (json_is_true(json_object_get(cat, "stale"))) {
 		fputs("Warning: the host CVE catalogue dated ", f);
 		put(f, json_string_value(json_object_get(cat, "date")));
 		fprintf(f, " is %lld days old (more than %lld): vulnerabilities "

@@ -105,13 +105,15 @@ expect_grep "driver branch 560 is not in the catalogue" \
     'branch 560 is not in the catalogue' "$T/vm/report.txt"
 
 # Catalogue age: stale and fresh copies given with --cve-db.
-jq '.date = "2020-01-01"' data/host-cves.json >"$T/old.json"
-jq --arg d "$(date -u +%Y-%m-%d)" '.date = $d' data/host-cves.json \
-    >"$T/new.json"
+jq '.date = "2020-01-01" | .valid_until = "2020-03-31"' data/host-cves.json \
+    >"$T/old.json"
+jq --arg d "$(date -u +%Y-%m-%d)" --arg u "$(date -u -d '+30 days' +%Y-%m-%d)" \
+    '.date = $d | .valid_until = $u' data/host-cves.json >"$T/new.json"
 "$BIN" scan --host=fixtures/host/hardened --cve-db "$T/old.json" \
     -o "$T/old" >"$T/old.out" 2>&1
+w='^Warning: the host CVE catalogue dated 2020-01-01 was valid until'
 expect_grep "a stale catalogue is reported in the summary" \
-    '^Warning: the host CVE catalogue dated 2020-01-01 is [0-9]+ days old' \
+    "$w 2020-03-31 and is [0-9]+ days old" \
     "$T/old.out"
 expect_eq "report.json's summary says stale" \
     "$(jq .summary.catalogue_stale "$T/old/report.json")" true

@@ -244,6 +244,125 @@ overlay(void **state)
 	fa_feed_free(f[0]);
 }
 
+/*
+ * An overlay entry checked against the vendor's advisory ("verified")
+ * is kept over a database's ranges (golang/vulndb maps a CVE to Go
+ * modules, not to the product's release lines), never over the vendor's
+ * own; both cases are reported.  Its distribution rows and KEV date are
+ * added where the feeds had none.
+ */
+static void
+overlay_verified(void **state)
+{
+	struct fa_feed *f[2];
+	struct fa_feed_rec *r;
+	json_t *cat, *rep, *ov, *e;
+	json_error_t je;
+	char *why;
+
+	(void)state;
+	f[0] = feed(FA_FEED_OSV, "vulndb.json", "2026-03-01");
+	r = rec(f[0], "CVE-2026-0001", FA_COMP_DOCKER, FA_TRUST_REVIEWED);
+	assert_int_equal(fa_feed_add_range(r, NULL, NULL), 0);
+	f[1] = feed(FA_FEED_CSAF, "nvidia.json", "2026-03-02");
+	r = rec(f[1], "CVE-2026-0002", FA_COMP_TOOLKIT, FA_TRUST_VENDOR);
+	assert_int_equal(fa_feed_add_range(r, NULL, "1.17.1"), 0);
+	ov = json_loads("[{\"id\": \"CVE-2026-0001\", \"component\":"
+	    " \"docker\", \"confidence\": \"verified\", \"affected\":"
+	    " [{\"introduced\": null, \"fixed\": \"29.3.1\"}],"
+	    " \"conditions\": [], \"kev\": {\"added\": \"2026-04-01\"},"
+	    " \"source_url\": \"https://example.org/moby\"},"
+	    " {\"id\": \"CVE-2026-0002\", \"component\":"
+	    " \"nvidia-container-toolkit\", \"confidence\": \"verified\","
+	    " \"affected\": [{\"introduced\": null, \"fixed\": \"1.17.3\"}],"
+	    " \"conditions\": [], \"source_url\": \"https://example.org/nv\"}]",
+	    0, &je);
+	assert_non_null(ov);
+	assert_int_equal(run(f, 2, ov, &cat, &rep, &why), 0);
+	e = entry(cat, "CVE-2026-0001");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    json_object_get(e, "affected"), 0), "fixed")), "29.3.1");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+	    e, "kev"), "added")), "2026-04-01");
+	assert_null(json_object_get(e, "_ranges_trust"));
+	e = entry(cat, "CVE-2026-0002");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    json_object_get(e, "affected"), 0), "fixed")), "1.17.1");
+	assert_int_equal(json_array_size(json_object_get(rep, "conflicts")),
+	    2);
+	json_decref(cat);
+	json_decref(rep);
+	json_decref(ov);
+	fa_feed_free(f[0]);
+	fa_feed_free(f[1]);
+}
+
+/*
+ * A verified overlay against the vendor's own lines: lines that cut the
+ * vendor's at the point its prose names (NVIDIA: "CDI mode only" below
+ * 1.17.5) replace them with the mode kept; a branch the vendor's data
+ * leaves out (past its end of life) is added; a line that overlaps the
+ * vendor's and disagrees is not (the vendor's stands).
+ */
+static void
+overlay_refines_vendor(void **state)
+{
+	struct fa_feed *f[1];
+	struct fa_feed_rec *r;
+	json_t *cat, *rep, *ov, *a;
+	json_error_t je;
+	char *why;
+
+	(void)state;
+	f[0] = feed(FA_FEED_CSAF, "nvidia.json", "2026-03-02");
+	r = rec(f[0], "CVE-2026-0003", FA_COMP_TOOLKIT, FA_TRUST_VENDOR);
+	assert_int_equal(fa_feed_add_range(r, NULL, "1.17.8"), 0);
+	r = rec(f[0], "CVE-2026-0004", FA_COMP_DRIVER, FA_TRUST_VENDOR);
+	assert_int_equal(fa_feed_add_range(r, "580.0", "580.95.05"), 0);
+	r = rec(f[0], "CVE-2026-0005", FA_COMP_TOOLKIT, FA_TRUST_VENDOR);
+	assert_int_equal(fa_feed_add_range(r, NULL, "1.17.8"), 0);
+	ov = json_loads("[{\"id\": \"CVE-2026-0003\", \"component\":"
+	    " \"nvidia-container-toolkit\", \"confidence\": \"verified\","
+	    " \"affected\": [{\"introduced\": null, \"fixed\": \"1.17.5\","
+	    " \"when\": [\"cdi-mode\"]}, {\"introduced\": \"1.17.5\","
+	    " \"fixed\": \"1.17.8\"}], \"conditions\": [],"
+	    " \"source_url\": \"https://example.org/a\"},"
+	    " {\"id\": \"CVE-2026-0004\", \"component\": \"nvidia-driver\","
+	    " \"confidence\": \"verified\", \"affected\": ["
+	    " {\"introduced\": \"580\", \"fixed\": \"580.95.05\"},"
+	    " {\"introduced\": \"470\", \"fixed\": \"471\"},"
+	    " {\"introduced\": \"580.90\", \"fixed\": \"580.99\"}],"
+	    " \"conditions\": [], \"source_url\": \"https://example.org/b\"},"
+	    " {\"id\": \"CVE-2026-0005\", \"component\":"
+	    " \"nvidia-container-toolkit\", \"confidence\": \"verified\","
+	    " \"affected\": [{\"introduced\": null, \"fixed\": \"1.17.5\"},"
+	    " {\"introduced\": \"1.17.6\", \"fixed\": \"1.17.8\"}],"
+	    " \"conditions\": [], \"source_url\": \"https://example.org/c\"}]",
+	    0, &je);
+	assert_non_null(ov);
+	assert_int_equal(run(f, 1, ov, &cat, &rep, &why), 0);
+	a = json_object_get(entry(cat, "CVE-2026-0003"), "affected");
+	assert_int_equal(json_array_size(a), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+	    json_array_get(a, 0), "when"), 0)), "cdi-mode");
+	/* 580: the vendor's line; 470: added; 580.90-580.99: overlaps. */
+	a = json_object_get(entry(cat, "CVE-2026-0004"), "affected");
+	assert_int_equal(json_array_size(a), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    a, 1), "introduced")), "470.0");
+	/* A gap at 1.17.5: not the vendor's versions, the vendor's kept. */
+	a = json_object_get(entry(cat, "CVE-2026-0005"), "affected");
+	assert_int_equal(json_array_size(a), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    a, 0), "fixed")), "1.17.8");
+	assert_int_equal(json_array_size(json_object_get(rep, "conflicts")),
+	    2);
+	json_decref(cat);
+	json_decref(rep);
+	json_decref(ov);
+	fa_feed_free(f[0]);
+}
+
 /* No input with a date: the catalogue's date cannot be known. */
 static void
 undated(void **state)
@@ -271,6 +390,8 @@ main(void)
 		cmocka_unit_test(trust_order),
 		cmocka_unit_test(distro_and_kev),
 		cmocka_unit_test(overlay),
+		cmocka_unit_test(overlay_verified),
+		cmocka_unit_test(overlay_refines_vendor),
 		cmocka_unit_test(undated),
 	};
 

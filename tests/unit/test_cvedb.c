@@ -337,6 +337,28 @@ distro_refused(void **state)
 		  " \"distro\": [{\"os\": \"debian\", \"release\": \"bookworm\","
 		  " \"package\": \"runc\", \"status\": \"fixed\","
 		  " \"fixed\": null}]}]}", "distro[0].fixed" },
+		{ HEAD2 "{\"id\": \"CVE-2025-23266\", \"component\":"
+		  " \"nvidia-container-toolkit\", \"title\": \"t\","
+		  " \"cvss\": null, \"cvss_version\": null, \"advisory\":"
+		  " \"https://example.org/a\", \"affected\": [{\"introduced\":"
+		  " null, \"fixed\": \"1.17.5\", \"when\": [\"userns\"]}],"
+		  " \"conditions\": [], \"confidence\": \"verified\"}]}",
+		  "affected[0].when[0]: not cdi-mode or legacy-mode" },
+		{ HEAD2 "{\"id\": \"CVE-2025-23266\", \"component\":"
+		  " \"nvidia-container-toolkit\", \"title\": \"t\","
+		  " \"cvss\": null, \"cvss_version\": null, \"advisory\":"
+		  " \"https://example.org/a\", \"affected\": [{\"introduced\":"
+		  " null, \"fixed\": \"1.17.5\", \"when\": \"cdi-mode\"}],"
+		  " \"conditions\": [], \"confidence\": \"verified\"}]}",
+		  "affected[0].when: not an array of one mode" },
+		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
+		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
+		  " \"advisory\": \"https://example.org/a\", \"affected\":"
+		  " [{\"introduced\": null, \"fixed\": \"1.1.12\","
+		  " \"mainline_only\": true}], \"conditions\": [],"
+		  " \"confidence\": \"verified\"}]}",
+		  "affected[0].mainline_only: a boolean, on kernel entries "
+		  "only" },
 		{ HEAD2 "{\"id\": \"CVE-2024-21626\", \"component\": \"runc\","
 		  " \"title\": \"t\", \"cvss\": null, \"cvss_version\": null,"
 		  " \"advisory\": \"https://example.org/a\", \"affected\": [],"

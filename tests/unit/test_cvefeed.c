@@ -394,6 +394,8 @@ cve5_kernel_org(void **state)
 	range_is(r, 3, "6.1", "6.1.86");
 	range_is(r, 4, "6.5", "6.6.26");
 	range_is(r, 5, "6.7", "6.8.5");
+	assert_int_equal(r->ranges[0].mainline_only, 0);
+	assert_int_equal(r->ranges[5].mainline_only, 0);
 	/* kernel.org scores nothing; CISA's ADP does. */
 	assert_true(r->cvss > 5.49 && r->cvss < 5.51);
 	assert_string_equal(r->cvss_version, "3.1");
@@ -440,6 +442,9 @@ cve5_other_cna(void **state)
 	assert_int_equal(r->trust, FA_TRUST_REVIEWED);	/* Google's CNA */
 	assert_int_equal(r->nranges, 1);
 	range_is(r, 0, "3.15", "6.8");
+	/* Only the mainline fix: 6.1.76, which has the backport, is in
+	 * [3.15, 6.8), and the range says it cannot tell. */
+	assert_int_equal(r->ranges[0].mainline_only, 1);
 	assert_true(r->cvss > 7.79 && r->cvss < 7.81);
 	assert_string_equal(r->title, "Use-after-free in Linux kernel's "
 	    "netfilter: nf_tables component");
@@ -810,11 +815,117 @@ truncations(void **state)
 	}
 }
 
+/*
+ * A Go module's major version N >= 2 is the module "path/vN": OSV's
+ * "introduced: 0" there starts at that module's first version (N), or
+ * containerd/v2's [0, 2.0.7) would hold every containerd 1.x release
+ * (CVE-2024-25621 as golang/vulndb gives it for both modules).
+ */
+static void
+osv_go_major_version(void **state)
+{
+	static const char text[] =
+	    "{\"schema_version\": \"1.3.1\", \"id\": \"GO-2025-4108\","
+	    " \"modified\": \"2025-11-06T00:00:00Z\", \"aliases\":"
+	    " [\"CVE-2024-25621\"], \"affected\": ["
+	    "{\"package\": {\"ecosystem\": \"Go\", \"name\":"
+	    " \"github.com/containerd/containerd\"}, \"ranges\": [{\"type\":"
+	    " \"SEMVER\", \"events\": [{\"introduced\": \"0\"},"
+	    " {\"fixed\": \"1.7.29\"}]}]},"
+	    "{\"package\": {\"ecosystem\": \"Go\", \"name\":"
+	    " \"github.com/containerd/containerd/v2\"}, \"ranges\":"
+	    " [{\"type\": \"SEMVER\", \"events\": [{\"introduced\": \"0\"},"
+	    " {\"fixed\": \"2.0.7\"}]}]}]}";
+	struct fa_feed *f = NULL;
+	const struct fa_feed_rec *r;
+	const struct fa_cve_range *hit;
+	struct fa_cve e;
+	struct fa_cve_range rg[4];
+	const char *err;
+	char *why = NULL;
+	size_t i, k = 0;
+
+	(void)state;
+	assert_int_equal(fa_feed_parse_osv(text, strlen(text), "t.json", &f,
+	    &why), 0);
+	memset(&e, 0, sizeof(e));
+	e.component = FA_COMP_CONTAINERD;
+	for (i = 0; i < f->n; i++) {
+		r = &f->v[i];
+		assert_string_equal(r->id, "CVE-2024-25621");
+		for (size_t j = 0; j < r->nranges && k < 4; j++, k++) {
+			rg[k].introduced = r->ranges[j].introduced;
+			rg[k].fixed = r->ranges[j].fixed;
+			rg[k].note = NULL;
+		}
+	}
+	e.ranges = rg;
+	e.nranges = k;
+	assert_int_equal(k, 2);
+	assert_string_equal(rg[1].introduced, "2");
+	/* 1.7.33 is fixed on its line and not a v2 release. */
+	assert_int_equal(fa_cve_match(&e, "1.7.33", &hit, &err), 0);
+	assert_null(hit);
+	assert_int_equal(fa_cve_match(&e, "1.7.28", &hit, &err), 0);
+	assert_non_null(hit);
+	assert_int_equal(fa_cve_match(&e, "2.0.6", &hit, &err), 0);
+	assert_non_null(hit);
+	assert_int_equal(fa_cve_match(&e, "2.0.0-beta.0", &hit, &err), 0);
+	assert_non_null(hit);
+	fa_feed_free(f);
+}
+
+/*
+ * "Every version, no fix" on a Go module path the record itself shows
+ * superseded by path/vN (GO-2026-5338: containerd's v1 module, for a
+ * feature only 2.1 and later have) is an artefact of module paths: not
+ * taken.  Alone, with no /vN beside it, it stands.
+ */
+static void
+osv_superseded_module(void **state)
+{
+	static const char both[] =
+	    "{\"id\": \"GO-2026-5338\", \"modified\": \"2026-07-01T00:00:00Z\","
+	    " \"aliases\": [\"CVE-2026-50195\"], \"affected\": ["
+	    "{\"package\": {\"ecosystem\": \"Go\", \"name\":"
+	    " \"github.com/containerd/containerd\"}, \"ranges\": [{\"type\":"
+	    " \"SEMVER\", \"events\": [{\"introduced\": \"0\"}]}]},"
+	    "{\"package\": {\"ecosystem\": \"Go\", \"name\":"
+	    " \"github.com/containerd/containerd/v2\"}, \"ranges\":"
+	    " [{\"type\": \"SEMVER\", \"events\": [{\"introduced\": \"2.1.0\"},"
+	    " {\"fixed\": \"2.1.9\"}]}]}]}";
+	static const char alone[] =
+	    "{\"id\": \"GO-2026-9999\", \"modified\": \"2026-07-01T00:00:00Z\","
+	    " \"aliases\": [\"CVE-2099-0001\"], \"affected\": ["
+	    "{\"package\": {\"ecosystem\": \"Go\", \"name\":"
+	    " \"github.com/containerd/containerd\"}, \"ranges\": [{\"type\":"
+	    " \"SEMVER\", \"events\": [{\"introduced\": \"0\"}]}]}]}";
+	struct fa_feed *f = NULL;
+	char *why = NULL;
+
+	(void)state;
+	assert_int_equal(fa_feed_parse_osv(both, strlen(both), "t.json", &f,
+	    &why), 0);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->v[0].nranges, 1);
+	assert_string_equal(f->v[0].ranges[0].introduced, "2.1.0");
+	fa_feed_free(f);
+	assert_int_equal(fa_feed_parse_osv(alone, strlen(alone), "t.json", &f,
+	    &why), 0);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->v[0].nranges, 1);
+	assert_null(f->v[0].ranges[0].introduced);
+	assert_null(f->v[0].ranges[0].fixed);
+	fa_feed_free(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(osv_vulndb),
+		cmocka_unit_test(osv_go_major_version),
+		cmocka_unit_test(osv_superseded_module),
 		cmocka_unit_test(osv_vulndb_repo_dates),
 		cmocka_unit_test(osv_ghsa_array),
 		cmocka_unit_test(osv_unreviewed),

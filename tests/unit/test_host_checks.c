@@ -1012,6 +1012,100 @@ vulnerable_versions(void **state)
 	    "no catalogued CVE"), FA_ST_PASS);
 }
 
+/*
+ * A toolkit CVE whose line below 1.17.5 holds only in CDI mode (as
+ * NVIDIA's bulletin for CVE-2025-23266 says in prose): a configuration
+ * that states legacy mode rules that line out, "auto" (which picks CDI
+ * for a container that names CDI devices) and no configuration do not,
+ * and the line from 1.17.5 holds in every mode.
+ */
+static void
+mode_lines(void **state)
+{
+	static const char *const mode[] = { "legacy", "auto", NULL, "legacy" };
+	static const char *const ver[] = { "1.17.3", "1.17.3", "1.17.3",
+	    "1.17.6" };
+	static const enum fa_status want[] = { FA_ST_PASS, FA_ST_FAIL,
+	    FA_ST_FAIL, FA_ST_FAIL };
+	struct fa_snapshot *s;
+	char up[16];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		s = snap();
+		add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
+		    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, "
+		    "s:s, s:s, s:f, s:s, s:s, s:[{s:n, s:s, s:[s]}, {s:s, "
+		    "s:s}], s:[], s:s}]}}", "path", "c.json", "catalogue",
+		    "format", 1, "name", "t", "date", "2026-08-23", "sources",
+		    "name", "s", "url", "https://example", "date",
+		    "2026-08-23", "entries", "id", "CVE-2099-0002",
+		    "component", "nvidia-container-toolkit", "title", "t",
+		    "cvss", 9.0, "cvss_version", "3.1", "advisory",
+		    "https://example", "affected", "introduced", "fixed",
+		    "1.17.5", "when", "cdi-mode", "introduced", "1.17.5",
+		    "fixed", "1.17.8", "conditions", "confidence",
+		    "verified"));
+		snprintf(up, sizeof(up), "%s-1", ver[i]);
+		package(s, "nvidia-container-toolkit",
+		    "nvidia-container-toolkit", up, ver[i]);
+		if (mode[i] != NULL)
+			add(s, FA_KIND_HOST_CTK_CONFIG, "/etc/c.toml",
+			    FA_OBS_COMPLETE, json_pack("{s:{s:s}, s:[]}",
+			    "values", "nvidia-container-runtime.mode", mode[i],
+			    "unparsed"));
+		assert_int_equal(one(&fa_chk_host_nvidia_ctk_vuln, s, NULL,
+		    want[i] == FA_ST_PASS ? "ruled out by configuration" :
+		    "CVE-2099-0002"), want[i]);
+	}
+}
+
+/*
+ * A kernel CVE whose record names only the mainline fix (Google's
+ * CVE-2024-1086: 3.15 <= v < 6.8, no stable release): a mainline
+ * release below it is affected, a stable or vendor release may carry
+ * the backport (6.1.76 does) and is not tested, one above passes.
+ */
+static void
+mainline_only_kernel(void **state)
+{
+	static const struct {
+		const char *v, *why;
+		enum fa_status st;
+	} t[] = {
+		{ "6.7", "CVE-2099-0003", FA_ST_FAIL },
+		{ "6.7.0", "CVE-2099-0003", FA_ST_FAIL },
+		{ "6.7.0-rc3", "CVE-2099-0003", FA_ST_FAIL },
+		{ "6.1.90", "no stable release with the fix", FA_ST_NOT_TESTED },
+		{ "5.15.0-1064-azure", "may carry the backport",
+		  FA_ST_NOT_TESTED },
+		{ "6.8.1", "no catalogued CVE", FA_ST_PASS },
+		{ "3.14.79", "no catalogued CVE", FA_ST_PASS },
+	};
+	struct fa_snapshot *s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		s = snap();
+		add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
+		    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, "
+		    "s:s, s:s, s:f, s:s, s:s, s:[{s:s, s:s, s:b}], s:[], "
+		    "s:s}]}}", "path", "c.json", "catalogue", "format", 1,
+		    "name", "t", "date", "2026-08-23", "sources", "name", "s",
+		    "url", "https://example", "date", "2026-08-23", "entries",
+		    "id", "CVE-2099-0003", "component", "kernel", "title", "t",
+		    "cvss", 7.8, "cvss_version", "3.1", "advisory",
+		    "https://example", "affected", "introduced", "3.15",
+		    "fixed", "6.8", "mainline_only", 1, "conditions",
+		    "confidence", "verified"));
+		version(s, "kernel", t[i].v);
+		assert_int_equal(one(&fa_chk_host_kernel_vuln, s, NULL,
+		    t[i].why), t[i].st);
+	}
+}
+
 int
 main(void)
 {
@@ -1027,6 +1121,8 @@ main(void)
 		cmocka_unit_test(paths),
 		cmocka_unit_test(toolkit_config),
 		cmocka_unit_test(vulnerable_versions),
+		cmocka_unit_test(mode_lines),
+		cmocka_unit_test(mainline_only_kernel),
 		cmocka_unit_test(distro_versions),
 		cmocka_unit_test(binary_versions),
 		cmocka_unit_test(stale_catalogue),
