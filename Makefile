@@ -15,7 +15,7 @@ PKG_CONFIG ?= pkg-config
 # libibnetdisc.pc lists libibmad and libibumad only as Requires.private,
 # so all three are named.
 PKGS	 = libibumad libibmad libibnetdisc libnl-3.0 libnl-route-3.0 libpcap zlib \
-	   openssl libxml-2.0 jansson libdpkg libcap
+	   openssl libxml-2.0 jansson libdpkg libcap rpm
 
 WARN	 = -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes \
 	   -Wwrite-strings -Wshadow -Wformat=2 -Wpointer-arith -Wundef
@@ -33,7 +33,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # What checks/ and reports/ may use: no InfiniBand, netlink or pcap library.
 PURE_LIBS  := $(shell $(PKG_CONFIG) --libs jansson openssl libxml-2.0 libdpkg \
-		 libcap 2>/dev/null)
+		 libcap rpm 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFA_VERSION='"$(VERSION)"' \
 	     -DFA_DATADIR='"$(DATADIR)"' $(WARN) $(OPT) $(HARDEN) $(SANFLAGS) \
 	     $(PKG_CFLAGS) -MMD -MP $(CFLAGS)

@@ -5,21 +5,25 @@
  *
  * The catalogue is the one embedded in the snapshot (host.cvedb), so an
  * offline re-evaluation uses what the scan used.  Versions come from
- * files, never from running a binary: dpkg status for the toolkit, runc,
- * containerd and Docker; /sys/module/nvidia/version or
- * /proc/driver/nvidia/version for the driver; osrelease and /proc/version
- * (the Debian package version, when present) for the kernel.
+ * files, never from running a binary: dpkg status and the RPM database
+ * for the toolkit, runc, containerd and Docker; /sys/module/nvidia/version
+ * or /proc/driver/nvidia/version for the driver; osrelease and
+ * /proc/version (the Debian package version, when present) for the
+ * kernel.
  *
  * A distribution's build (a dpkg package whose Maintainer is Debian's or
- * Ubuntu's, a Debian kernel) may carry backported fixes its upstream
- * number does not show: it is judged by the catalogue's data from that
- * distribution for the host's release (/etc/os-release) and source
- * package, in Debian version order (DSA-5615-1 fixed CVE-2024-21626 in
- * runc 1.1.5+ds1-1+deb12u1, whose upstream 1.1.5 is below 1.1.12); with
- * no such data, an upstream match decides nothing (not_tested).  Vendor
- * packages (docker-ce, containerd.io, nvidia-container-toolkit) and the
- * driver's own version string are judged by their upstream version.  A
- * driver on a branch the catalogue does not list is not_tested, never
+ * Ubuntu's, an RPM whose Vendor is Red Hat's, Rocky's, Fedora's..., a
+ * Debian or RPM distribution's kernel) may carry backported fixes its
+ * upstream number does not show: it is judged by the catalogue's data
+ * from that distribution for the host's release (/etc/os-release) and
+ * source package, in Debian or rpm version order (DSA-5615-1 fixed
+ * CVE-2024-21626 in runc 1.1.5+ds1-1+deb12u1, whose upstream 1.1.5 is
+ * below 1.1.12); with no such data, an upstream match decides nothing
+ * (not_tested).  A kernel line whose record names only the mainline fix
+ * (mainline_only) holds a stable or vendor release only as not_tested.
+ * Vendor packages (docker-ce, containerd.io, nvidia-container-toolkit) and
+ * the driver's own version string are judged by their upstream version.
+ * A driver on a branch the catalogue does not list is not_tested, never
  * pass.
  */
 #include <stdio.h>
@@ -79,7 +83,8 @@ static const char *const refs_kernel[] = {
 };
 
 /* Where each component's version is read from (fabric/host_*.h). */
-#define FROM_DPKG(pkgs)	"/var/lib/dpkg/status (" pkgs ")"
+#define FROM_DPKG(pkgs)	"/var/lib/dpkg/status or the RPM database in " \
+	"/var/lib/rpm (" pkgs ")"
 #define SRC_CTK		FROM_DPKG("packages nvidia-container-toolkit, "	\
 	"nvidia-container-toolkit-base, libnvidia-container1, "	\
 	"libnvidia-container-tools")
@@ -87,7 +92,7 @@ static const char *const refs_kernel[] = {
 	"/proc/driver/nvidia/version (the loaded kernel module)"
 #define SRC_RUNC	FROM_DPKG("package runc")
 #define SRC_CTRD	FROM_DPKG("packages containerd, containerd.io")
-#define SRC_DOCKER	FROM_DPKG("packages docker.io, docker-ce, "	\
+#define SRC_DOCKER	FROM_DPKG("packages docker.io, docker, docker-ce, " \
 	"moby-engine")
 #define SRC_KERNEL	"/proc/sys/kernel/osrelease and /proc/version"
 #define VULN_SENDS(src)							\
@@ -96,10 +101,12 @@ static const char *const refs_kernel[] = {
 	"host-cves.json) that the snapshot embeds")
 #define VULN_OUTCOMES							\
 	"One result per version found. A package the distribution built " \
-	"(its Maintainer is Debian's or Ubuntu's; a Debian kernel) is "	\
+	"(its dpkg Maintainer is Debian's or Ubuntu's, its RPM Vendor "	\
+	"Red Hat's, Rocky's, Fedora's...; the distribution's kernel) is " \
 	"judged by that distribution's data for the host's release "	\
-	"(/etc/os-release) and its source package, with Debian version " \
-	"ordering: affected below the release's fix or while no fix is " \
+	"(/etc/os-release) and its source package, with Debian or rpm "	\
+	"version ordering: affected below the release's fix or while no " \
+	"fix is " \
 	"out; the upstream ranges only rule CVEs out, since backported " \
 	"fixes do not show in the upstream number. Any other build (a "	\
 	"vendor's package, the driver) is judged by its upstream version. " \
@@ -107,8 +114,9 @@ static const char *const refs_kernel[] = {
 	"read affects the version (the reason counts those on CISA's KEV " \
 	"list). Passes when none does. Not tested when a distribution "	\
 	"build lies in a CVE's upstream range and the catalogue has "	\
-	"no data of that distribution for the release, when no "	\
-	"catalogue "							\
+	"no data of that distribution for the release, when a kernel "	\
+	"that may carry a stable backport lies below a fix its CVE "	\
+	"record gives only for mainline, when no catalogue "		\
 	"was loaded, when no version was found (in a container the host's " \
 	"packages are not visible), or, for the driver, when its branch is " \
 	"not in the catalogue. An error when the catalogue is "	\
@@ -152,6 +160,30 @@ host_release(const struct fa_snapshot *s, struct candidate *cd)
 		return;
 	memcpy(cd->os, id, strlen(id) + 1);
 	memcpy(cd->release, cn, strlen(cn) + 1);
+}
+
+/*
+ * An RPM distribution's build (origin: its os-release ID, from the
+ * package's Vendor): its data is per major release, the host's
+ * VERSION_ID up to the first dot ("9.4" -> "9").
+ */
+static void
+rpm_release(const struct fa_snapshot *s, const char *origin,
+    struct candidate *cd)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_OS,
+	    "os-release");
+	const char *vid;
+	size_t n;
+
+	cd->os[0] = cd->release[0] = '\0';
+	if (o == NULL || o->state != FA_OBS_COMPLETE ||
+	    (vid = fa_json_get_str(o->data, "version_id")) == NULL ||
+	    (n = strcspn(vid, ".")) == 0 || n >= sizeof(cd->release) ||
+	    strlen(origin) >= sizeof(cd->os))
+		return;
+	snprintf(cd->os, sizeof(cd->os), "%s", origin);
+	snprintf(cd->release, sizeof(cd->release), "%.*s", (int)n, vid);
 }
 
 static enum fa_component
@@ -593,6 +625,43 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 	return added;
 }
 
+/*
+ * The kernel of an RPM distribution ("5.14.0-427.13.1.el9_4.x86_64" on
+ * Rocky 9): a release after the hyphen is the distribution's package
+ * release, and its backports do not show in 5.14.0, so it is judged by
+ * the distribution's data for package "kernel" at version-release (the
+ * architecture dropped), like Debian's.
+ */
+static void
+rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
+{
+	static const char *const arch[] = { ".x86_64", ".aarch64",
+	    ".ppc64le", ".s390x", NULL };
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_OS,
+	    "os-release");
+	const char *id = o != NULL && o->state == FA_OBS_COMPLETE ?
+	    fa_json_get_str(o->data, "id") : NULL;
+	size_t n = strlen(v), k, a;
+
+	if (id == NULL || !fa_distro_is_rpm(id) || strchr(v, '-') == NULL)
+		return;
+	for (k = 0; arch[k] != NULL; k++)
+		if (n > (a = strlen(arch[k])) &&
+		    strcmp(v + n - a, arch[k]) == 0) {
+			n -= a;
+			break;
+		}
+	if (n >= sizeof(cd->debver) ||
+	    fa_version_valid(FA_VER_RPM, v, NULL) != 0)
+		return;
+	rpm_release(s, id, cd);
+	if (cd->os[0] == '\0')
+		return;
+	snprintf(cd->debver, sizeof(cd->debver), "%.*s", (int)n, v);
+	snprintf(cd->srcpkg, sizeof(cd->srcpkg), "kernel");
+	cd->distro_built = 1;
+}
+
 /* Versions of comp found in the snapshot, at most max. */
 static size_t
 candidates(const struct fa_snapshot *s, enum fa_component comp,
@@ -603,6 +672,7 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 	const struct fa_obs *o, *uncertain = NULL;
 	const json_t *deb;
 	size_t it = 0, n = 0, i, k;
+	int rpm, read_one = 0;
 
 	*missing = NULL;
 	if (comp == FA_COMP_DRIVER || comp == FA_COMP_KERNEL) {
@@ -632,13 +702,23 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 			snprintf(cd[0].shown, sizeof(cd[0].shown), "%s %s (%s)",
 			    name, v, fa_json_get_str(o->data, "source") != NULL
 			    ? fa_json_get_str(o->data, "source") : "?");
+			if (comp == FA_COMP_KERNEL)
+				rpm_kernel(s, v, &cd[0]);
 		}
 		return 1;
 	}
 	while (n < max && (o = fa_snapshot_next(s, FA_KIND_HOST_PACKAGE,
 	    &it)) != NULL) {
-		if (strcmp(o->target, "dpkg") == 0) {
-			*missing = o;
+		/* A database: its reason matters only if none was read,
+		 * one that failed more than one that is not there. */
+		if (strcmp(o->target, "dpkg") == 0 ||
+		    strcmp(o->target, "rpm") == 0) {
+			if (o->state == FA_OBS_COMPLETE)
+				read_one = 1;
+			else if (*missing == NULL ||
+			    ((*missing)->state == FA_OBS_NOT_COLLECTED &&
+			    o->state != FA_OBS_NOT_COLLECTED))
+				*missing = o;
 			continue;
 		}
 		v = fa_json_get_str(o->data, "version");
@@ -663,10 +743,19 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		cd[n].obs = o;
 		snprintf(cd[n].version, sizeof(cd[n].version), "%s",
 		    up != NULL ? up : v);
-		snprintf(cd[n].shown, sizeof(cd[n].shown), "%s %s (dpkg)", pkg,
-		    v);
+		rpm = json_is_string(json_object_get(o->data, "manager")) &&
+		    strcmp(fa_json_get_str(o->data, "manager"), "rpm") == 0;
+		snprintf(cd[n].shown, sizeof(cd[n].shown), "%s %s (%s)", pkg,
+		    v, rpm ? "rpm" : "dpkg");
 		origin = fa_json_get_str(o->data, "origin");
-		if (origin != NULL && strcmp(origin, "unknown") != 0)
+		if (rpm) {
+			/* Built by an RPM distribution (its Vendor), or by
+			 * another maker; no Vendor: the name cannot tell. */
+			cd[n].distro_built = origin != NULL &&
+			    fa_distro_is_rpm(origin);
+			if (cd[n].distro_built)
+				rpm_release(s, origin, &cd[n]);
+		} else if (origin != NULL && strcmp(origin, "unknown") != 0)
 			cd[n].distro_built = strcmp(origin, "debian") == 0 ||
 			    strcmp(origin, "ubuntu") == 0;
 		else	/* no Maintainer to tell: Debian's package names */
@@ -675,7 +764,8 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 					cd[n].distro_built = 1;
 		cd[n].version_only = cd[n].distro_built;
 		if (cd[n].distro_built) {
-			host_release(s, &cd[n]);
+			if (!rpm)
+				host_release(s, &cd[n]);
 			snprintf(cd[n].debver, sizeof(cd[n].debver), "%s", v);
 			src = fa_json_get_str(o->data, "source_package");
 			snprintf(cd[n].srcpkg, sizeof(cd[n].srcpkg), "%s",
@@ -684,9 +774,9 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		n++;
 	}
 	n += binaries(s, comp, cd, n, max, &uncertain);
-	if (n > 0)
+	if (n > 0 || read_one)
 		*missing = NULL;
-	else if (uncertain != NULL)
+	if (n == 0 && uncertain != NULL)
 		*missing = uncertain;
 	return n;
 }
@@ -791,8 +881,9 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ?
 	    fa_obs_reason(missing) : comp == FA_COMP_DRIVER ||
 	    comp == FA_COMP_KERNEL ? "" : comp == FA_COMP_TOOLKIT ?
-	    " in the dpkg database" : " in the dpkg database nor in the Go "
-	    "build information of a binary at the usual paths", skipped > 0 ?
+	    " in the dpkg or RPM database" : " in the dpkg or RPM database nor "
+	    "in the Go build information of a binary at the usual paths",
+	    skipped > 0 ?
 	    "; "
 	    "stanzas of the database that could not be parsed were skipped "
 	    "(see the dpkg observation's skipped_stanzas)" : "",

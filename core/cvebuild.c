@@ -14,6 +14,7 @@
 #include "util.h"
 
 #define TRUST_KEY	"_ranges_trust"	/* build-time only */
+#define NONE_KEY	"_no_ranges"	/* build-time: why no ranges */
 
 struct ref {
 	const struct fa_feed_rec	*r;
@@ -436,6 +437,17 @@ group_entry(struct build *b, size_t a, size_t e)
 		json_decref(distro);
 		return FA_ERR_NOMEM;
 	}
+	/* Why a record's versions gave no range, for the report. */
+	for (i = a; i < e && json_array_size(ranges) == 0; i++)
+		if (v[i].r->no_ranges != NULL) {
+			if (json_object_set_new(ent, NONE_KEY, json_sprintf(
+			    "%s: %s", v[i].f->name, v[i].r->no_ranges)) != 0) {
+				json_decref(distro);
+				json_decref(ent);
+				return FA_ERR_NOMEM;
+			}
+			break;
+		}
 	for (i = a; i < e && json_array_size(ranges) > 0; i++)
 		if (v[i].r->nranges > 0 && v[i].r->trust != FA_TRUST_DISTRO) {
 			/* Whose ranges these are, for the overlay (removed
@@ -771,22 +783,58 @@ apply_overlay(struct build *b, size_t oi, const json_t *o, char **why)
 	    0 : FA_ERR_NOMEM;
 }
 
+/*
+ * Per input, the records read and those passed over as about another
+ * product (a CVE record naming vendor and product "n/a"), so that a
+ * record that never reached the catalogue is counted somewhere.
+ */
+static json_t *
+records_json(const struct fa_cvebuild_in *in)
+{
+	json_t *a = json_array(), *o;
+	size_t i;
+
+	for (i = 0; a != NULL && i < in->nfeeds; i++) {
+		o = json_pack("{s:s, s:I, s:I}", "name", in->feeds[i]->name,
+		    "records", (json_int_t)in->feeds[i]->n,
+		    "other_products", (json_int_t)in->feeds[i]->skipped);
+		if (o == NULL || json_array_append_new(a, o) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* Drop built entries that have neither ranges nor distribution rows. */
 static int
 prune(struct build *b)
 {
 	json_t *e;
+	char *why;
 	size_t i;
+	int r;
 
 	for (i = json_array_size(b->entries); i-- > 0; ) {
 		e = json_array_get(b->entries, i);
 		json_object_del(e, TRUST_KEY);
+		why = fa_strfmt("no source gave an affected range or a "
+		    "distribution row%s%s", json_is_string(json_object_get(e,
+		    NONE_KEY)) ? "; " : "", json_is_string(json_object_get(e,
+		    NONE_KEY)) ? json_string_value(json_object_get(e,
+		    NONE_KEY)) : "");
+		json_object_del(e, NONE_KEY);
+		if (why == NULL)
+			return FA_ERR_NOMEM;
 		if (json_array_size(json_object_get(e, "affected")) > 0 ||
-		    json_array_size(json_object_get(e, "distro")) > 0)
+		    json_array_size(json_object_get(e, "distro")) > 0) {
+			free(why);
 			continue;
-		if (left_out(b, json_string_value(json_object_get(e, "id")),
-		    FA_COMP_MAX, "no source gave an affected range or a "
-		    "distribution row") != 0)
+		}
+		r = left_out(b, json_string_value(json_object_get(e, "id")),
+		    FA_COMP_MAX, why);
+		free(why);
+		if (r != 0)
 			return FA_ERR_NOMEM;
 		json_object_set_new(json_array_get(b->left_out,
 		    json_array_size(b->left_out) - 1), "component", json_string(
@@ -1008,12 +1056,13 @@ fa_cvebuild(const struct fa_cvebuild_in *in, json_t **catalogue,
 	    "sources"), "inputs", json_object_get(io, "inputs"), "built_by",
 	    in->built_by != NULL ? in->built_by : "fabaudit", "entries",
 	    b.entries);
-	rep = json_pack("{s:s, s:s, s:O, s:I, s:O, s:O, s:O, s:s?, s:s?}",
-	    "date", date, "valid_until", until, "inputs",
-	    json_object_get(io, "inputs"), "entries",
-	    (json_int_t)json_array_size(b.entries), "conflicts", b.conflicts,
-	    "left_out", b.left_out, "overlay_used", b.overlay_used,
-	    "overlay", in->overlay_name, "overlay_sha256", in->overlay_sha256);
+	rep = json_pack("{s:s, s:s, s:O, s:o, s:I, s:O, s:O, s:O, s:s?, "
+	    "s:s?}", "date", date, "valid_until", until, "inputs",
+	    json_object_get(io, "inputs"), "records", records_json(in),
+	    "entries", (json_int_t)json_array_size(b.entries), "conflicts",
+	    b.conflicts, "left_out", b.left_out, "overlay_used",
+	    b.overlay_used, "overlay", in->overlay_name, "overlay_sha256",
+	    in->overlay_sha256);
 	if (cat == NULL || rep == NULL)
 		goto out;
 	/* What the scanner would refuse is not a catalogue. */

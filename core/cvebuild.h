@@ -50,8 +50,9 @@ struct fa_cvebuild_in {
 
 /*
  * Merge.  0 with *catalogue (the catalogue JSON) and *report ({"date",
- * "inputs", "entries", "conflicts": [...], "left_out": [...],
- * "overlay_used": [...]}); FA_ERR_INPUT with *why when the inputs cannot
+ * "inputs", "records" (per input: records read, others' products),
+ * "entries", "conflicts": [...], "left_out": [...], "overlay_used":
+ * [...]}); FA_ERR_INPUT with *why when the inputs cannot
  * make a valid catalogue (no dated input, an overlay entry that is
  * malformed, a result the loader refuses: *why names it); FA_ERR_NOMEM.
  */

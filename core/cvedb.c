@@ -304,6 +304,32 @@ static const char *const distro_status_names[] = {
 	[FA_DISTRO_UNDETERMINED] = "undetermined",
 };
 
+/*
+ * The distributions that build RPMs (their os-release IDs): their package
+ * versions are rpm's EVRs, ordered by rpm.  Every other, dpkg's.
+ */
+static const char *const rpm_distros[] = {
+	"rhel", "centos", "rocky", "almalinux", "fedora", "ol", "amzn",
+	"opensuse-leap", "sles", NULL,
+};
+
+int
+fa_distro_is_rpm(const char *os)
+{
+	size_t i;
+
+	for (i = 0; os != NULL && rpm_distros[i] != NULL; i++)
+		if (strcmp(os, rpm_distros[i]) == 0)
+			return 1;
+	return 0;
+}
+
+enum fa_ver_scheme
+fa_distro_scheme(const char *os)
+{
+	return fa_distro_is_rpm(os) ? FA_VER_RPM : FA_VER_DEBIAN;
+}
+
 const char *
 fa_distro_status_name(enum fa_distro_status st)
 {
@@ -373,7 +399,8 @@ load_distro(struct fa_cve *c, size_t ei, const json_t *arr, char **why)
 			return fa_why(why, "entries[%zu].distro[%zu].fixed: a "
 			    "version when status is fixed, else null", ei, i);
 		if (d->fixed != NULL &&
-		    fa_version_valid(FA_VER_DEBIAN, d->fixed, &err) != 0)
+		    fa_version_valid(fa_distro_scheme(d->os), d->fixed,
+		    &err) != 0)
 			return fa_why(why, "entries[%zu].distro[%zu].fixed: "
 			    "%s", ei, i, err);
 	}
@@ -650,7 +677,7 @@ fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
 
 	*verdict = -1;
 	*hit = NULL;
-	if ((r = fa_version_valid(FA_VER_DEBIAN, debver, errstr)) != 0)
+	if ((r = fa_version_valid(fa_distro_scheme(os), debver, errstr)) != 0)
 		return r;
 	for (i = 0; i < e->ndistro; i++) {
 		d = &e->distro[i];
@@ -661,8 +688,8 @@ fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
 		*hit = d;
 		switch (d->status) {
 		case FA_DISTRO_FIXED:
-			if ((r = fa_version_cmp(FA_VER_DEBIAN, debver, d->fixed,
-			    &cmp, errstr)) != 0)
+			if ((r = fa_version_cmp(fa_distro_scheme(os), debver,
+			    d->fixed, &cmp, errstr)) != 0)
 				return r;
 			*verdict = cmp < 0;
 			break;

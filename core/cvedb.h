@@ -131,14 +131,19 @@ long fa_cvedb_age_days(const struct fa_cvedb *db, time_t now);
  */
 int fa_cvedb_stale(const struct fa_cvedb *db, time_t now);
 
+/* Whether os (an os-release ID) builds RPMs: rhel, rocky, fedora, ... */
+int fa_distro_is_rpm(const char *os);
+/* The ordering of os's package versions: FA_VER_RPM or FA_VER_DEBIAN. */
+enum fa_ver_scheme fa_distro_scheme(const char *os);
+
 /*
  * What a distribution says of the entry for a package version it built:
  * its data for (os, release, source package), and the verdict on debver
- * (Debian ordering, libdpkg).  *verdict: 1 affected (below the fix, or
- * no fix yet), 0 not affected (at or above the fix, or never affected),
- * -1 unknown (no data for this release and package, or undetermined).
- * *hit is the entry used, or NULL.  FA_ERR_INPUT with *errstr when debver
- * is not a Debian version.
+ * (Debian ordering, libdpkg; rpm's for an RPM distribution).  *verdict:
+ * 1 affected (below the fix, or no fix yet), 0 not affected (at or above
+ * the fix, or never affected), -1 unknown (no data for this release and
+ * package, or undetermined).  *hit is the entry used, or NULL.
+ * FA_ERR_INPUT with *errstr when debver is not a version of os's kind.
  */
 int fa_cve_distro_verdict(const struct fa_cve *e, const char *os,
     const char *release, const char *package, const char *debver,

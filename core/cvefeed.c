@@ -252,6 +252,7 @@ rec_free(struct fa_feed_rec *r)
 	free(r->modified);
 	free(r->kev_added);
 	free(r->branch);
+	free(r->no_ranges);
 	for (i = 0; i < r->nranges; i++) {
 		free(r->ranges[i].introduced);
 		free(r->ranges[i].fixed);

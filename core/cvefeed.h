@@ -96,6 +96,9 @@ struct fa_feed_rec {
 	char			*branch;	/* NVIDIA driver branch this
 						   record's ranges are for
 						   ("R580"), NULL if none */
+	char			*no_ranges;	/* why an entry of the record
+						   gave no range (the first),
+						   NULL if none */
 };
 
 struct fa_feed {

@@ -38,6 +38,7 @@ struct cve5_kern {
 	const char	*mainline;	/* "6.8" <= v <= "*" */
 	const char	*lo[CVE5_MAX_FIXES], *hi[CVE5_MAX_FIXES];
 	size_t		 nplain;	/* affected [version, lessThan) */
+	char		 unusable[320];	/* the first entry not taken */
 };
 
 /* ---- the kernel's ranges ------------------------------------------ */
@@ -234,7 +235,10 @@ fa_feed_kernel_ranges(struct fa_feed_rec *r, const char *introduced,
 	return e;
 }
 
-/* A mainline release: "X.Y" or "X.Y.0", no stable number after it. */
+/*
+ * A mainline release: "X.Y" or "X.Y.0", or one of its release
+ * candidates ("5.16-rc6", "6.0~rc1"), no stable number after it.
+ */
 static int
 mainline_release(const char *v)
 {
@@ -245,7 +249,13 @@ mainline_release(const char *v)
 	v += n + 1;
 	if ((n = strspn(v, "0123456789")) == 0)
 		return 0;
-	return v[n] == '\0' || strcmp(v + n, ".0") == 0;
+	v += n;
+	if (strncmp(v, ".0", 2) == 0)
+		v += 2;
+	if ((v[0] == '-' || v[0] == '~') && strncmp(v + 1, "rc", 2) == 0 &&
+	    (n = strspn(v + 3, "0123456789")) > 0)
+		v += 3 + n;
+	return v[0] == '\0';
 }
 
 /* ---- records ------------------------------------------------------ */
@@ -277,7 +287,12 @@ cve5_component(json_t *aff)
 
 	if (v == NULL || p == NULL)
 		return FA_COMP_MAX;
-	if (strcasecmp(v, "Linux") == 0 && (strcasecmp(p, "Linux") == 0 ||
+	/* The kernel as CNAs name it: kernel.org "Linux"/"Linux", Google
+	 * "Linux"/"Kernel", Red Hat "n/a"/"kernel", Google again "Linux
+	 * Kernel"/"Kernel" and "The Linux Kernel Organization"/"linux". */
+	if ((strcasecmp(v, "Linux") == 0 || strcasecmp(v, "Linux Kernel") ==
+	    0 || strcasecmp(v, "The Linux Kernel Organization") == 0 ||
+	    strcasecmp(v, "n/a") == 0) && (strcasecmp(p, "Linux") == 0 ||
 	    strcasecmp(p, "Kernel") == 0 ||
 	    strcasecmp(p, "linux_kernel") == 0 ||
 	    strcasecmp(p, "Linux kernel") == 0))
@@ -293,17 +308,34 @@ cve5_component(json_t *aff)
 }
 
 /* A version string of versions[i] under the kernel scheme, or error. */
+/*
+ * A version member that is no text at all (too long, control bytes) is
+ * a broken record: an error.  Text that is not a kernel release is the
+ * record's prose, judged by kernel_like().
+ */
 static int
-cve5_kver(struct cve5_ctx *c, const char *path, const char *key,
+cve5_text(struct cve5_ctx *c, const char *path, const char *key,
     const char *s)
 {
-	const char *err = NULL;
 	char p[128];
+	size_t i;
 
-	if (fa_version_valid(FA_VER_KERNEL, s, &err) == 0)
+	for (i = 0; s[i] != '\0' && i <= FA_VERSION_MAX; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			break;
+	if (s[i] == '\0' && i > 0)
 		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	return cve5_bad(c, p, err != NULL ? err : "bad version");
+	return cve5_bad(c, p, i > FA_VERSION_MAX ? "version too long" :
+	    "not a printable version");
+}
+
+/* A kernel release: "6.1.77", "5.16-rc6", "6.0~rc1". */
+static int
+kernel_like(const char *s)
+{
+	return s[0] >= '0' && s[0] <= '9' &&
+	    fa_version_valid(FA_VER_KERNEL, s, NULL) == 0;
 }
 
 /*
@@ -330,13 +362,46 @@ cve5_kentry(struct cve5_ctx *c, const char *path, json_t *o,
 		return cve5_bad(c, path, "no status or version");
 	if (vt != NULL && strcmp(vt, "git") == 0)
 		return 0;
-	if (strcmp(v, "0") != 0 && (e = cve5_kver(c, path, "version", v)) != 0)
+	/* "unspecified" (Google's, MITRE's records): no lower bound. */
+	if (strcmp(v, "unspecified") == 0)
+		v = "0";
+	if ((e = cve5_text(c, path, "version", v)) != 0 ||
+	    (lt != NULL && (e = cve5_text(c, path, "lessThan", lt)) != 0))
 		return e;
-	if (lt != NULL && (e = cve5_kver(c, path, "lessThan", lt)) != 0)
-		return e;
+	/* Prose where a version goes ("Linux Kernel 5.17 rc6", "8.4" is
+	 * no kernel a record means either): the entry says nothing a
+	 * range can hold, and the record's reason says so. */
+	if ((strcmp(v, "0") != 0 && !kernel_like(v)) ||
+	    (lt != NULL && !kernel_like(lt))) {
+		if (k->unusable[0] == '\0')
+			snprintf(k->unusable, sizeof(k->unusable), "%s: "
+			    "version \"%.40s\"%s%.40s%s is not a kernel "
+			    "release", path, v, lt != NULL ? " lessThan \"" :
+			    "", lt != NULL ? lt : "", lt != NULL ? "\"" : "");
+		return 0;
+	}
 	if (strcmp(st, "affected") == 0) {
 		if (le != NULL)
 			return 0;
+		/* No lower bound and a bound that is a release of one
+		 * line: the first fixed release there (Google's
+		 * CVE-2021-22600 lists 5.4.168, 5.10.88, 5.15.11 and
+		 * 5.16-rc6 so), or the mainline one. */
+		if (lt != NULL && strcmp(v, "0") == 0) {
+			if (mainline_release(lt)) {
+				if (k->mainline == NULL ||
+				    klt(lt, k->mainline, NULL) > 0)
+					k->mainline = lt;
+				k->any_intro = 1;
+				return 0;
+			}
+			if (k->nfixes >= CVE5_MAX_FIXES)
+				return cve5_bad(c, path, "more than 64 "
+				    "stable lines");
+			k->fixes[k->nfixes++] = lt;
+			k->any_intro = 1;
+			return 0;
+		}
 		if (lt == NULL) {
 			if (strcmp(v, "0") == 0)
 				k->intro = NULL;
@@ -375,9 +440,9 @@ cve5_kernel(struct cve5_ctx *c, struct fa_feed_rec *r, const char *apath,
 {
 	struct cve5_kern k;
 	json_t *vs = json_object_get(aff, "versions"), *o;
-	const char *err = NULL;
+	const char *err = NULL, *ds;
 	char path[128];
-	size_t i;
+	size_t i, n0;
 	int e;
 
 	memset(&k, 0, sizeof(k));
@@ -390,23 +455,41 @@ cve5_kernel(struct cve5_ctx *c, struct fa_feed_rec *r, const char *apath,
 		if ((e = cve5_kentry(c, path, o, &k)) != 0)
 			return e;
 	}
-	for (i = 0; i < k.nplain; i++) {
+	n0 = r->nranges;
+	for (i = 0; i < k.nplain; i++)
 		if (fa_feed_add_range(r, k.lo[i], k.hi[i]) != 0)
 			return cve5_bad(c, apath, "more than 64 ranges");
-		/* "3.15 lessThan 6.8" (Google's CVE-2024-1086) names a
-		 * mainline release and no stable line's fix: the stable
-		 * releases below it that carry the backport (6.1.76) are
-		 * inside the range, and the record cannot tell them. */
-		r->ranges[r->nranges - 1].mainline_only = k.nfixes == 0 &&
-		    mainline_release(k.hi[i]);
+	/* One affected release and nothing else, where releases not
+	 * listed are unaffected (Red Hat's CVE-2022-0185: "8.4"): a point,
+	 * which says nothing of the releases around it. */
+	ds = json_string_value(json_object_get(aff, "defaultStatus"));
+	if (k.any_intro && k.intro != NULL && k.nfixes == 0 &&
+	    k.mainline == NULL && k.nplain == 0 &&
+	    (ds == NULL || strcmp(ds, "affected") != 0)) {
+		if (k.unusable[0] == '\0')
+			snprintf(k.unusable, sizeof(k.unusable), "%s.versions: "
+			    "one affected release \"%.40s\" and no bound",
+			    apath, k.intro);
+	} else if (k.any_intro || k.nfixes > 0 || k.mainline != NULL) {
+		if (fa_feed_kernel_ranges(r, k.intro, k.fixes, k.nfixes,
+		    k.mainline, &err) != 0) {
+			snprintf(path, sizeof(path), "%s.versions", apath);
+			return cve5_bad(c, path, err);
+		}
 	}
-	if (!k.any_intro && k.nfixes == 0 && k.mainline == NULL)
-		return 0;
-	if (fa_feed_kernel_ranges(r, k.intro, k.fixes, k.nfixes, k.mainline,
-	    &err) != 0) {
-		snprintf(path, sizeof(path), "%s.versions", apath);
-		return cve5_bad(c, path, err);
-	}
+	/* A CNA other than kernel.org ("3.15 lessThan 6.8", Google's
+	 * CVE-2024-1086) that names the mainline fix and no stable line's:
+	 * the stable releases below it that carry the backport (6.1.76)
+	 * are inside the range, and the record cannot tell them.  (The
+	 * kernel's own CNA lists every stable fix it knows.) */
+	for (i = n0; i < r->nranges; i++)
+		r->ranges[i].mainline_only = k.nfixes == 0 &&
+		    r->trust != FA_TRUST_VENDOR && r->ranges[i].fixed != NULL &&
+		    mainline_release(r->ranges[i].fixed);
+	if (r->nranges == n0 && k.unusable[0] != '\0' &&
+	    r->no_ranges == NULL && (r->no_ranges = fa_strdup(k.unusable)) ==
+	    NULL)
+		return FA_ERR_NOMEM;
 	return 0;
 }
 

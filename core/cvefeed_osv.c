@@ -47,6 +47,10 @@ static const struct {
 	{ "runc", FA_COMP_RUNC },
 	{ "containerd", FA_COMP_CONTAINERD },
 	{ "docker.io", FA_COMP_DOCKER },
+	{ "docker", FA_COMP_DOCKER },		/* RHEL 7 */
+	{ "moby-engine", FA_COMP_DOCKER },	/* Fedora */
+	{ "linux", FA_COMP_KERNEL },		/* Debian, Ubuntu */
+	{ "kernel", FA_COMP_KERNEL },		/* RPM distributions */
 };
 
 /* Members whose type, when present, is checked before anything is read. */
@@ -479,7 +483,10 @@ osv_ranges(struct osv_ctx *c, size_t ai, json_t *aff, enum fa_ver_scheme sch,
 /*
  * "Ubuntu:22.04:LTS" -> "22.04", "Debian:12" -> "bookworm"; os set.
  * Ubuntu Pro / FIPS ecosystems are for subscribers' archives and are not
- * taken (0 with *rel empty).
+ * taken (0 with *rel empty).  The RPM distributions OSV carries, by the
+ * major release their os-release VERSION_ID starts with: "AlmaLinux:9",
+ * "Rocky Linux:9", "Red Hat:enterprise_linux:9::appstream" (a Red Hat
+ * stream other than enterprise_linux is not taken).
  */
 static int
 osv_release(const char *eco, const char **os, char *rel, size_t relsz)
@@ -487,7 +494,19 @@ osv_release(const char *eco, const char **os, char *rel, size_t relsz)
 	size_t i, n;
 
 	rel[0] = '\0';
-	if (strncmp(eco, "Debian:", 7) == 0) {
+	if (strncmp(eco, "AlmaLinux:", 10) == 0) {
+		*os = "almalinux";
+		eco += 10;
+	} else if (strncmp(eco, "Rocky Linux:", 12) == 0) {
+		*os = "rocky";
+		eco += 12;
+	} else if (strncmp(eco, "Red Hat:", 8) == 0) {
+		*os = "rhel";
+		eco += 8;
+		if (strncmp(eco, "enterprise_linux:", 17) != 0)
+			return 0;
+		eco += 17;
+	} else if (strncmp(eco, "Debian:", 7) == 0) {
 		*os = "debian";
 		eco += 7;
 		for (i = 0; i < 3; i++)
@@ -508,6 +527,44 @@ osv_release(const char *eco, const char **os, char *rel, size_t relsz)
 			return -1;
 	memcpy(rel, eco, n);
 	rel[n] = '\0';
+	return 0;
+}
+
+/*
+ * An RPM distribution's advisory (AlmaLinux's ALSA-2024:0670) is about
+ * every CVE its "related" member lists, not one: the release's fix goes
+ * to a record per CVE, each with the advisory's ID as its alias.
+ */
+static int
+osv_related(struct osv_ctx *c, const char *path, enum fa_component comp,
+    const char *os, const char *rel, const char *pkg, const char *fixed)
+{
+	const char *id = json_string_value(json_object_get(c->rec, "id"));
+	json_t *a = json_object_get(c->rec, "related");
+	struct fa_feed_rec *r;
+	const char *s;
+	size_t i;
+	int e;
+
+	if (json_array_size(a) > 256)
+		return osv_bad(c, "related", "more than 256 entries");
+	for (i = 0; i < json_array_size(a); i++) {
+		if (!fa_feed_cve_id_ok(s = json_string_value(
+		    json_array_get(a, i))))
+			continue;
+		if (c->f->n >= FA_FEED_MAX_RECORDS)
+			return fa_why(c->why, "%s: more than %d records",
+			    c->name, FA_FEED_MAX_RECORDS);
+		if ((r = fa_feed_add(c->f)) == NULL)
+			return FA_ERR_NOMEM;
+		r->component = comp;
+		if ((e = osv_common(c, r, s, id)) != 0)
+			return e;
+		r->trust = FA_TRUST_DISTRO;
+		if (fa_feed_add_distro(r, os, rel, pkg, fixed, fixed != NULL ?
+		    "resolved" : "open") != 0)
+			return osv_bad(c, path, "more than 256 releases");
+	}
 	return 0;
 }
 
@@ -533,8 +590,14 @@ osv_distro(struct osv_ctx *c, size_t ai, json_t *aff, const char *eco,
 		return osv_bad(c, path, "not a release of the distribution");
 	if (rel[0] == '\0')
 		return 1;
-	if ((e = osv_ranges(c, ai, aff, FA_VER_DEBIAN, osv_add_fix, &x)) != 0 ||
-	    (e = osv_slot(c, osv_distro_pkgs[i].comp, 1, &r)) != 0)
+	if ((e = osv_ranges(c, ai, aff, fa_distro_scheme(os), osv_add_fix,
+	    &x)) != 0)
+		return e;
+	if (fa_distro_is_rpm(os) && osv_cve(c->rec, json_string_value(
+	    json_object_get(c->rec, "id"))) == NULL)
+		return osv_related(c, path, osv_distro_pkgs[i].comp, os, rel,
+		    pkg, x.fixed);
+	if ((e = osv_slot(c, osv_distro_pkgs[i].comp, 1, &r)) != 0)
 		return e;
 	if (fa_feed_add_distro(r, os, rel, pkg, x.fixed, x.fixed != NULL ?
 	    "resolved" : "open") != 0)
@@ -558,7 +621,10 @@ osv_affected(struct osv_ctx *c, size_t ai, json_t *aff)
 	snprintf(path, sizeof(path), "affected[%zu].package", ai);
 	if (!json_is_object(aff) || eco == NULL || nm == NULL)
 		return osv_bad(c, path, "missing, or no ecosystem and name");
-	if (strncmp(eco, "Ubuntu:", 7) == 0 || strncmp(eco, "Debian:", 7) == 0)
+	if (strncmp(eco, "Ubuntu:", 7) == 0 || strncmp(eco, "Debian:", 7) ==
+	    0 || strncmp(eco, "AlmaLinux:", 10) == 0 ||
+	    strncmp(eco, "Rocky Linux:", 12) == 0 ||
+	    strncmp(eco, "Red Hat:", 8) == 0)
 		return osv_distro(c, ai, aff, eco, nm);
 	if (strcmp(eco, "Go") != 0)
 		return 1;

@@ -8,6 +8,10 @@
  * libdpkg marks its API volatile (dpkg's README.api) and ships only as a
  * static library; dpkg_version_compare and struct dpkg_version have kept
  * their shape since dpkg 1.17, and this file is the only user.
+ *
+ * RPM versions (FA_VER_RPM) are rpm's own: librpm's rpmverParse and
+ * rpmverCmp (rpm 4.16+: epoch, then rpmvercmp on version, then on
+ * release when both have one), after a character check of our own.
  */
 #define LIBDPKG_VOLATILE_API 1
 
@@ -15,6 +19,7 @@
 #include <string.h>
 
 #include <dpkg/version.h>
+#include <rpm/rpmver.h>
 
 #include "errors.h"
 #include "version.h"
@@ -189,6 +194,55 @@ kernel_norm(const char *s, char *out, const char **errstr)
 	return 0;
 }
 
+/*
+ * An RPM EVR as rpm(8) writes one: optional epoch digits and ":", a
+ * version and an optional "-" release, each of alphanumerics and
+ * . _ + ~ ^ (rpm's rpmvercmp alphabet plus its separators), the version
+ * starting with an alphanumeric.
+ */
+static int
+rpm_valid(const char *s, const char **errstr)
+{
+	size_t n = strspn(s, "0123456789"), k;
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~^";
+
+	if (length_ok(s, errstr) != 0)
+		return FA_ERR_INPUT;
+	if (s[n] == ':')
+		s += n + 1;
+	if (!is_alnum(s[0]))
+		return bad(errstr, "RPM version does not start with a letter "
+		    "or digit");
+	k = strspn(s, set);
+	if (s[k] == '-')
+		k += 1 + strspn(s + k + 1, set);
+	if (s[k] != '\0' || s[k - 1] == '-')
+		return bad(errstr, "invalid character in RPM version");
+	return 0;
+}
+
+static int
+rpm_cmp(const char *a, const char *b, int *cmp, const char **errstr)
+{
+	rpmver va, vb;
+
+	if (rpm_valid(a, errstr) != 0 || rpm_valid(b, errstr) != 0)
+		return FA_ERR_INPUT;
+	va = rpmverParse(a);
+	vb = rpmverParse(b);
+	if (va == NULL || vb == NULL) {
+		rpmverFree(va);
+		rpmverFree(vb);
+		return bad(errstr, "RPM version rpm cannot parse");
+	}
+	*cmp = rpmverCmp(va, vb);
+	*cmp = *cmp < 0 ? -1 : *cmp > 0;
+	rpmverFree(va);
+	rpmverFree(vb);
+	return 0;
+}
+
 /* Bring s into a dpkg_version under scheme; buffers hold the strings. */
 static int
 to_dpkg(enum fa_ver_scheme scheme, const char *s, struct dpkg_version *dv,
@@ -224,6 +278,8 @@ fa_version_valid(enum fa_ver_scheme scheme, const char *s,
 	char up[FA_VERSION_MAX + 3], rev[FA_VERSION_MAX + 1];
 	struct dpkg_version dv;
 
+	if (scheme == FA_VER_RPM)
+		return rpm_valid(s, errstr);
 	return to_dpkg(scheme, s, &dv, up, rev, errstr);
 }
 
@@ -236,6 +292,8 @@ fa_version_cmp(enum fa_ver_scheme scheme, const char *a, const char *b,
 	struct dpkg_version da, db;
 	int r;
 
+	if (scheme == FA_VER_RPM)
+		return rpm_cmp(a, b, cmp, errstr);
 	if ((r = to_dpkg(scheme, a, &da, ua, ra, errstr)) != 0 ||
 	    (r = to_dpkg(scheme, b, &db, ub, rb, errstr)) != 0)
 		return r;
@@ -272,6 +330,7 @@ static const char *const scheme_names[] = {
 	[FA_VER_DEBIAN] = "debian",
 	[FA_VER_UPSTREAM] = "upstream",
 	[FA_VER_KERNEL] = "kernel",
+	[FA_VER_RPM] = "rpm",
 };
 
 const char *

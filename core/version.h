@@ -31,6 +31,7 @@ enum fa_ver_scheme {
 	FA_VER_DEBIAN,
 	FA_VER_UPSTREAM,
 	FA_VER_KERNEL,
+	FA_VER_RPM,	/* [epoch:]version[-release], rpm's ordering */
 };
 
 /*

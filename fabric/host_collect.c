@@ -14,6 +14,7 @@
 #include "host_osrel.h"
 #include "host_paths.h"
 #include "host_proc.h"
+#include "host_rpm.h"
 #include "host_unix.h"
 #include "host_versions.h"
 
@@ -44,7 +45,8 @@ fa_host_collect(const struct fa_host_opts *o, struct fa_snapshot *snap,
 		fa_host_collect_ns, fa_host_collect_mounts,
 		fa_host_collect_paths, fa_host_collect_unix,
 		fa_host_collect_versions, fa_host_collect_osrel,
-		fa_host_collect_dpkg, fa_host_collect_gobuild,
+		fa_host_collect_dpkg, fa_host_collect_rpm,
+		fa_host_collect_gobuild,
 		fa_host_collect_ctk,
 	};
 	struct fa_sysroot root;

@@ -29,23 +29,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_dpkg.h"
+#include "host_pkgname.h"
 
-/* Package name -> catalogue component. */
-static const struct {
-	const char	*package;
-	const char	*component;
-} interesting[] = {
-	{ "runc", "runc" },
-	{ "containerd", "containerd" },
-	{ "containerd.io", "containerd" },	/* Docker's repository */
-	{ "docker.io", "docker" },
-	{ "docker-ce", "docker" },
-	{ "moby-engine", "docker" },
-	{ "nvidia-container-toolkit", "nvidia-container-toolkit" },
-	{ "nvidia-container-toolkit-base", "nvidia-container-toolkit" },
-	{ "libnvidia-container1", "nvidia-container-toolkit" },
-	{ "libnvidia-container-tools", "nvidia-container-toolkit" },
-};
 
 int
 fa_dpkg_upstream(const char *debver, char *out, size_t len)
@@ -534,17 +519,14 @@ record(void *arg, const struct fa_dpkg_pkg *p)
 {
 	struct collect *c = arg;
 	char *target, *reason = NULL;
+	const char *comp;
 	json_t *d;
-	size_t i;
 	int r;
 
-	for (i = 0; i < sizeof(interesting) / sizeof(interesting[0]); i++)
-		if (strcmp(p->package, interesting[i].package) == 0)
-			break;
-	if (i == sizeof(interesting) / sizeof(interesting[0]) ||
+	if ((comp = fa_pkg_component(p->package, FA_PKG_DPKG)) == NULL ||
 	    p->presence == FA_DPKG_ABSENT)
 		return 0;
-	if ((d = package_json(p, interesting[i].component)) == NULL)
+	if ((d = package_json(p, comp)) == NULL)
 		return FA_ERR_NOMEM;
 	if (p->presence == FA_DPKG_UNCERTAIN &&
 	    (reason = fa_strfmt("%s: Status \"%s %s %s\": %s, so the files on "

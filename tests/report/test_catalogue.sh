@@ -117,6 +117,26 @@ scan otherkey --cve-db "$T/s.json" --cve-key "$T/other.pub.pem"
 expect_eq "another key's signature: refused (exit 2)" \
     "$(cat "$T/otherkey.rc")" 2
 
+# Kernel records of other CNAs: what gives no range is left out, saying
+# which member, and the record about another product is counted.
+"$BIN" catalogue build -o "$T/k.json" "cve5:$F/cve5/other-cnas.json" \
+    >/dev/null 2>"$T/k.err"
+expect_eq "other CNAs: built" "$?" 0
+expect_eq "other CNAs: the entries with ranges" "$(jq -r '[.entries[].id] |
+    sort | join(" ")' "$T/k.json")" "CVE-2021-22600 CVE-2022-2586"
+expect_eq "other CNAs: the mainline-only line is marked" "$(jq -r \
+    '.entries[] | select(.id == "CVE-2022-2586") | .affected[0] |
+    .mainline_only' "$T/k.json")" true
+jq -r '.left_out[] | "\(.cve) \(.why)"' "$T/k.json.report.json" >"$T/k.out"
+expect_grep "other CNAs: prose in a version is left out, quoted" \
+    'CVE-2022-0847 .*versions\[0\]: version "Linux Kernel 5.17 rc6" is not' \
+    "$T/k.out"
+expect_grep "other CNAs: a lone release is left out, quoted" \
+    'CVE-2022-0185 .*one affected release "8.4" and no bound' "$T/k.out"
+expect_eq "other CNAs: the record about n/a is counted" "$(jq -r \
+    '.records[0] | "\(.records) \(.other_products)"' \
+    "$T/k.json.report.json")" "4 1"
+
 # Refusals: exit 2, the cause named, nothing written.
 refuse() {	# refuse NAME PATTERN ARGS...
 	n=$1 pat=$2

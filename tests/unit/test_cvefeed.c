@@ -294,6 +294,33 @@ osv_debian(void **state)
 	fa_feed_free(f);
 }
 
+/*
+ * AlmaLinux's OSV (its osv-database repository's shape): an advisory ID,
+ * binary package names, rpm EVRs, and every CVE of the advisory in
+ * "related": one record per CVE, each with AlmaLinux 9's row.
+ */
+static void
+osv_almalinux(void **state)
+{
+	struct fa_feed *f = good(fa_feed_parse_osv, DIR "osv/ALSA-runc.json");
+	const struct fa_feed_rec *r;
+
+	(void)state;
+	assert_int_equal(f->n, 2);
+	r = rec(f, "CVE-2024-21626", FA_COMP_RUNC);
+	assert_string_equal(r->alias, "ALSA-2024:0670");
+	assert_int_equal(r->trust, FA_TRUST_DISTRO);
+	assert_int_equal(r->nranges, 0);
+	assert_int_equal(r->ndistro, 1);
+	assert_string_equal(r->distro[0].os, "almalinux");
+	assert_string_equal(r->distro[0].release, "9");
+	assert_string_equal(r->distro[0].package, "runc");
+	assert_string_equal(r->distro[0].fixed, "4:1.1.12-1.el9_3");
+	r = rec(f, "CVE-2024-99999", FA_COMP_RUNC);
+	assert_string_equal(r->distro[0].fixed, "4:1.1.12-1.el9_3");
+	fa_feed_free(f);
+}
+
 static void
 osv_refused(void **state)
 {
@@ -448,6 +475,45 @@ cve5_other_cna(void **state)
 	assert_true(r->cvss > 7.79 && r->cvss < 7.81);
 	assert_string_equal(r->title, "Use-after-free in Linux kernel's "
 	    "netfilter: nf_tables component");
+	fa_feed_free(f);
+}
+
+/*
+ * Kernel records of other CNAs, in the shapes cvelistV5 holds: Red Hat's
+ * prose where a version goes and a lone "8.4" (no range; the reason
+ * kept), Google's upper bounds per stable line (fixes), Canonical's
+ * mainline bound (mainline only), and a record about "n/a" (another
+ * product, counted).
+ */
+static void
+cve5_other_cnas(void **state)
+{
+	struct fa_feed *f = good(fa_feed_parse_cve5,
+	    DIR "cve5/other-cnas.json");
+	const struct fa_feed_rec *r;
+
+	(void)state;
+	assert_int_equal(f->n, 4);
+	assert_int_equal(f->skipped, 1);
+	r = rec(f, "CVE-2022-0847", FA_COMP_KERNEL);
+	assert_int_equal(r->nranges, 0);
+	assert_non_null(strstr(r->no_ranges, "\"Linux Kernel 5.17 rc6\" "
+	    "is not a kernel release"));
+	r = rec(f, "CVE-2022-0185", FA_COMP_KERNEL);
+	assert_int_equal(r->nranges, 0);
+	assert_non_null(strstr(r->no_ranges, "one affected release \"8.4\""));
+	r = rec(f, "CVE-2021-22600", FA_COMP_KERNEL);
+	assert_null(r->no_ranges);
+	assert_int_equal(r->nranges, 3);
+	range_is(r, 0, NULL, "5.4.168");
+	range_is(r, 1, "5.5", "5.10.88");
+	range_is(r, 2, "5.11", "5.15.11");
+	assert_int_equal(r->ranges[0].mainline_only, 0);
+	r = rec(f, "CVE-2022-2586", FA_COMP_KERNEL);
+	assert_int_equal(r->nranges, 1);
+	range_is(r, 0, NULL, "6.0~rc1");
+	assert_int_equal(r->ranges[0].mainline_only, 1);
+	assert_string_equal(f->newest, "2025-01-29");
 	fa_feed_free(f);
 }
 
@@ -931,11 +997,13 @@ main(void)
 		cmocka_unit_test(osv_unreviewed),
 		cmocka_unit_test(osv_ubuntu),
 		cmocka_unit_test(osv_debian),
+		cmocka_unit_test(osv_almalinux),
 		cmocka_unit_test(osv_refused),
 		cmocka_unit_test(osv_bad_members),
 		cmocka_unit_test(cve5_kernel_org),
 		cmocka_unit_test(cve5_kernel_org_2025),
 		cmocka_unit_test(cve5_other_cna),
+		cmocka_unit_test(cve5_other_cnas),
 		cmocka_unit_test(cve5_nvidia),
 		cmocka_unit_test(cve5_refused),
 		cmocka_unit_test(kernel_ranges),

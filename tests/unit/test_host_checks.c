@@ -1004,7 +1004,7 @@ vulnerable_versions(void **state)
 	s = snap();
 	cvedb(s, "docker", NULL, "25.0.6", NULL, NULL);
 	assert_int_equal(one(&fa_chk_host_docker_vuln, s, NULL,
-	    "dpkg database"), FA_ST_NOT_TESTED);
+	    "dpkg or RPM database"), FA_ST_NOT_TESTED);
 	s = snap();
 	cvedb(s, "containerd", NULL, "1.7.0", NULL, NULL);
 	package(s, "containerd.io", "containerd", "1.7.0-1", "1.7.0");

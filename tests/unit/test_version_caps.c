@@ -89,6 +89,43 @@ kernel_order(void **state)
 	    "4.18.0"), 0);
 }
 
+/*
+ * rpm's ordering as rpm.org's "Version comparison" and rpmvercmp(3)
+ * describe it: the epoch first; "~" sorts before anything, "^" after the
+ * end but before any more segments; digits beat letters.  The versions
+ * are those RHEL and Fedora ship for runc, containerd and the kernel
+ * (an installed package and a distribution's fixed version both carry
+ * a release).
+ */
+static void
+rpm_order(void **state)
+{
+	const char *err = NULL;
+
+	(void)state;
+	assert_int_equal(cmp(FA_VER_RPM, "1.1.12-4.el9", "1.1.12-5.el9"), -1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.1.12-4.el9_3", "1.1.12-4.el9"),
+	    1);
+	assert_int_equal(cmp(FA_VER_RPM, "4:1.1.12-1.el9", "1.2.0-1.el9"), 1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.2.0~rc1-1", "1.2.0-1"), -1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.2.0^git1-1", "1.2.0-1"), 1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.2.0^git1", "1.2.0.1"), -1);
+	assert_int_equal(cmp(FA_VER_RPM, "5.14.0-427.13.1.el9_4",
+	    "5.14.0-427.el9"), 1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.10", "1.9"), 1);
+	assert_int_equal(cmp(FA_VER_RPM, "1.0a", "1.0.1"), -1);
+	assert_int_equal(fa_version_valid(FA_VER_RPM, "1.0-", &err),
+	    FA_ERR_INPUT);
+	assert_int_equal(fa_version_valid(FA_VER_RPM, "x:1.0", &err),
+	    FA_ERR_INPUT);
+	assert_int_equal(fa_version_valid(FA_VER_RPM, "1.0 -1", &err),
+	    FA_ERR_INPUT);
+	assert_int_equal(fa_version_valid(FA_VER_RPM, "1.0-1-2", &err),
+	    FA_ERR_INPUT);
+	assert_int_equal(fa_version_valid(FA_VER_RPM, "2:1.1.12-4.el9_3",
+	    &err), 0);
+}
+
 static void
 ranges(void **state)
 {
@@ -261,6 +298,7 @@ main(void)
 		cmocka_unit_test(upstream_order),
 		cmocka_unit_test(debian_order),
 		cmocka_unit_test(kernel_order),
+		cmocka_unit_test(rpm_order),
 		cmocka_unit_test(ranges),
 		cmocka_unit_test(hostile_versions),
 		cmocka_unit_test(scheme_names),
