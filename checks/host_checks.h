@@ -199,5 +199,6 @@ extern const struct fa_check fa_chk_host_runc_vuln;
 extern const struct fa_check fa_chk_host_containerd_vuln;
 extern const struct fa_check fa_chk_host_docker_vuln;
 extern const struct fa_check fa_chk_host_kernel_vuln;
+extern const struct fa_check fa_chk_host_buildkit_vuln;
 
 #endif

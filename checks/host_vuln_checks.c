@@ -75,6 +75,12 @@ static const char *const refs_docker[] = {
 	FA_CMAX_ESCALATION,
 	NULL
 };
+static const char *const refs_buildkit[] = {
+	"BuildKit security advisories "
+	    "(https://github.com/moby/buildkit/security/advisories)",
+	FA_CMAX_ESCALATION,
+	NULL
+};
 static const char *const refs_kernel[] = {
 	"Linux kernel CNA CVE records (https://git.kernel.org/pub/scm/linux/"
 	    "security/vulns.git)",
@@ -95,6 +101,9 @@ static const char *const refs_kernel[] = {
 #define SRC_DOCKER	FROM_DPKG("packages docker.io, docker, docker-ce, " \
 	"moby-engine")
 #define SRC_KERNEL	"/proc/sys/kernel/osrelease and /proc/version"
+#define SRC_BUILDKIT	"the Go build information of buildkitd "	\
+	"(/usr/bin, /usr/local/bin) and the github.com/moby/buildkit "	\
+	"module listed in dockerd's"
 #define VULN_SENDS(src)							\
 	FA_HOST_SENDS("the component's version from " src ", and the CVE " \
 	"catalogue, a local file (--cve-db, or the installed "		\
@@ -199,6 +208,8 @@ component_of(const struct fa_check *c)
 		return FA_COMP_CONTAINERD;
 	if (strcmp(c->id, "HOST-DOCKER-VULN") == 0)
 		return FA_COMP_DOCKER;
+	if (strcmp(c->id, "HOST-BUILDKIT-VULN") == 0)
+		return FA_COMP_BUILDKIT;
 	return FA_COMP_KERNEL;
 }
 
@@ -585,7 +596,8 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 {
 	const char *want = comp == FA_COMP_RUNC ? "runc" :
 	    comp == FA_COMP_CONTAINERD ? "containerd" :
-	    comp == FA_COMP_DOCKER ? "dockerd" : NULL;
+	    comp == FA_COMP_DOCKER ? "dockerd" :
+	    comp == FA_COMP_BUILDKIT ? "buildkitd" : NULL;
 	const char *v, *up, *rule;
 	char raw[FA_VERSION_MAX + 1];
 	const struct fa_obs *o;
@@ -662,10 +674,54 @@ rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
 	cd->distro_built = 1;
 }
 
+/*
+ * The BuildKit that dockerd links (the builder behind "docker build"
+ * since Docker 23): the github.com/moby/buildkit module of its build
+ * information, "v0.12.5" read as 0.12.5.  *plain is set to a dockerd
+ * whose build information lists no modules (a GOPATH build, as
+ * Debian's): its BuildKit cannot be read.  The number added.
+ */
+static size_t
+vendored_buildkit(const struct fa_snapshot *s, struct candidate *cd,
+    size_t n, size_t max, const struct fa_obs **plain)
+{
+	const char *bk;
+	const struct fa_obs *o;
+	size_t it = 0, added = 0;
+
+	while (n + added < max &&
+	    (o = fa_snapshot_next(s, FA_KIND_HOST_BINARY, &it)) != NULL) {
+		if (o->state != FA_OBS_COMPLETE ||
+		    fa_json_get_str(o->data, "component") == NULL ||
+		    strcmp(fa_json_get_str(o->data, "component"), "dockerd") !=
+		    0)
+			continue;
+		bk = fa_json_get_str(o->data, "buildkit_module");
+		if (bk != NULL && bk[0] == 'v')
+			bk++;
+		if (bk == NULL || fa_version_valid(FA_VER_UPSTREAM, bk,
+		    NULL) != 0) {
+			if (*plain == NULL)
+				*plain = o;
+			continue;
+		}
+		memset(&cd[n + added], 0, sizeof(cd[n + added]));
+		cd[n + added].obs = o;
+		snprintf(cd[n + added].version, sizeof(cd[n + added].version),
+		    "%s", bk);
+		snprintf(cd[n + added].shown, sizeof(cd[n + added].shown),
+		    "BuildKit %s (module linked into %s)",
+		    fa_json_get_str(o->data, "buildkit_module"), o->target);
+		added++;
+	}
+	return added;
+}
+
 /* Versions of comp found in the snapshot, at most max. */
 static size_t
 candidates(const struct fa_snapshot *s, enum fa_component comp,
-    struct candidate *cd, size_t max, const struct fa_obs **missing)
+    struct candidate *cd, size_t max, const struct fa_obs **missing,
+    const struct fa_obs **plain)
 {
 	const char *name = fa_component_name(comp), *v, *pkg, *up, *origin;
 	const char *src;
@@ -774,6 +830,10 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		n++;
 	}
 	n += binaries(s, comp, cd, n, max, &uncertain);
+	if (comp == FA_COMP_BUILDKIT) {
+		n += vendored_buildkit(s, cd, n, max, plain);
+		read_one = 1;	/* no distribution packages BuildKit */
+	}
 	if (n > 0 || read_one)
 		*missing = NULL;
 	if (n == 0 && uncertain != NULL)
@@ -831,7 +891,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	enum fa_component comp = component_of(c);
 	struct candidate cd[8];
 	size_t from;
-	const struct fa_obs *dbo, *missing;
+	const struct fa_obs *dbo, *missing, *plain = NULL;
 	struct fa_cvedb *db = NULL;
 	struct fa_host_env env;
 	const struct fa_obs *pkgdb;
@@ -845,7 +905,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	from = out->n;
 	n = candidates(ctx->snap, comp, cd, sizeof(cd) / sizeof(cd[0]),
-	    &missing);
+	    &missing, &plain);
 	for (i = 0, r = 0; i < n && r == 0; i++) {
 		if (comp == FA_COMP_DRIVER && !branch_known(db, cd[i].version))
 			r = fa_results_add(out, c, FA_ST_NOT_TESTED,
@@ -868,6 +928,19 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r;
 	in_container = env.container == 1;
 	fa_host_env_free(&env);
+	if (plain != NULL) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, plain->target,
+		    NULL, json_pack("[o]", fa_evidence(plain, "version",
+		    json_string(fa_json_get_str(plain->data, "version") !=
+		    NULL ? fa_json_get_str(plain->data, "version") : "?"))),
+		    "%s (dockerd %s) links BuildKit, but its Go build "
+		    "information lists no module version of it (a GOPATH "
+		    "build, as Debian's), so which BuildKit it carries cannot "
+		    "be read; no buildkitd was found", plain->target,
+		    fa_json_get_str(plain->data, "version") != NULL ?
+		    fa_json_get_str(plain->data, "version") : "?");
+		return r < 0 ? r : 0;
+	}
 	/* Stanzas the parser skipped may have held this package. */
 	pkgdb = fa_snapshot_find(ctx->snap, FA_KIND_HOST_PACKAGE, "dpkg");
 	if (comp == FA_COMP_KERNEL || comp == FA_COMP_DRIVER ||
@@ -881,7 +954,10 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	    missing != NULL && missing->state != FA_OBS_COMPLETE ?
 	    fa_obs_reason(missing) : comp == FA_COMP_DRIVER ||
 	    comp == FA_COMP_KERNEL ? "" : comp == FA_COMP_TOOLKIT ?
-	    " in the dpkg or RPM database" : " in the dpkg or RPM database nor "
+	    " in the dpkg or RPM database" : comp == FA_COMP_BUILDKIT ?
+	    ": no buildkitd at the usual paths and no dockerd whose Go "
+	    "build information names its BuildKit module" :
+	    " in the dpkg or RPM database nor "
 	    "in the Go build information of a binary at the usual paths",
 	    skipped > 0 ?
 	    "; "
@@ -929,3 +1005,5 @@ VULN_CHECK(fa_chk_host_docker_vuln, "HOST-DOCKER-VULN",
 VULN_CHECK(fa_chk_host_kernel_vuln, "HOST-KERNEL-VULN",
     "Vulnerable Linux kernel", "Linux kernel", refs_kernel,
     SRC_KERNEL);
+VULN_CHECK(fa_chk_host_buildkit_vuln, "HOST-BUILDKIT-VULN",
+    "Vulnerable BuildKit", "BuildKit", refs_buildkit, SRC_BUILDKIT);

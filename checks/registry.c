@@ -59,5 +59,6 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_host_containerd_vuln,
 	&fa_chk_host_docker_vuln,
 	&fa_chk_host_kernel_vuln,
+	&fa_chk_host_buildkit_vuln,
 	NULL
 };

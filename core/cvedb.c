@@ -22,6 +22,7 @@ static const char *const comp_names[FA_COMP_MAX] = {
 	[FA_COMP_CONTAINERD] = "containerd",
 	[FA_COMP_DOCKER] = "docker",
 	[FA_COMP_KERNEL] = "kernel",
+	[FA_COMP_BUILDKIT] = "buildkit",
 };
 
 static const char *const cond_names[FA_COND_MAX] = {

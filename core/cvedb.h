@@ -28,6 +28,7 @@ enum fa_component {
 	FA_COMP_CONTAINERD,
 	FA_COMP_DOCKER,		/* Docker Engine (moby) */
 	FA_COMP_KERNEL,
+	FA_COMP_BUILDKIT,	/* moby/buildkit: buildkitd, and in dockerd */
 	FA_COMP_MAX
 };
 

@@ -50,6 +50,8 @@ kev_component(const char *vendor, const char *product)
 		return FA_COMP_RUNC;
 	if (has_ci(vendor, "containerd") || has_ci(product, "containerd"))
 		return FA_COMP_CONTAINERD;
+	if (has_ci(product, "BuildKit"))
+		return FA_COMP_BUILDKIT;
 	if (strcasecmp(vendor, "Docker") == 0 && !has_ci(product, "Desktop"))
 		return FA_COMP_DOCKER;
 	return FA_COMP_MAX;

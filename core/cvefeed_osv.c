@@ -38,6 +38,7 @@ static const struct {
 	{ "github.com/docker/docker", FA_COMP_DOCKER },
 	{ "github.com/moby/moby", FA_COMP_DOCKER },
 	{ "github.com/moby/moby/v2", FA_COMP_DOCKER },
+	{ "github.com/moby/buildkit", FA_COMP_BUILDKIT },
 };
 
 static const struct {

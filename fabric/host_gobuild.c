@@ -520,16 +520,38 @@ setting_value(const char *s, size_t n, int *bad)
 }
 
 /* Keep the fields of one module information line that the rules use. */
+#define BUILDKIT	"github.com/moby/buildkit"
+
 static int
 modinfo_line(struct fa_gobuild *gb, const char *l, size_t n, char **why)
 {
 	const char *f;
 	size_t fl = 0, kl;
-	int bad;
+	int bad, keep;
 
 	if (n > 5 && memcmp(l, "path\t", 5) == 0 && gb->main_package == NULL)
 		return (gb->main_package = dupn(l + 5, n - 5)) == NULL ?
 		    FA_ERR_NOMEM : 0;
+	/* "dep\tPATH\tVERSION\tSUM", then "=>\tPATH\tVERSION\tSUM" when
+	 * go.mod replaced it (runtime/debug.BuildInfo's text form): the
+	 * BuildKit that dockerd vendors is such a dependency. */
+	if (n > 4 && (memcmp(l, "dep\t", 4) == 0 || (memcmp(l, "=>\t", 3) ==
+	    0 && gb->buildkit_next))) {
+		keep = memcmp(l, "dep\t", 4) == 0;
+		gb->buildkit_next = 0;
+		if ((f = field(l, n, 1, &fl)) == NULL ||
+		    (keep && (fl != sizeof(BUILDKIT) - 1 ||
+		    memcmp(f, BUILDKIT, fl) != 0)))
+			return 0;
+		gb->buildkit_next = keep;
+		free(gb->buildkit);
+		gb->buildkit = NULL;
+		if ((f = field(l, n, 2, &fl)) != NULL &&
+		    (gb->buildkit = dupn(f, fl)) == NULL)
+			return FA_ERR_NOMEM;
+		return 0;
+	}
+	gb->buildkit_next = 0;
 	if (n > 4 && memcmp(l, "mod\t", 4) == 0 && gb->mod_path == NULL) {
 		if ((f = field(l, n, 1, &fl)) == NULL)
 			return 0;
@@ -861,6 +883,7 @@ fa_gobuild_free(struct fa_gobuild *gb)
 	free(gb->mod_path);
 	free(gb->mod_version);
 	free(gb->ldflags);
+	free(gb->buildkit);
 	for (i = 0; i < FA_GOBUILD_NSYM; i++)
 		free(gb->symval[i]);
 	memset(gb, 0, sizeof(*gb));
@@ -1060,6 +1083,10 @@ static const struct component components[] = {
 		MODULE("github.com/moby/moby"),
 		SYM("symbol dockerversion.Version", DOCKERV),
 	} },
+	{ .name = "buildkitd", .rules = {
+		XVAR("ldflags version.Version", BUILDKIT "/version.Version"),
+		MODULE(BUILDKIT),
+	} },
 };
 
 /* Apply one rule: 1 when it gave a version into v->version. */
@@ -1177,6 +1204,8 @@ const struct fa_gobuild_path fa_gobuild_paths[] = {
 	{ "/usr/bin/dockerd", "dockerd" },
 	{ "/usr/sbin/dockerd", "dockerd" },
 	{ "/usr/local/bin/dockerd", "dockerd" },
+	{ "/usr/bin/buildkitd", "buildkitd" },
+	{ "/usr/local/bin/buildkitd", "buildkitd" },
 	{ NULL, NULL }
 };
 
@@ -1256,7 +1285,9 @@ binary_data(const char *path, const char *component,
 	    set_str(d, "main_package", gb->main_package) ||
 	    set_str(d, "main_module", gb->mod_path) ||
 	    set_str(d, "module_version", gb->mod_version) ||
-	    set_str(d, "found_by", gb->found_by)) {
+	    set_str(d, "found_by", gb->found_by) ||
+	    (gb->buildkit != NULL && set_str(d, "buildkit_module",
+	    gb->buildkit))) {
 		json_decref(d);
 		return NULL;
 	}

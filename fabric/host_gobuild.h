@@ -65,6 +65,11 @@ struct fa_gobuild {
 	char		*mod_path;	/* "mod" line, or NULL */
 	char		*mod_version;	/* "(devel)", "v1.1.12"... or NULL */
 	char		*ldflags;	/* build -ldflags, unquoted, or NULL */
+	char		*buildkit;	/* version of the github.com/moby/
+					 * buildkit module linked in (a "dep"
+					 * line, or the "=>" replacing it),
+					 * or NULL */
+	int		 buildkit_next;	/* the last line was its "dep" */
 	unsigned	 ptr_size;	/* 4 or 8 */
 	int		 inline_strings; /* Go 1.18+ format */
 	const char	*found_by;	/* static: where the blob was found */
@@ -122,6 +127,10 @@ struct fa_gobuild_ver {
  *               dockerversion.Version), "module version" (github.com/
  *               docker/docker or github.com/moby/moby), "symbol
  *               dockerversion.Version"
+ *   buildkitd   "ldflags version.Version" (github.com/moby/buildkit/
+ *               version.Version), "module version"
+ * (The BuildKit inside dockerd is no version of dockerd: it is the
+ * buildkit member of the observation, from the module list.)
  * A "symbol" rule reads the variable's initial value through .symtab or
  * .dynsym (the string header it names, then the bytes it points to): what
  * -X set, even when -trimpath kept -ldflags out of the build information.

@@ -13,7 +13,7 @@ PKGS="make gcc clang libclang-rt-dev pkg-config
 libibumad-dev libibmad-dev libibnetdisc-dev
 libnl-3-dev libnl-route-3-dev libpcap-dev zlib1g-dev libssl-dev libxml2-dev
 libjansson-dev
-libcmocka-dev libdpkg-dev libcap-dev librpm-dev rpm
+libcmocka-dev libdpkg-dev libcap-dev librpm-dev rpm golang-go
 ibsim-utils libumad2sim0 opensm infiniband-diags
 mandoc jq tshark tcpdump lldpd
 libxml2-utils chromium poppler-utils python3-yaml util-linux

@@ -66,8 +66,12 @@ expect_eq "seven fixture cases ran" "$cases" 7
 
 # Every host check passes and fails somewhere among the fixtures, and the
 # decided statuses of those that cannot be decided everywhere show up too.
+# HOST-BUILDKIT-VULN reads binaries the Go toolchain builds, which git
+# does not hold: tests/host/test_buildkit.sh builds them and proves its
+# pass, fail and not_tested; here it is not_tested everywhere.
 cat "$T"/*.got >"$T/all"
 for id in $("$BIN" checks --family host | awk '{print $1}'); do
+	[ "$id" = HOST-BUILDKIT-VULN ] && continue
 	for st in pass fail; do
 		expect_grep "$id: some fixture gives $st" "^$st $id " "$T/all"
 	done

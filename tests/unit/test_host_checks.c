@@ -176,7 +176,7 @@ family_gate(void **state)
 		    FA_FAMST_FAILED, "disk on fire"), 0);
 		assert_int_equal(one(*c, s, NULL, "disk on fire"), FA_ST_ERROR);
 	}
-	assert_int_equal(n, 20);
+	assert_int_equal(n, 21);
 }
 
 static void
