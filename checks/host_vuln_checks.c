@@ -151,6 +151,8 @@ struct candidate {
 	char		 debver[FA_VERSION_MAX + 1];	/* package version */
 	char		 os[41], release[41];	/* from host.os ("" unknown) */
 	char		 srcpkg[101];		/* its source package */
+	int		 no_upstream_out;	/* upstream ranges cannot rule
+						   a CVE out (EL kernels) */
 };
 
 /* The host's distribution and release (host.os), into cd. */
@@ -285,6 +287,34 @@ ctk_value(const struct fa_snapshot *s, const char *key)
 	return NULL;
 }
 
+/*
+ * Whether the host has no CDI specification at all, as observed: every
+ * CDI directory listed (or absent) and none holds a spec.  Docker's and
+ * containerd's own CDI support inject from /etc/cdi and /var/run/cdi
+ * whatever the NVIDIA runtime's mode, so only then does "legacy" mean
+ * no CDI injection happens.
+ */
+static int
+no_cdi_specs(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_CDI, "cdi");
+	const json_t *dirs, *d;
+	size_t i;
+
+	if (o == NULL || o->state != FA_OBS_COMPLETE ||
+	    !json_is_array(dirs = json_object_get(o->data, "dirs")) ||
+	    json_array_size(dirs) == 0)
+		return 0;
+	json_array_foreach(dirs, i, d) {
+		if (!json_is_true(json_object_get(d, "listed")) &&
+		    !json_is_true(json_object_get(d, "missing")))
+			return 0;
+		if (json_array_size(json_object_get(d, "specs")) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* Why a matched CVE does not apply here, or NULL. */
 static const char *
 ruled_out(const struct fa_snapshot *s, const struct fa_cve *e,
@@ -308,9 +338,11 @@ ruled_out(const struct fa_snapshot *s, const struct fa_cve *e,
 	/* A line that holds in one mode: ruled out only by a mode the
 	 * configuration states ("auto" may pick either per container). */
 	if (hit != NULL && (hit->when & 1u << FA_COND_CDI_MODE) &&
-	    mode != NULL && strcmp(mode, "legacy") == 0)
+	    mode != NULL && strcmp(mode, "legacy") == 0 && no_cdi_specs(s))
 		return "on this version only CDI-mode injection is affected, "
-		    "and the toolkit runs in legacy mode";
+		    "the toolkit runs in legacy mode, and no CDI "
+		    "specification is on the host for an engine to inject "
+		    "from";
 	if (hit != NULL && (hit->when & 1u << FA_COND_LEGACY_MODE) &&
 	    mode != NULL && (strcmp(mode, "cdi") == 0 ||
 	    strcmp(mode, "jit-cdi") == 0))
@@ -361,6 +393,12 @@ distro_rule(const struct fa_cve *e, const struct candidate *cd,
 	if (v == 0)
 		return 1;	/* *dh: the row that says so */
 	*dh = NULL;
+	if (*hit == NULL && cd->no_upstream_out) {
+		*rule = "no data from the distribution for this release, and "
+		    "its kernel carries features backported from later "
+		    "kernels, so the upstream range rules nothing out";
+		return 0;
+	}
 	if (*hit == NULL)
 		return 1;	/* not even the upstream range holds */
 	*rule = "upstream range only; the distribution may have backported "
@@ -538,12 +576,16 @@ judge(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "; others ruled out by configuration (see evidence)" : "");
 	else if (undet > 0)
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, cd->obs->target,
-		    NULL, ev, "%s is the distribution's own build: the "
-		    "upstream ranges of %zu catalogued CVE%s include its "
-		    "upstream version, but the distribution may have "
+		    NULL, ev, "%s is the distribution's own build: %zu "
+		    "catalogued CVE%s %s, but the distribution may have "
 		    "backported the fix, and the catalogue of %s has no "
 		    "data from %s%s%s%s for %s%s", cd->shown, undet,
-		    undet > 1 ? "s" : "", db->date,
+		    undet > 1 ? "s" : "", cd->no_upstream_out ? "may apply "
+		    "(an Enterprise Linux kernel carries features of later "
+		    "kernels, so upstream ranges cannot rule any out)" :
+		    undet > 1 ? "have upstream ranges that include its "
+		    "upstream version" : "has an upstream range that "
+		    "includes its upstream version", db->date,
 		    cd->os[0] != '\0' ? cd->os : "the host's distribution",
 		    cd->os[0] != '\0' ? " " : "", cd->release,
 		    cd->os[0] != '\0' ? "" : " (unknown: no /etc/os-release)",
@@ -638,11 +680,55 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 }
 
 /*
+ * The distribution's tag in an RPM kernel's release, after the numbers:
+ * "427.13.1.el9_4" is RHEL 9's build (and Rocky's, Alma's, Oracle's
+ * RHCK), "300.fc40" Fedora 40's, "111.182.amzn2023" Amazon Linux 2023's.
+ * *major is the release it names.  0 when the release has no such tag:
+ * ELRepo's "1.el9.elrepo", Oracle's UEK "el9uek", a build of one's own.
+ */
+static int
+rpm_kernel_tag(const char *rel, size_t n, const char **tag, size_t *major)
+{
+	static const char *const tags[] = { ".el", ".fc", ".amzn", NULL };
+	const char *p;
+	size_t k, d, t;
+
+	for (k = 0; tags[k] != NULL; k++) {
+		t = strlen(tags[k]);
+		for (p = rel; p + t <= rel + n; p++) {
+			if (strncmp(p, tags[k], t) != 0)
+				continue;
+			/* numbers before it, digits after, then only an
+			 * update "_4" (el) and nothing else */
+			if (p == rel || strspn(rel, "0123456789.") <
+			    (size_t)(p - rel) ||
+			    (d = strspn(p + t, "0123456789")) == 0)
+				break;
+			*tag = tags[k] + 1;
+			*major = d;
+			if (p + t + d == rel + n)
+				return 1;
+			p += t + d;	/* past "el9" */
+			if (k == 0 && p[0] == '_' && p + 1 < rel + n &&
+			    strspn(p + 1, "0123456789") ==
+			    (size_t)(rel + n - (p + 1)))
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
  * The kernel of an RPM distribution ("5.14.0-427.13.1.el9_4.x86_64" on
- * Rocky 9): a release after the hyphen is the distribution's package
- * release, and its backports do not show in 5.14.0, so it is judged by
- * the distribution's data for package "kernel" at version-release (the
- * architecture dropped), like Debian's.
+ * Rocky 9): a release whose tag is the distribution's, for the host's
+ * major release, is the distribution's package release, and its
+ * backports do not show in 5.14.0, so it is judged by the distribution's
+ * data for package "kernel" at version-release (the architecture
+ * dropped), like Debian's.  An Enterprise Linux kernel also carries
+ * features backported from later kernels: an upstream range that
+ * starts after its 5.14 rules nothing out (no_upstream_out).  A kernel
+ * without the tag (ELRepo's, a custom build) is judged upstream.
  */
 static void
 rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
@@ -653,9 +739,10 @@ rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
 	    "os-release");
 	const char *id = o != NULL && o->state == FA_OBS_COMPLETE ?
 	    fa_json_get_str(o->data, "id") : NULL;
-	size_t n = strlen(v), k, a;
+	const char *rel = strchr(v, '-'), *tag = NULL, *tagnum;
+	size_t n = strlen(v), k, a, major = 0;
 
-	if (id == NULL || !fa_distro_is_rpm(id) || strchr(v, '-') == NULL)
+	if (id == NULL || !fa_distro_is_rpm(id) || rel == NULL)
 		return;
 	for (k = 0; arch[k] != NULL; k++)
 		if (n > (a = strlen(arch[k])) &&
@@ -663,15 +750,29 @@ rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
 			n -= a;
 			break;
 		}
-	if (n >= sizeof(cd->debver) ||
-	    fa_version_valid(FA_VER_RPM, v, NULL) != 0)
+	rel++;
+	if (n >= sizeof(cd->debver) || rel >= v + n ||
+	    fa_version_valid(FA_VER_RPM, v, NULL) != 0 ||
+	    !rpm_kernel_tag(rel, (size_t)(v + n - rel), &tag, &major))
 		return;
 	rpm_release(s, id, cd);
 	if (cd->os[0] == '\0')
 		return;
+	/* The tag's release is the host's: el9 on Rocky 9.4. */
+	tagnum = strstr(rel, tag) + strlen(tag);
+	if (strlen(cd->release) != major ||
+	    strncmp(cd->release, tagnum, major) != 0 ||
+	    (strcmp(tag, "el") == 0) != (strcmp(id, "fedora") != 0 &&
+	    strcmp(id, "amzn") != 0) ||
+	    (strcmp(tag, "fc") == 0) != (strcmp(id, "fedora") == 0) ||
+	    (strcmp(tag, "amzn") == 0) != (strcmp(id, "amzn") == 0)) {
+		cd->os[0] = cd->release[0] = '\0';
+		return;
+	}
 	snprintf(cd->debver, sizeof(cd->debver), "%.*s", (int)n, v);
 	snprintf(cd->srcpkg, sizeof(cd->srcpkg), "kernel");
 	cd->distro_built = 1;
+	cd->no_upstream_out = strcmp(tag, "el") == 0;
 }
 
 /*
@@ -691,11 +792,16 @@ vendored_buildkit(const struct fa_snapshot *s, struct candidate *cd,
 
 	while (n + added < max &&
 	    (o = fa_snapshot_next(s, FA_KIND_HOST_BINARY, &it)) != NULL) {
-		if (o->state != FA_OBS_COMPLETE ||
+		if (o->state == FA_OBS_NOT_COLLECTED ||
 		    fa_json_get_str(o->data, "component") == NULL ||
 		    strcmp(fa_json_get_str(o->data, "component"), "dockerd") !=
 		    0)
 			continue;
+		if (o->state != FA_OBS_COMPLETE) {	/* unreadable */
+			if (*plain == NULL)
+				*plain = o;
+			continue;
+		}
 		bk = fa_json_get_str(o->data, "buildkit_module");
 		if (bk != NULL && bk[0] == 'v')
 			bk++;
@@ -919,28 +1025,30 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			r = judge(c, ctx, out, db, dbo, &cd[i], comp);
 		r = r < 0 ? r : 0;
 	}
+	/* A dockerd whose BuildKit cannot be read is a BuildKit unjudged,
+	 * whatever else was found (it is the one "docker build" uses). */
+	if (r == 0 && plain != NULL) {
+		r = fa_results_add(out, c, FA_ST_NOT_TESTED, plain->target,
+		    NULL, json_pack("[o]", fa_evidence(plain, "version",
+		    json_string(fa_json_get_str(plain->data, "version") !=
+		    NULL ? fa_json_get_str(plain->data, "version") : "?"))),
+		    "%s links BuildKit, but %s, so which BuildKit it carries "
+		    "cannot be read%s", plain->target, plain->state !=
+		    FA_OBS_COMPLETE ? "its Go build information could not be "
+		    "read" : "its Go build information lists no module "
+		    "version of it (a GOPATH build, as Debian's)", n == 0 ?
+		    "; no buildkitd was found" : "");
+		r = r < 0 ? r : 0;
+	}
 	if (r == 0 && ctx->policy->stale_not_tested)
 		r = stale_downgrade(ctx, out, from, db);
 	fa_cvedb_free(db);
-	if (r != 0 || n > 0)
+	if (r != 0 || n > 0 || plain != NULL)
 		return r;
 	if ((r = fa_host_env(ctx->snap, &env)) != 0)
 		return r;
 	in_container = env.container == 1;
 	fa_host_env_free(&env);
-	if (plain != NULL) {
-		r = fa_results_add(out, c, FA_ST_NOT_TESTED, plain->target,
-		    NULL, json_pack("[o]", fa_evidence(plain, "version",
-		    json_string(fa_json_get_str(plain->data, "version") !=
-		    NULL ? fa_json_get_str(plain->data, "version") : "?"))),
-		    "%s (dockerd %s) links BuildKit, but its Go build "
-		    "information lists no module version of it (a GOPATH "
-		    "build, as Debian's), so which BuildKit it carries cannot "
-		    "be read; no buildkitd was found", plain->target,
-		    fa_json_get_str(plain->data, "version") != NULL ?
-		    fa_json_get_str(plain->data, "version") : "?");
-		return r < 0 ? r : 0;
-	}
 	/* Stanzas the parser skipped may have held this package. */
 	pkgdb = fa_snapshot_find(ctx->snap, FA_KIND_HOST_PACKAGE, "dpkg");
 	if (comp == FA_COMP_KERNEL || comp == FA_COMP_DRIVER ||

@@ -26,6 +26,8 @@ struct build {
 	struct ref			*refs;
 	size_t				 n;
 	json_t				*entries, *conflicts, *left_out;
+	json_t				*partly;	/* entries read in
+							   part: why */
 	json_t				*overlay_used;
 	unsigned char			*overlay_done;	/* per overlay entry */
 };
@@ -437,8 +439,9 @@ group_entry(struct build *b, size_t a, size_t e)
 		json_decref(distro);
 		return FA_ERR_NOMEM;
 	}
-	/* Why a record's versions gave no range, for the report. */
-	for (i = a; i < e && json_array_size(ranges) == 0; i++)
+	/* Why part of a record's versions gave no range, for the report
+	 * (left out, or read in part). */
+	for (i = a; i < e; i++)
 		if (v[i].r->no_ranges != NULL) {
 			if (json_object_set_new(ent, NONE_KEY, json_sprintf(
 			    "%s: %s", v[i].f->name, v[i].r->no_ranges)) != 0) {
@@ -566,9 +569,12 @@ add_lines(enum fa_ver_scheme sch, json_t *have, const json_t *add)
 	int r = 0;
 
 	json_array_foreach(add, i, o) {
+		r = 0;
 		json_array_foreach(have, j, x)
 			if ((r = lines_overlap(sch, o, x)) != 0)
 				break;
+		if (r < 0)
+			return r;
 		if (r == 0 && json_array_append(have, (json_t *)o) != 0)
 			return FA_ERR_NOMEM;
 	}
@@ -713,8 +719,10 @@ apply_overlay(struct build *b, size_t oi, const json_t *o, char **why)
 		    "verified") == 0;
 		if (aff != NULL && json_array_size(json_object_get(e,
 		    "affected")) == 0) {
-			if (json_object_set(e, "affected", aff) != 0)
+			if (json_object_set(e, "affected", aff) != 0) {
+				json_decref(aff);
 				return FA_ERR_NOMEM;
+			}
 			what = "affected ranges no feed gave, and conditions";
 		} else if (aff != NULL && verified && !same_ranges(aff,
 		    json_object_get(e, "affected")) && refines(sch,
@@ -748,14 +756,34 @@ apply_overlay(struct build *b, size_t oi, const json_t *o, char **why)
 			if (win)
 				what = "affected ranges (over a database's), "
 				    "and conditions";
+			/* The overlay's note may argue for its ranges, which
+			 * lost: the entry says so before it. */
+			if (!win && (v = json_sprintf("the feeds' affected "
+			    "ranges are kept over the overlay's, with any "
+			    "overlay line on versions they do not cover (see "
+			    "the build report's conflicts)%s%s",
+			    json_is_string(json_object_get(o, "note")) ?
+			    "; the overlay's note, written for its own "
+			    "ranges: " : "", json_is_string(json_object_get(o,
+			    "note")) ? json_string_value(json_object_get(o,
+			    "note")) : "")) == NULL) {
+				json_decref(aff);
+				return FA_ERR_NOMEM;
+			}
+			if (!win && json_object_set_new(e, "note", v) != 0) {
+				json_decref(aff);
+				return FA_ERR_NOMEM;
+			}
 			/* The vendor's own lines stand; a line its machine-
 			 * readable data leaves out (a branch past its end of
 			 * life, affected with no fix) is added. */
-			else if (verified && trust != NULL &&
+			if (!win && verified && trust != NULL &&
 			    (r = add_lines(sch, json_object_get(e, "affected"),
 			    aff)) != 0) {
 				json_decref(aff);
-				return r;
+				return r != FA_ERR_INPUT ? r : fa_why(why,
+				    "overlay[%zu]: a version its lines or the "
+				    "feeds' give cannot be compared", oi);
 			}
 		}
 		json_decref(aff);
@@ -823,14 +851,22 @@ prune(struct build *b)
 		    NONE_KEY)) ? "; " : "", json_is_string(json_object_get(e,
 		    NONE_KEY)) ? json_string_value(json_object_get(e,
 		    NONE_KEY)) : "");
-		json_object_del(e, NONE_KEY);
 		if (why == NULL)
 			return FA_ERR_NOMEM;
 		if (json_array_size(json_object_get(e, "affected")) > 0 ||
 		    json_array_size(json_object_get(e, "distro")) > 0) {
 			free(why);
+			/* Kept, but a part of a record was not read. */
+			if (json_is_string(json_object_get(e, NONE_KEY)) &&
+			    json_array_append_new(b->partly, json_pack(
+			    "{s:O, s:O, s:O}", "cve", json_object_get(e, "id"),
+			    "component", json_object_get(e, "component"),
+			    "why", json_object_get(e, NONE_KEY))) != 0)
+				return FA_ERR_NOMEM;
+			json_object_del(e, NONE_KEY);
 			continue;
 		}
+		json_object_del(e, NONE_KEY);
 		r = left_out(b, json_string_value(json_object_get(e, "id")),
 		    FA_COMP_MAX, why);
 		free(why);
@@ -1040,10 +1076,12 @@ fa_cvebuild(const struct fa_cvebuild_in *in, json_t **catalogue,
 	b.entries = json_array();
 	b.conflicts = json_array();
 	b.left_out = json_array();
+	b.partly = json_array();
 	b.overlay_used = json_array();
 	b.overlay_done = calloc(json_array_size(in->overlay) + 1, 1);
 	r = FA_ERR_NOMEM;
 	if (b.entries == NULL || b.conflicts == NULL || b.left_out == NULL ||
+	    b.partly == NULL ||
 	    b.overlay_used == NULL || b.overlay_done == NULL)
 		goto out;
 	if ((r = merge(&b, why)) != 0 || (io = inputs_json(in, date)) == NULL) {
@@ -1056,11 +1094,12 @@ fa_cvebuild(const struct fa_cvebuild_in *in, json_t **catalogue,
 	    "sources"), "inputs", json_object_get(io, "inputs"), "built_by",
 	    in->built_by != NULL ? in->built_by : "fabaudit", "entries",
 	    b.entries);
-	rep = json_pack("{s:s, s:s, s:O, s:o, s:I, s:O, s:O, s:O, s:s?, "
+	rep = json_pack("{s:s, s:s, s:O, s:o, s:I, s:O, s:O, s:O, s:O, s:s?, "
 	    "s:s?}", "date", date, "valid_until", until, "inputs",
 	    json_object_get(io, "inputs"), "records", records_json(in),
 	    "entries", (json_int_t)json_array_size(b.entries), "conflicts",
-	    b.conflicts, "left_out", b.left_out, "overlay_used",
+	    b.conflicts, "left_out", b.left_out, "partly_read", b.partly,
+	    "overlay_used",
 	    b.overlay_used, "overlay", in->overlay_name, "overlay_sha256",
 	    in->overlay_sha256);
 	if (cat == NULL || rep == NULL)
@@ -1085,6 +1124,7 @@ out:
 	json_decref(b.entries);
 	json_decref(b.conflicts);
 	json_decref(b.left_out);
+	json_decref(b.partly);
 	json_decref(b.overlay_used);
 	free(b.overlay_done);
 	free(b.refs);

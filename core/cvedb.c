@@ -659,10 +659,15 @@ fa_cve_match(const struct fa_cve *e, const char *version,
 		    e->ranges[i].introduced, e->ranges[i].fixed, &in,
 		    errstr)) != 0)
 			return r;
-		if (in) {
+		/* Where lines overlap, an unconditional one decides: a
+		 * line that holds only in one mode, or whose stable fixes
+		 * are unknown, may be ruled out where another is not. */
+		if (in && (*hit == NULL || ((*hit)->when != 0 ||
+		    (*hit)->mainline_only)))
 			*hit = &e->ranges[i];
+		if (*hit != NULL && (*hit)->when == 0 &&
+		    !(*hit)->mainline_only)
 			break;
-		}
 	}
 	return 0;
 }

@@ -153,8 +153,9 @@ const char *fa_distro_status_name(enum fa_distro_status s);
 
 /*
  * Whether version (in the component's scheme) lies in one of the entry's
- * ranges: *hit is that range or NULL.  FA_ERR_INPUT with *errstr when the
- * version is not valid for the scheme.
+ * ranges: *hit is that range or NULL; of overlapping ranges, one with no
+ * `when` and no `mainline_only`, when there is one.  FA_ERR_INPUT with
+ * *errstr when the version is not valid for the scheme.
  */
 int fa_cve_match(const struct fa_cve *e, const char *version,
     const struct fa_cve_range **hit, const char **errstr);

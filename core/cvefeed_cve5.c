@@ -39,6 +39,7 @@ struct cve5_kern {
 	const char	*lo[CVE5_MAX_FIXES], *hi[CVE5_MAX_FIXES];
 	size_t		 nplain;	/* affected [version, lessThan) */
 	char		 unusable[320];	/* the first entry not taken */
+	int		 bounds_only;	/* fixes came as bare upper bounds */
 };
 
 /* ---- the kernel's ranges ------------------------------------------ */
@@ -258,6 +259,20 @@ mainline_release(const char *v)
 	return v[0] == '\0';
 }
 
+/*
+ * Whether [lo, hi) is one whole line, "5.10" to "5.11" (every release of
+ * 5.10, none fixed: no backport to wonder about), rather than a span of
+ * lines whose stable releases may each carry a fix.
+ */
+static int
+one_line(const char *lo, const char *hi)
+{
+	char l[CVE5_LINE_MAX], n[CVE5_LINE_MAX], h[CVE5_LINE_MAX];
+
+	return lo != NULL && kline(lo, l) == 0 && knext(l, n) == 0 &&
+	    kline(hi, h) == 0 && strcmp(n, h) == 0;
+}
+
 /* ---- records ------------------------------------------------------ */
 
 static int
@@ -400,6 +415,7 @@ cve5_kentry(struct cve5_ctx *c, const char *path, json_t *o,
 				    "stable lines");
 			k->fixes[k->nfixes++] = lt;
 			k->any_intro = 1;
+			k->bounds_only = 1;
 			return 0;
 		}
 		if (lt == NULL) {
@@ -477,6 +493,20 @@ cve5_kernel(struct cve5_ctx *c, struct fa_feed_rec *r, const char *apath,
 			return cve5_bad(c, path, err);
 		}
 	}
+	/* Bare upper bounds with no mainline one: what lies above the last
+	 * line is not said (kernel.org's "unaffected ... *" would say it),
+	 * so no open range is made of silence. */
+	if (k.bounds_only && k.mainline == NULL && r->nranges > n0 &&
+	    r->ranges[r->nranges - 1].fixed == NULL) {
+		r->nranges--;
+		free(r->ranges[r->nranges].introduced);
+		free(r->ranges[r->nranges].fixed);
+		if (k.unusable[0] == '\0')
+			snprintf(k.unusable, sizeof(k.unusable), "%s.versions: "
+			    "upper bounds per line and none for mainline: "
+			    "releases above the last line are not judged",
+			    apath);
+	}
 	/* A CNA other than kernel.org ("3.15 lessThan 6.8", Google's
 	 * CVE-2024-1086) that names the mainline fix and no stable line's:
 	 * the stable releases below it that carry the backport (6.1.76)
@@ -485,10 +515,11 @@ cve5_kernel(struct cve5_ctx *c, struct fa_feed_rec *r, const char *apath,
 	for (i = n0; i < r->nranges; i++)
 		r->ranges[i].mainline_only = k.nfixes == 0 &&
 		    r->trust != FA_TRUST_VENDOR && r->ranges[i].fixed != NULL &&
-		    mainline_release(r->ranges[i].fixed);
-	if (r->nranges == n0 && k.unusable[0] != '\0' &&
-	    r->no_ranges == NULL && (r->no_ranges = fa_strdup(k.unusable)) ==
-	    NULL)
+		    mainline_release(r->ranges[i].fixed) &&
+		    !one_line(r->ranges[i].introduced, r->ranges[i].fixed);
+	/* What was not taken is said, with or without ranges beside. */
+	if (k.unusable[0] != '\0' && r->no_ranges == NULL &&
+	    (r->no_ranges = fa_strdup(k.unusable)) == NULL)
 		return FA_ERR_NOMEM;
 	return 0;
 }

@@ -395,39 +395,6 @@ osv_add_go_range(struct osv_ctx *c, const char *lo, const char *hi,
 	return osv_add_range(c, lo == NULL ? g->floor : lo, hi, g->r);
 }
 
-/*
- * An affected entry of module M whose only range is "introduced 0" with
- * no fix, in a record that also lists M/vN with ranges of their own: the
- * Go module path M was left for M/vN and can never get a fix, so "every
- * version, no fix" there is an artefact of module paths, not a fact
- * about the product's releases (GO-2026-5338 lists containerd's v1
- * module so, for a feature only 2.1 and later have).  Such an entry is
- * not taken.
- */
-static int
-superseded_open(json_t *rec, const char *module, json_t *aff)
-{
-	json_t *rs = json_object_get(aff, "ranges"), *ev, *o;
-	const char *other;
-	size_t i, n = strlen(module);
-
-	if (json_array_size(rs) != 1 || (ev = json_object_get(json_array_get(
-	    rs, 0), "events")) == NULL || json_array_size(ev) != 1 ||
-	    !json_is_string(json_object_get(json_array_get(ev, 0),
-	    "introduced")) || strcmp(json_string_value(json_object_get(
-	    json_array_get(ev, 0), "introduced")), "0") != 0)
-		return 0;
-	json_array_foreach(json_object_get(rec, "affected"), i, o) {
-		other = json_string_value(json_object_get(json_object_get(o,
-		    "package"), "name"));
-		if (other != NULL && strncmp(other, module, n) == 0 &&
-		    other[n] == '/' && other[n + 1] == 'v' &&
-		    isdigit((unsigned char)other[n + 2]))
-			return 1;
-	}
-	return 0;
-}
-
 /* A distro entry's first fixed version (the first range's). */
 struct osv_fix {
 	const char	*fixed;
@@ -531,27 +498,50 @@ osv_release(const char *eco, const char **os, char *rel, size_t relsz)
 	return 0;
 }
 
+/* Whether CVE s is among the first n strings of a. */
+static int
+osv_listed(json_t *a, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < json_array_size(a); i++)
+		if (json_is_string(json_array_get(a, i)) &&
+		    strcmp(json_string_value(json_array_get(a, i)), s) == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * An RPM distribution's advisory (AlmaLinux's ALSA-2024:0670) is about
- * every CVE its "related" member lists, not one: the release's fix goes
- * to a record per CVE, each with the advisory's ID as its alias.
+ * An RPM distribution's advisory is about every CVE it lists, not one:
+ * AlmaLinux's (ALSA-2024:0670) in "related", Rocky's and Red Hat's in
+ * "upstream" (OSV 1.6).  The release's fix goes to a record per CVE,
+ * each with the advisory's ID as its alias.
  */
 static int
 osv_related(struct osv_ctx *c, const char *path, enum fa_component comp,
     const char *os, const char *rel, const char *pkg, const char *fixed)
 {
 	const char *id = json_string_value(json_object_get(c->rec, "id"));
-	json_t *a = json_object_get(c->rec, "related");
+	json_t *rl = json_object_get(c->rec, "related");
+	json_t *up = json_object_get(c->rec, "upstream");
+	json_t *a;
 	struct fa_feed_rec *r;
 	const char *s;
-	size_t i;
+	size_t i, n;
 	int e;
 
-	if (json_array_size(a) > 256)
-		return osv_bad(c, "related", "more than 256 entries");
-	for (i = 0; i < json_array_size(a); i++) {
-		if (!fa_feed_cve_id_ok(s = json_string_value(
-		    json_array_get(a, i))))
+	if (json_array_size(rl) > 256 || json_array_size(up) > 256)
+		return osv_bad(c, json_array_size(rl) > 256 ? "related" :
+		    "upstream", "more than 256 entries");
+	n = json_array_size(rl) + json_array_size(up);
+	for (i = 0; i < n; i++) {
+		a = i < json_array_size(rl) ? rl : up;
+		s = json_string_value(json_array_get(a, a == rl ? i :
+		    i - json_array_size(rl)));
+		/* each CVE once, whichever member or members name it */
+		if (!fa_feed_cve_id_ok(s) || osv_listed(a, a == rl ? i :
+		    i - json_array_size(rl), s) || (a == up &&
+		    osv_listed(rl, json_array_size(rl), s)))
 			continue;
 		if (c->f->n >= FA_FEED_MAX_RECORDS)
 			return fa_why(c->why, "%s: more than %d records",
@@ -634,8 +624,6 @@ osv_affected(struct osv_ctx *c, size_t ai, json_t *aff)
 			break;
 	if (i == sizeof(osv_go) / sizeof(osv_go[0]))
 		return 1;
-	if (superseded_open(c->rec, nm, aff))
-		return 1;	/* no fact about any release: see there */
 	if ((e = osv_slot(c, osv_go[i].comp, 0, &r)) != 0)
 		return e;
 	g.r = r;

@@ -11,7 +11,8 @@
  *
  * RPM versions (FA_VER_RPM) are rpm's own: librpm's rpmverParse and
  * rpmverCmp (rpm 4.16+: epoch, then rpmvercmp on version, then on
- * release when both have one), after a character check of our own.
+ * release; measured here, rpm 4.18 puts "1.1.12" before "1.1.12-1.el9"),
+ * after a character check of our own.
  */
 #define LIBDPKG_VOLATILE_API 1
 
@@ -115,9 +116,33 @@ debian_split(const char *s, struct dpkg_version *dv, char *up, char *rev,
 }
 
 /*
+ * Whether s (after a hyphen) is the tail of a Go pseudo-version
+ * (golang.org/x/mod/module's pseudo-version grammar): "0.", optional,
+ * then a 14-digit UTC time, "-" and a revision, up to the end or "+".
+ * "v0.12.5-0.20231208203051-3b6880d2a00f" is a commit before v0.12.5,
+ * and "v0.0.0-20240101000000-abcdef012345" one before any release: a
+ * pre-release, though its hyphen is followed by a digit.
+ */
+static int
+pseudo_tail(const char *s)
+{
+	size_t n;
+
+	if (strncmp(s, "0.", 2) == 0)
+		s += 2;
+	if (strspn(s, "0123456789") != 14 || s[14] != '-')
+		return 0;
+	s += 15;
+	n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789");
+	return n > 0 && (s[n] == '\0' || s[n] == '+');
+}
+
+/*
  * Upstream release to Debian upstream form in out (FA_VERSION_MAX + 1
  * bytes): drop a leading "v" and any "+build", and turn the hyphen that
- * starts a pre-release (hyphen then letter) into "~".
+ * starts a pre-release (hyphen then letter, or a Go pseudo-version's
+ * timestamp) into "~".
  */
 static int
 upstream_norm(const char *s, char *out, const char **errstr)
@@ -136,7 +161,7 @@ upstream_norm(const char *s, char *out, const char **errstr)
 		if (*p == '-') {
 			if (p[1] == '\0' || p[1] == '+')
 				return bad(errstr, "version ends in a hyphen");
-			if (!pre && !is_digit(p[1])) {
+			if (!pre && (!is_digit(p[1]) || pseudo_tail(p + 1))) {
 				out[o++] = '~';
 				pre = 1;
 				continue;

@@ -355,9 +355,15 @@ fa_host_collect_rpm(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	}
 	r = copy_out(root, src, tmpl, places[i].file,
 	    strcmp(places[i].backend, "sqlite") == 0);
-	if (r == 0)
-		r = fa_rpmdb_each(tmpl, places[i].backend, record, &c, &total,
-		    &why);
+	if (r != 0) {
+		/* Not librpm's doing: the file, or the copy, failed. */
+		remove_copy(tmpl);
+		if (r == FA_ERR_NOMEM)
+			return r;
+		reason = fa_strfmt("%s: %s", src, fa_sysroot_strerror(r));
+		goto fail;
+	}
+	r = fa_rpmdb_each(tmpl, places[i].backend, record, &c, &total, &why);
 	remove_copy(tmpl);
 	if (r == FA_ERR_NOMEM) {
 		free(why);

@@ -168,7 +168,28 @@ expect_eq "buildkit: a GOPATH dockerd is not tested" \
 expect_grep "buildkit: ... saying why" \
     'lists no module version of it' "$T/s4/report.txt"
 
-# 5. Nothing at all.
+# 5. A pseudo-version: a commit before v0.12.5 (Go's own ordering puts
+#    it below v0.12.5), as moby's vendor.mod often pins BuildKit.
+PV=v0.12.5-0.20231208203051-3b6880d2a00f
+tree "$T/pseudo" github.com/docker/docker "$PV"
+root pv
+(cd "$T/pseudo" && go build -ldflags "$DV" -o "$T/pv/usr/bin/dockerd" \
+    ./cmd/dockerd) || fa_fail "buildkit: go build (pseudo-version) failed"
+go version -m "$T/pv/usr/bin/dockerd" >"$T/m5"
+expect_grep "buildkit: go says the pseudo-version" "$PV" "$T/m5"
+"$BIN" scan --host="$T/pv" --cve-db "$CAT" -o "$T/s6" >/dev/null 2>&1
+expect_eq "buildkit: a commit before 0.12.5 fails" \
+    "$(verdict "$T/s6" HOST-BUILDKIT-VULN)" "fail /usr/bin/dockerd"
+
+# 6. buildkitd at the fix beside a GOPATH dockerd: the dockerd's BuildKit
+#    (the one "docker build" uses) is still unknown, and said so.
+cp "$T/bkd/usr/local/bin/buildkitd" "$T/plain/usr/local/bin/buildkitd"
+"$BIN" scan --host="$T/plain" --cve-db "$CAT" -o "$T/s7" >/dev/null 2>&1
+expect_eq "buildkit: buildkitd passes and the dockerd is not tested" \
+    "$(verdict "$T/s7" HOST-BUILDKIT-VULN)" \
+    "pass /usr/local/bin/buildkitd,not_tested /usr/bin/dockerd"
+
+# 7. Nothing at all.
 root none
 "$BIN" scan --host="$T/none" --cve-db "$CAT" -o "$T/s5" >/dev/null 2>&1
 expect_eq "buildkit: no BuildKit: not tested" \

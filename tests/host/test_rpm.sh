@@ -83,6 +83,8 @@ cve() {
 	    select(.cve == $v) | .verdict] | join(",")' "$1/report.json"
 }
 
+touch "$T/before"
+sleep 1
 "$BIN" scan --host="$R" --cve-db "$CAT" -o "$T/s" >"$T/out" 2>&1
 expect_eq "rpm: the scan ends with findings (exit 1)" "$?" 1
 S=$T/s
@@ -118,11 +120,27 @@ expect_eq "rpm: Rocky's kernel below Rocky's fix fails" \
     "$(verdict "$S" HOST-KERNEL-VULN)" fail
 expect_eq "rpm: by Rocky's row" \
     "$(cve "$S" HOST-KERNEL-VULN CVE-2099-0401)" affected
+expect_eq "rpm: an EL kernel: a CVE introduced upstream after its 5.14 is" \
+    "$(cve "$S" HOST-KERNEL-VULN CVE-2099-0403)" undetermined
 expect_eq "rpm: the database was read from a private copy, left nowhere" \
     "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fabaudit-rpmdb.*' \
-    -newer "$T/out" 2>/dev/null | wc -l)" 0
+    -newer "$T/before" 2>/dev/null | wc -l)" 0
 expect_eq "rpm: nothing was written into the audited root" \
-    "$(find "$R" -newer "$T/out" | wc -l)" 0
+    "$(find "$R" -newer "$T/before" | wc -l)" 0
+
+# A kernel from elsewhere on the same Rocky (ELRepo's kernel-ml): not
+# Rocky's build, so Rocky's rows do not judge it; its upstream 6.6.30 is
+# inside [6.0, 6.6.31) and [6.2, 6.6.31).
+echo 6.6.30-1.el9.elrepo.x86_64 >"$R/proc/sys/kernel/osrelease"
+"$BIN" scan --host="$R" --cve-db "$CAT" -o "$T/e" >/dev/null 2>&1
+expect_eq "rpm: ELRepo's kernel on Rocky fails on the upstream range" \
+    "$(verdict "$T/e" HOST-KERNEL-VULN)" fail
+expect_eq "rpm: ... not by Rocky's row" "$(jq -r '[.results[] |
+    select(.id == "HOST-KERNEL-VULN") | .evidence[] |
+    select(.field == "cves") | .value[] | select(.cve == "CVE-2099-0402") |
+    "\(.verdict) \(.rule)"] | join(",")' "$T/e/report.json")" \
+    "affected upstream range"
+echo 5.14.0-427.13.1.el9_4.x86_64 >"$R/proc/sys/kernel/osrelease"
 
 # The chain from a feed: a catalogue built from AlmaLinux's OSV advisory
 # (fixed in 4:1.1.12-1.el9_3) and the Go database's record (upstream

@@ -123,7 +123,11 @@ expect_eq "another key's signature: refused (exit 2)" \
     >/dev/null 2>"$T/k.err"
 expect_eq "other CNAs: built" "$?" 0
 expect_eq "other CNAs: the entries with ranges" "$(jq -r '[.entries[].id] |
-    sort | join(" ")' "$T/k.json")" "CVE-2021-22600 CVE-2022-2586"
+    sort | join(" ")' "$T/k.json")" \
+    "CVE-2021-22600 CVE-2022-2586 CVE-2099-5001 CVE-2099-5002"
+expect_eq "other CNAs: records read in part say so" "$(jq -r \
+    '[.partly_read[] | .cve] | sort | join(" ")' \
+    "$T/k.json.report.json")" "CVE-2099-5001 CVE-2099-5002"
 expect_eq "other CNAs: the mainline-only line is marked" "$(jq -r \
     '.entries[] | select(.id == "CVE-2022-2586") | .affected[0] |
     .mainline_only' "$T/k.json")" true
@@ -135,7 +139,7 @@ expect_grep "other CNAs: a lone release is left out, quoted" \
     'CVE-2022-0185 .*one affected release "8.4" and no bound' "$T/k.out"
 expect_eq "other CNAs: the record about n/a is counted" "$(jq -r \
     '.records[0] | "\(.records) \(.other_products)"' \
-    "$T/k.json.report.json")" "4 1"
+    "$T/k.json.report.json")" "6 1"
 
 # Refusals: exit 2, the cause named, nothing written.
 refuse() {	# refuse NAME PATTERN ARGS...

@@ -288,6 +288,9 @@ overlay_verified(void **state)
 	e = entry(cat, "CVE-2026-0002");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 	    json_object_get(e, "affected"), 0), "fixed")), "1.17.1");
+	/* The overlay's note argued for 1.17.3: not kept beside 1.17.1. */
+	assert_non_null(strstr(json_string_value(json_object_get(e, "note")),
+	    "the feeds' affected ranges are kept over the overlay's"));
 	assert_int_equal(json_array_size(json_object_get(rep, "conflicts")),
 	    2);
 	json_decref(cat);

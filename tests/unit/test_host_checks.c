@@ -1015,28 +1015,32 @@ vulnerable_versions(void **state)
 /*
  * A toolkit CVE whose line below 1.17.5 holds only in CDI mode (as
  * NVIDIA's bulletin for CVE-2025-23266 says in prose): a configuration
- * that states legacy mode rules that line out, "auto" (which picks CDI
- * for a container that names CDI devices) and no configuration do not,
- * and the line from 1.17.5 holds in every mode.
+ * that states legacy mode rules that line out only where the host has no
+ * CDI specification for Docker or containerd to inject from themselves;
+ * "auto" (which picks CDI for a container that names CDI devices) and no
+ * configuration do not; the line from 1.17.5 holds in every mode.
+ * cdi: 0 not observed, 1 both directories empty or absent, 2 a spec.
  */
 static void
 mode_lines(void **state)
 {
-	static const char *const mode[] = { "legacy", "auto", NULL, "legacy" };
+	static const char *const mode[] = { "legacy", "legacy", "legacy",
+	    "auto", NULL, "legacy", "legacy" };
+	static const int cdi[] = { 1, 0, 2, 1, 1, 1, 1 };
 	static const char *const ver[] = { "1.17.3", "1.17.3", "1.17.3",
-	    "1.17.6" };
+	    "1.17.3", "1.17.3", "1.17.6", "1.17.0" };
 	static const enum fa_status want[] = { FA_ST_PASS, FA_ST_FAIL,
-	    FA_ST_FAIL, FA_ST_FAIL };
+	    FA_ST_FAIL, FA_ST_FAIL, FA_ST_FAIL, FA_ST_FAIL, FA_ST_FAIL };
 	struct fa_snapshot *s;
 	char up[16];
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 7; i++) {
 		s = snap();
 		add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
 		    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, "
-		    "s:s, s:s, s:f, s:s, s:s, s:[{s:n, s:s, s:[s]}, {s:s, "
+		    "s:s, s:s, s:f, s:s, s:s, s:[{s:n, s:s, s:[s]}, {s:s?, "
 		    "s:s}], s:[], s:s}]}}", "path", "c.json", "catalogue",
 		    "format", 1, "name", "t", "date", "2026-08-23", "sources",
 		    "name", "s", "url", "https://example", "date",
@@ -1044,9 +1048,9 @@ mode_lines(void **state)
 		    "component", "nvidia-container-toolkit", "title", "t",
 		    "cvss", 9.0, "cvss_version", "3.1", "advisory",
 		    "https://example", "affected", "introduced", "fixed",
-		    "1.17.5", "when", "cdi-mode", "introduced", "1.17.5",
-		    "fixed", "1.17.8", "conditions", "confidence",
-		    "verified"));
+		    "1.17.5", "when", "cdi-mode", "introduced", i == 6 ?
+		    NULL : "1.17.5", "fixed", "1.17.8", "conditions",
+		    "confidence", "verified"));
 		snprintf(up, sizeof(up), "%s-1", ver[i]);
 		package(s, "nvidia-container-toolkit",
 		    "nvidia-container-toolkit", up, ver[i]);
@@ -1055,6 +1059,13 @@ mode_lines(void **state)
 			    FA_OBS_COMPLETE, json_pack("{s:{s:s}, s:[]}",
 			    "values", "nvidia-container-runtime.mode", mode[i],
 			    "unparsed"));
+		if (cdi[i] > 0)
+			add(s, FA_KIND_HOST_CDI, "cdi", FA_OBS_COMPLETE,
+			    json_pack("{s:[{s:s, s:b, s:[]}, {s:s, s:b, s:o}]}",
+			    "dirs", "path", "/etc/cdi", "listed", 1, "specs",
+			    "path", "/var/run/cdi", "listed", 1, "specs",
+			    cdi[i] == 2 ? json_pack("[{s:s}]", "name",
+			    "nvidia.yaml") : json_array()));
 		assert_int_equal(one(&fa_chk_host_nvidia_ctk_vuln, s, NULL,
 		    want[i] == FA_ST_PASS ? "ruled out by configuration" :
 		    "CVE-2099-0002"), want[i]);

@@ -97,6 +97,30 @@ kernel_order(void **state)
  * (an installed package and a distribution's fixed version both carry
  * a release).
  */
+/*
+ * Go pseudo-versions (golang.org/x/mod/module): a commit before the
+ * release its prefix names sorts before it, after the previous release,
+ * as `go list -m` orders them; what dockerd's vendor.mod often pins.
+ */
+static void
+pseudo_versions(void **state)
+{
+	(void)state;
+	assert_int_equal(cmp(FA_VER_UPSTREAM,
+	    "v0.12.5-0.20231208203051-3b6880d2a00f", "0.12.5"), -1);
+	assert_int_equal(cmp(FA_VER_UPSTREAM,
+	    "v0.12.5-0.20231208203051-3b6880d2a00f", "0.12.4"), 1);
+	assert_int_equal(cmp(FA_VER_UPSTREAM,
+	    "v0.0.0-20240101000000-abcdef012345", "0.0.1"), -1);
+	assert_int_equal(cmp(FA_VER_UPSTREAM,
+	    "v0.13.0-beta1.0.20240116143623-28ce478b1fde", "0.13.0-beta1"),
+	    1);
+	assert_int_equal(cmp(FA_VER_UPSTREAM,
+	    "v0.13.0-beta1.0.20240116143623-28ce478b1fde", "0.13.0"), -1);
+	/* A hyphen and digits that are no timestamp stay a release part. */
+	assert_int_equal(cmp(FA_VER_UPSTREAM, "1.6.28-3", "1.6.28"), 1);
+}
+
 static void
 rpm_order(void **state)
 {
@@ -299,6 +323,7 @@ main(void)
 		cmocka_unit_test(debian_order),
 		cmocka_unit_test(kernel_order),
 		cmocka_unit_test(rpm_order),
+		cmocka_unit_test(pseudo_versions),
 		cmocka_unit_test(ranges),
 		cmocka_unit_test(hostile_versions),
 		cmocka_unit_test(scheme_names),
