@@ -155,7 +155,12 @@ struct candidate {
 						   a CVE out (EL kernels) */
 };
 
-/* The host's distribution and release (host.os), into cd. */
+/*
+ * The host's distribution and release (host.os), into cd: the release as
+ * the distribution's own data names it, Debian's codename ("bookworm":
+ * the tracker and Debian's OSV, mapped from "Debian:12"), Ubuntu's
+ * VERSION_ID ("22.04": Ubuntu's OSV ecosystems "Ubuntu:22.04:LTS").
+ */
 static void
 host_release(const struct fa_snapshot *s, struct candidate *cd)
 {
@@ -166,7 +171,8 @@ host_release(const struct fa_snapshot *s, struct candidate *cd)
 	cd->os[0] = cd->release[0] = '\0';
 	if (o == NULL || o->state != FA_OBS_COMPLETE ||
 	    (id = fa_json_get_str(o->data, "id")) == NULL ||
-	    (cn = fa_json_get_str(o->data, "codename")) == NULL ||
+	    (cn = fa_json_get_str(o->data, strcmp(id, "ubuntu") == 0 ?
+	    "version_id" : "codename")) == NULL || cn[0] == '\0' ||
 	    strlen(id) >= sizeof(cd->os) || strlen(cn) >= sizeof(cd->release))
 		return;
 	memcpy(cd->os, id, strlen(id) + 1);

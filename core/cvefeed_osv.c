@@ -46,8 +46,13 @@ static const struct {
 	enum fa_component	 comp;
 } osv_distro_pkgs[] = {
 	{ "runc", FA_COMP_RUNC },
+	{ "runc-app", FA_COMP_RUNC },		/* Ubuntu, from 2024 */
+	{ "runc-stable", FA_COMP_RUNC },	/* Ubuntu 25.10 */
 	{ "containerd", FA_COMP_CONTAINERD },
+	{ "containerd-app", FA_COMP_CONTAINERD },
+	{ "containerd-stable", FA_COMP_CONTAINERD },
 	{ "docker.io", FA_COMP_DOCKER },
+	{ "docker.io-app", FA_COMP_DOCKER },
 	{ "docker", FA_COMP_DOCKER },		/* RHEL 7 */
 	{ "moby-engine", FA_COMP_DOCKER },	/* Fedora */
 	{ "linux", FA_COMP_KERNEL },		/* Debian, Ubuntu */

@@ -273,6 +273,37 @@ osv_ubuntu(void **state)
 	fa_feed_free(f);
 }
 
+/*
+ * Ubuntu builds runc and containerd from new source packages since 2024
+ * ("runc-app", "containerd-app"; "-stable" in 25.10), each with its own
+ * rows in Ubuntu's OSV, which the installed package's Source names.
+ */
+static void
+osv_ubuntu_app_sources(void **state)
+{
+	static const char text[] =
+	    "{\"id\": \"UBUNTU-CVE-2025-31133\", \"modified\":"
+	    " \"2025-11-20T00:00:00Z\", \"upstream\": [\"CVE-2025-31133\"],"
+	    " \"affected\": [{\"package\": {\"ecosystem\":"
+	    " \"Ubuntu:24.04:LTS\", \"name\": \"runc-app\"}, \"ranges\":"
+	    " [{\"type\": \"ECOSYSTEM\", \"events\": [{\"introduced\":"
+	    " \"0\"}, {\"fixed\": \"1.3.3-0ubuntu1~24.04.2\"}]}]},"
+	    " {\"package\": {\"ecosystem\": \"Ubuntu:25.10\", \"name\":"
+	    " \"containerd-stable\"}, \"ranges\": [{\"type\":"
+	    " \"ECOSYSTEM\", \"events\": [{\"introduced\": \"0\"}]}]}]}";
+	struct fa_feed *f = NULL;
+	char *why = NULL;
+
+	(void)state;
+	assert_int_equal(fa_feed_parse_osv(text, strlen(text), "t.json", &f,
+	    &why), 0);
+	distro_is(rec(f, "CVE-2025-31133", FA_COMP_RUNC), "ubuntu", "24.04",
+	    "runc-app", "1.3.3-0ubuntu1~24.04.2", "resolved");
+	distro_is(rec(f, "CVE-2025-31133", FA_COMP_CONTAINERD), "ubuntu",
+	    "25.10", "containerd-stable", NULL, "open");
+	fa_feed_free(f);
+}
+
 static void
 osv_debian(void **state)
 {
@@ -1025,6 +1056,7 @@ main(void)
 		cmocka_unit_test(osv_ubuntu),
 		cmocka_unit_test(osv_debian),
 		cmocka_unit_test(osv_almalinux),
+		cmocka_unit_test(osv_ubuntu_app_sources),
 		cmocka_unit_test(osv_refused),
 		cmocka_unit_test(osv_bad_members),
 		cmocka_unit_test(cve5_kernel_org),

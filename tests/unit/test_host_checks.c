@@ -695,7 +695,8 @@ package(struct fa_snapshot *s, const char *pkg, const char *comp,
  * 1.1.5+ds1-1+deb12u1 (DSA-5615-1).
  */
 static void
-cvedb_distro(struct fa_snapshot *s)
+cvedb_row(struct fa_snapshot *s, const char *os, const char *release,
+    const char *pkg, const char *fixed)
 {
 	add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
 	    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, s:s, s:s, "
@@ -708,9 +709,14 @@ cvedb_distro(struct fa_snapshot *s)
 	    "t", "cvss", 8.6, "cvss_version", "3.1", "advisory",
 	    "https://example", "affected", "introduced", "1.0.0-rc93",
 	    "fixed", "1.1.12", "conditions", "confidence", "verified", "kev",
-	    "added", "2024-06-01", "distro", "os", "debian", "release",
-	    "bookworm", "package", "runc", "status", "fixed", "fixed",
-	    "1.1.5+ds1-1+deb12u1"));
+	    "added", "2024-06-01", "distro", "os", os, "release",
+	    release, "package", pkg, "status", "fixed", "fixed", fixed));
+}
+
+static void
+cvedb_distro(struct fa_snapshot *s)
+{
+	cvedb_row(s, "debian", "bookworm", "runc", "1.1.5+ds1-1+deb12u1");
 }
 
 /* A dpkg package with its Maintainer's origin and source package. */
@@ -728,11 +734,18 @@ package_from(struct fa_snapshot *s, const char *pkg, const char *comp,
 }
 
 static void
-os_release(struct fa_snapshot *s, const char *id, const char *codename)
+os_release_v(struct fa_snapshot *s, const char *id, const char *vid,
+    const char *codename)
 {
 	add(s, "host.os", "os-release", FA_OBS_COMPLETE, json_pack(
-	    "{s:s, s:s, s:s, s:s, s:s}", "id", id, "version_id", "12",
+	    "{s:s, s:s, s:s, s:s, s:s}", "id", id, "version_id", vid,
 	    "codename", codename, "id_like", "", "source", "/etc/os-release"));
+}
+
+static void
+os_release(struct fa_snapshot *s, const char *id, const char *codename)
+{
+	os_release_v(s, id, "12", codename);
 }
 
 /*
@@ -794,6 +807,25 @@ distro_versions(void **state)
 	cvedb_distro(s);
 	os_release(s, "debian", "bookworm");
 	package_from(s, "runc", "runc", "1.1.5-1", "1.1.5", "vendor", "runc");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "CVE-2024-21626"), FA_ST_FAIL);
+	/*
+	 * Ubuntu's data names a release by its VERSION_ID ("Ubuntu:22.04:LTS"
+	 * in its OSV) and Ubuntu 24.04 builds runc from source "runc-app":
+	 * jammy's runc at Ubuntu's fix passes, the build before it fails.
+	 */
+	s = snap();
+	cvedb_row(s, "ubuntu", "22.04", "runc-app", "1.1.7-0ubuntu1~22.04.2");
+	os_release_v(s, "ubuntu", "22.04", "jammy");
+	package_from(s, "runc", "runc", "1.1.7-0ubuntu1~22.04.2", "1.1.7",
+	    "ubuntu", "runc-app");
+	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
+	    "no catalogued CVE"), FA_ST_PASS);
+	s = snap();
+	cvedb_row(s, "ubuntu", "22.04", "runc-app", "1.1.7-0ubuntu1~22.04.2");
+	os_release_v(s, "ubuntu", "22.04", "jammy");
+	package_from(s, "runc", "runc", "1.1.7-0ubuntu1~22.04.1", "1.1.7",
+	    "ubuntu", "runc-app");
 	assert_int_equal(one(&fa_chk_host_runc_vuln, s, NULL,
 	    "CVE-2024-21626"), FA_ST_FAIL);
 }
