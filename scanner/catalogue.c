@@ -1,8 +1,11 @@
 /*
  * Finding and loading the host CVE catalogue, and the summary of it that
- * every report carries (scan.catalogue).  The default is the installed
- * $(DATADIR)/host-cves.json; a binary run from its build tree (make demo,
- * make check) falls back to data/host-cves.json beside that tree.
+ * every report carries (scan.catalogue).  The default is the first that
+ * exists of: share/fabaudit/host-cves.json beside the executable's bin/
+ * (where `make install PREFIX=...` put it, whatever PREFIX the build
+ * used: a binary moved with its prefix still finds its own), the
+ * compiled-in $(DATADIR)/host-cves.json, and data/host-cves.json beside
+ * the build tree (make demo, make check).
  */
 #include <errno.h>
 #include <libgen.h>
@@ -23,9 +26,12 @@
 #define FA_DATADIR "/usr/local/share/fabaudit"
 #endif
 
-/* data/host-cves.json next to the build tree holding our executable. */
+/*
+ * rel ("../share/fabaudit/host-cves.json") from the directory holding our
+ * executable, resolved; NULL when it does not exist (or on ENOMEM).
+ */
 static char *
-build_tree_copy(void)
+beside_exe(const char *rel)
 {
 	char exe[PATH_MAX], *dir, *p, *real;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -34,9 +40,9 @@ build_tree_copy(void)
 		return NULL;
 	exe[n] = '\0';
 	dir = dirname(exe);
-	if ((p = fa_strfmt("%s/../data/host-cves.json", dir)) == NULL ||
-	    (real = realpath(p, NULL)) == NULL)
-		return p;	/* missing: the caller's access() says so */
+	if ((p = fa_strfmt("%s/%s", dir, rel)) == NULL)
+		return NULL;
+	real = realpath(p, NULL);
 	free(p);
 	return real;
 }
@@ -151,9 +157,12 @@ fa_load_catalogue(const char *explicit_path, const char *keypath,
 			return FA_ERR_NOMEM;
 		return load(explicit_path, keypath, cat, prov, why);
 	}
-	if (access(def, F_OK) == 0 || (alt = build_tree_copy()) == NULL ||
-	    access(alt, F_OK) != 0) {
-		free(alt);	/* no build tree next to the executable */
+	/* The executable's own prefix, then the compiled-in one, then the
+	 * build tree; none there: the compiled-in path, to say it is not. */
+	if ((alt = beside_exe("../share/fabaudit/host-cves.json")) == NULL &&
+	    access(def, F_OK) != 0)
+		alt = beside_exe("../data/host-cves.json");
+	if (alt == NULL) {
 		if ((*path = fa_strdup(def)) == NULL)
 			return FA_ERR_NOMEM;
 		return load(def, keypath, cat, prov, why);

@@ -28,6 +28,20 @@ expect_eq "host CVE catalogue installed" \
     && echo yes)" yes
 expect_eq "installed binary runs" \
     "$("$T/root/opt/fa/bin/fabaudit" --version | cut -d' ' -f1)" fabaudit
+# The build's own PREFIX was the default (/usr/local): the installed
+# binary still judges with the catalogue of the prefix it was put in.
+"$T/root/opt/fa/bin/fabaudit" scan --host=fixtures/host/minimal \
+    -o "$T/scan" >/dev/null 2>&1
+expect_eq "the installed binary uses its own prefix's catalogue" \
+    "$(jq -r .scan.catalogue.path "$T/scan/report.json")" \
+    "$(realpath "$T/root/opt/fa/share/fabaudit/host-cves.json")"
+# Moved elsewhere with its prefix, it still finds it.
+mv "$T/root/opt/fa" "$T/moved"
+"$T/moved/bin/fabaudit" scan --host=fixtures/host/minimal -o "$T/scan2" \
+    >/dev/null 2>&1
+expect_eq "... and after the prefix is moved" \
+    "$(jq -r .scan.catalogue.path "$T/scan2/report.json")" \
+    "$(realpath "$T/moved/share/fabaudit/host-cves.json")"
 expect_eq "nothing installed outside DESTDIR" \
     "$(test -e /opt/fa && echo yes || echo no)" no
 fa_done
