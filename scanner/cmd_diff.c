@@ -92,6 +92,7 @@ fa_cmd_diff(int argc, char **argv)
 	json_t *old = NULL, *new = NULL, *out = NULL;
 	const json_t *nw, *rs, *ch;
 	enum fa_severity fail_on = FA_SEV_HIGH;
+	int findings_ok = 0;
 	size_t unchanged, failing;
 	int c, json = 0, rc = FA_EXIT_USAGE;
 	static const int once[] = { 'f', 'F', 0 };
@@ -113,10 +114,14 @@ fa_cmd_diff(int argc, char **argv)
 			json = strcmp(optarg, "json") == 0;
 			break;
 		case 'F':
+			if (strcmp(optarg, "none") == 0) {
+				findings_ok = 1;
+				break;
+			}
 			if (fa_severity_parse(optarg, &fail_on) != 0) {
 				fa_diag("--fail-on", "unknown severity '%s' "
-				    "(critical, high, medium, low, info)",
-				    optarg);
+				    "(critical, high, medium, low, info, or "
+				    "none)", optarg);
 				goto usage;
 			}
 			break;
@@ -167,7 +172,7 @@ fa_cmd_diff(int argc, char **argv)
 		    fa_severity_name(fail_on), json_array_size(rs),
 		    json_array_size(ch), unchanged);
 	}
-	rc = failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
+	rc = failing > 0 && !findings_ok ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 	goto out;
 nomem:
 	fa_diag(NULL, "out of memory");

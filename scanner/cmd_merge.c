@@ -218,9 +218,9 @@ fa_cmd_merge(int argc, char **argv)
 		free(sum);
 		fflush(stdout);
 	}
-	rc = json_integer_value(json_object_get(json_object_get(mj,
-	    "summary"), "failing_at_or_above")) > 0 ? FA_EXIT_FINDINGS :
-	    FA_EXIT_OK;
+	rc = !out.findings_ok && json_integer_value(json_object_get(
+	    json_object_get(mj, "summary"), "failing_at_or_above")) > 0 ?
+	    FA_EXIT_FINDINGS : FA_EXIT_OK;
 	goto out;
 nomem:
 	fa_diag(NULL, "out of memory");

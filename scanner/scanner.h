@@ -28,6 +28,9 @@ struct fa_out_opts {
 	int		 html;		/* write report.html */
 	int		 junit;		/* write junit.xml */
 	enum fa_severity fail_on;
+	int		 findings_ok;	/* --fail-on none: findings leave the
+					 * exit status 0 (the threshold still
+					 * counts "failing" in the reports) */
 	int		 quiet;
 	int		 reveal;
 	const char	*sign_key;	/* --sign: private key (PEM), or NULL */

@@ -129,4 +129,24 @@ expect_eq "diff: a re-rated failure is changed" \
 expect_eq "diff: json counts unchanged failures" \
     "$(jq '.unchanged_failures > 0' "$T/d.json")" true
 
+# --fail-on none: the audit ran, so the status is 0 whatever it found;
+# the same snapshot with the default threshold exits 1.
+S=fixtures/reports/careless.snapshot.json
+expect_eq "check of a snapshot with failures exits 1" \
+    "$(rc "$BIN" check -q -o "$T/fo1" "$S")" 1
+expect_eq "... and 0 with --fail-on none" \
+    "$(rc "$BIN" check -q --fail-on none -o "$T/fo2" "$S")" 0
+expect_eq "... whose report still counts the failures" \
+    "$(jq '.summary.failing_at_or_above > 0' "$T/fo2/report.json")" true
+expect_eq "merge with --fail-on none exits 0" \
+    "$(rc "$BIN" merge -q --fail-on none -o "$T/fo3" "$T/fo1/report.json")" 0
+jq '.results |= map(select(.status != "fail"))' "$T/fo1/report.json" \
+    >"$T/old.json"
+expect_eq "diff with new failures exits 1" \
+    "$(rc "$BIN" diff "$T/old.json" "$T/fo1/report.json")" 1
+expect_eq "... and 0 with --fail-on none" \
+    "$(rc "$BIN" diff --fail-on none "$T/old.json" "$T/fo1/report.json")" 0
+expect_eq "--fail-on nonsense is a usage error" \
+    "$(rc "$BIN" check --fail-on nonsense "$S")" 2
+expect_grep "... naming none among the choices" 'or none' "$T/err"
 fa_done

@@ -702,10 +702,11 @@ run_sbatch() {
 	    sh "$S" >"$T/$_n.out" 2>"$T/$_n.err"
 	echo "$?" >"$T/$_n.rc"
 }
-# merge_rc FILE...: what the real merge answers for these reports.
+# merge_rc FILE...: what the real merge answers for these reports, with
+# the script's default threshold (or MERGE_FAIL_ON's).
 merge_rc() {
-	"$FA" merge -f json,txt,html --fail-on high -q -o "$T/m$$" "$@" \
-	    >/dev/null 2>&1
+	"$FA" merge -f json,txt,html --fail-on "${MERGE_FAIL_ON:-none}" -q \
+	    -o "$T/m$$" "$@" >/dev/null 2>&1
 	_r=$?
 	rm -rf "$T/m$$"
 	echo "$_r"
@@ -722,6 +723,14 @@ want=$(merge_rc "$O/nodes/n1/report.json" "$O/nodes/n2/report.json" \
     "$O/nodes/n3/report.json")
 expect_eq "sbatch: exit status is the merge's ($want)" "$(cat "$T/all.rc")" \
     "$want"
+expect_eq "sbatch: an audit that found failures succeeds by default" \
+    "$(cat "$T/all.rc") $(MERGE_FAIL_ON=high merge_rc \
+    "$O/nodes/n1/report.json")" "0 1"
+expect_grep "sbatch: ... with --fail-on none on the merge" \
+    '^batch merge .*--fail-on none ' "$T/all.log"
+run_sbatch high FABAUDIT_FAIL_ON=high
+expect_eq "sbatch: FABAUDIT_FAIL_ON=high fails the job on them" \
+    "$(cat "$T/high.rc")" 1
 expect_eq "sbatch: no failed node listed" \
     "$(wc -c <"$O/failed-nodes" | tr -d ' ')" 0
 expect_eq "sbatch: --ib on the first node only" \
