@@ -1,6 +1,10 @@
 /*
  * Comparing two reports finding by finding (fabaudit diff, scan
- * --baseline): results are matched by check ID and target.  A new failure
+ * --baseline): results are matched by check ID and target; in a cluster
+ * report (evaluation.mode "merge", reports/merge.h) each merged result is
+ * taken apart into its (node, target) pairs and matched by check ID, node
+ * and target, so a check that passes on one node and fails on another is
+ * two findings, and the diff names the node that changed.  A new failure
  * is a failing result whose match was not failing (or absent); resolved is
  * a failure that no longer fails (or is no longer reported); changed is any
  * other difference of status or severity.  Pure: JSON in, JSON out.
@@ -14,6 +18,65 @@
 
 #define DIFF_MAX_RESULTS	1000000
 
+/*
+ * One merged result of a cluster report into map: a finding per entry of
+ * its "targets", keyed "ID\tNODE\tTARGET", shown as "NODE: TARGET" with
+ * the group's status, severity and waiver.  0, FA_ERR_INPUT (*why) or
+ * FA_ERR_NOMEM.
+ */
+static int
+cluster_result(json_t *map, const json_t *r, size_t i, char **why)
+{
+	const char *id = fa_json_get_str(r, "id");
+	const char *st = fa_json_get_str(r, "status");
+	const char *sev = fa_json_get_str(r, "severity");
+	const char *node, *target;
+	const json_t *ts = json_object_get(r, "targets"), *t;
+	enum fa_status s;
+	enum fa_severity v;
+	json_t *f;
+	char *key;
+	size_t k;
+
+	if (id == NULL || st == NULL || sev == NULL || !json_is_array(ts) ||
+	    !fa_check_id_valid(id) || fa_status_parse(st, &s) != 0 ||
+	    fa_severity_parse(sev, &v) != 0)
+		return (*why = fa_strfmt("results[%zu]: id, status, severity "
+		    "or targets of a merged result missing or invalid", i)) !=
+		    NULL ? FA_ERR_INPUT : FA_ERR_NOMEM;
+	json_array_foreach(ts, k, t) {
+		node = fa_json_get_str(t, "node");
+		target = fa_json_get_str(t, "target");
+		if (node == NULL || target == NULL)
+			return (*why = fa_strfmt("results[%zu].targets[%zu]: "
+			    "node or target missing", i, k)) != NULL ?
+			    FA_ERR_INPUT : FA_ERR_NOMEM;
+		if ((key = fa_strfmt("%s\t%s\t%s", id, node, target)) == NULL)
+			return FA_ERR_NOMEM;
+		if (json_object_get(map, key) != NULL) {
+			free(key);
+			return (*why = fa_strfmt("results[%zu]: %s on node %.64s "
+			    "and one target twice", i, id, node)) != NULL ?
+			    FA_ERR_INPUT : FA_ERR_NOMEM;
+		}
+		f = json_pack("{s:s, s:s++, s:s, s:s, s:s}", "id", id, "target",
+		    node, ": ", target, "node", node, "status", st, "severity",
+		    sev);
+		if (f != NULL && json_object_get(r, "waived") != NULL &&
+		    json_object_set(f, "waived", json_object_get(r,
+		    "waived")) != 0) {
+			json_decref(f);
+			f = NULL;
+		}
+		if (f == NULL || json_object_set_new(map, key, f) != 0) {
+			free(key);
+			return FA_ERR_NOMEM;
+		}
+		free(key);
+	}
+	return 0;
+}
+
 int
 fa_diff_index(const json_t *report, json_t **out, char **why)
 {
@@ -24,6 +87,7 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 	json_t *map;
 	char *key;
 	size_t i;
+	int cluster, e;
 
 	*out = NULL;
 	*why = NULL;
@@ -37,7 +101,17 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 	}
 	if ((map = json_object()) == NULL)
 		return FA_ERR_NOMEM;
+	cluster = json_is_string(json_object_get(json_object_get(report,
+	    "evaluation"), "mode")) && strcmp(fa_json_get_str(json_object_get(
+	    report, "evaluation"), "mode"), "merge") == 0;
 	json_array_foreach(res, i, r) {
+		if (cluster) {
+			if ((e = cluster_result(map, r, i, why)) != 0) {
+				json_decref(map);
+				return e;
+			}
+			continue;
+		}
 		id = fa_json_get_str(r, "id");
 		target = fa_json_get_str(r, "target");
 		st = fa_json_get_str(r, "status");
@@ -90,14 +164,18 @@ same(const json_t *a, const json_t *b)
 	    json_object_get(b, "severity"));
 }
 
-/* {id, target, status, severity, [was_status, was_severity], waived}. */
+/*
+ * {id, target, [node], status, severity, [was_status, was_severity],
+ * waived}; node for a cluster report's finding.
+ */
 static json_t *
 entry(const json_t *n, const json_t *o)
 {
 	const json_t *r = n != NULL ? n : o;
 
-	return json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:b}", "id",
-	    json_object_get(r, "id"), "target", json_object_get(r, "target"),
+	return json_pack("{s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?, s:b}",
+	    "id", json_object_get(r, "id"), "target", json_object_get(r,
+	    "target"), "node", json_object_get(r, "node"),
 	    "status", n != NULL ? json_object_get(n, "status") : NULL,
 	    "severity", n != NULL ? json_object_get(n, "severity") : NULL,
 	    "was_status", o != NULL ? json_object_get(o, "status") : NULL,

@@ -27,11 +27,12 @@ static const struct option longopts[] = {
 };
 
 /*
- * The results of a report as {"ID\ttarget": result}; NULL after a
+ * The results of a report as {"ID\ttarget": result} (a cluster report's
+ * as {"ID\tnode\ttarget": finding}, *cluster set); NULL after a
  * diagnostic naming the file and the entry at fault.
  */
 static json_t *
-load(const char *path)
+load(const char *path, int *cluster)
 {
 	json_t *root, *map = NULL;
 	json_error_t je;
@@ -52,6 +53,9 @@ load(const char *path)
 		free(why);
 		return NULL;
 	}
+	*cluster = fa_json_get_str(json_object_get(root, "evaluation"),
+	    "mode") != NULL && strcmp(fa_json_get_str(json_object_get(root,
+	    "evaluation"), "mode"), "merge") == 0;
 	if ((r = fa_diff_index(root, &map, &why)) != 0)
 		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
 	free(why);
@@ -92,7 +96,7 @@ fa_cmd_diff(int argc, char **argv)
 	json_t *old = NULL, *new = NULL, *out = NULL;
 	const json_t *nw, *rs, *ch;
 	enum fa_severity fail_on = FA_SEV_HIGH;
-	int findings_ok = 0;
+	int findings_ok = 0, ocl = 0, ncl = 0;
 	size_t unchanged, failing;
 	int c, json = 0, rc = FA_EXIT_USAGE;
 	static const int once[] = { 'f', 'F', 0 };
@@ -137,9 +141,16 @@ fa_cmd_diff(int argc, char **argv)
 		fa_diag(NULL, "diff takes two reports");
 		goto usage;
 	}
-	if ((old = load(argv[optind])) == NULL ||
-	    (new = load(argv[optind + 1])) == NULL)
+	if ((old = load(argv[optind], &ocl)) == NULL ||
+	    (new = load(argv[optind + 1], &ncl)) == NULL)
 		goto out;
+	/* A node report against a cluster report matches nothing. */
+	if (ocl != ncl) {
+		fa_diag(NULL, "%s is a %s report and %s a %s report: compare "
+		    "two of a kind", argv[optind], ocl ? "cluster" : "node",
+		    argv[optind + 1], ncl ? "cluster" : "node");
+		goto usage;
+	}
 	rc = FA_EXIT_NORUN;
 	if ((out = fa_diff_compute(old, new, fail_on)) == NULL ||
 	    json_object_set_new(out, "schema",

@@ -260,4 +260,32 @@ expect_grep "output is a file: diagnostic" "$T/afile" "$T/stderr"
 "$FA" merge -h >"$T/stdout"
 expect_grep "-h prints the usage" '^usage: fabaudit merge \[-q\]' "$T/stdout"
 
+# Cluster diff: findings are matched by check, node and target, so a
+# check failing on one node and passing on another is two findings, and
+# the diff names the node that changed.
+jq '.scan.host = "d1" | .scan.started = "2026-01-01T00:00:00Z"' "$R" \
+    >"$T/d1.json"
+jq '.scan.host = "d2" | .scan.started = "2026-01-01T00:00:01Z"' "$R" \
+    >"$T/d2.json"
+jq '.results |= map(if .id == "IB-SMP-UNRESTRICTED" then .status = "pass"
+    else . end)' "$T/d2.json" >"$T/d2fixed.json"
+"$FA" merge -q -o "$T/c1" "$T/d1.json" "$T/d2.json" >/dev/null 2>&1
+"$FA" merge -q -o "$T/c2" "$T/d1.json" "$T/d2fixed.json" >/dev/null 2>&1
+expect_eq "cluster diff: a check with statuses differing by node is fine" \
+    "$("$FA" diff "$T/c2/report.json" "$T/c2/report.json" >/dev/null \
+    2>&1; echo $?)" 0
+"$FA" diff -f json "$T/c1/report.json" "$T/c2/report.json" \
+    >"$T/cd.json" 2>/dev/null
+expect_eq "cluster diff: the fix on d2 is resolved, on d2 only" \
+    "$(jq -r '[.resolved[] | select(.id == "IB-SMP-UNRESTRICTED") |
+    .node] | join(",")' "$T/cd.json")" d2
+"$FA" diff "$T/c2/report.json" "$T/c1/report.json" >"$T/cd.txt" 2>&1
+expect_eq "cluster diff: a node's new failure exits 1" "$?" 1
+expect_grep "cluster diff: ... naming the node" \
+    '^new +high +IB-SMP-UNRESTRICTED +d2: ' "$T/cd.txt"
+"$FA" diff "$R" "$T/c1/report.json" >/dev/null 2>"$T/cd.err"
+expect_eq "cluster diff: a node report against a cluster report: 2" \
+    "$?" 2
+expect_grep "cluster diff: ... saying so" 'compare two of a kind' \
+    "$T/cd.err"
 fa_done
