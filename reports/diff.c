@@ -55,9 +55,9 @@ cluster_result(json_t *map, const json_t *r, size_t i, char **why)
 			return FA_ERR_NOMEM;
 		if (json_object_get(map, key) != NULL) {
 			free(key);
-			return (*why = fa_strfmt("results[%zu]: %s on node %.64s "
-			    "and one target twice", i, id, node)) != NULL ?
-			    FA_ERR_INPUT : FA_ERR_NOMEM;
+			*why = fa_strfmt("results[%zu]: %s on node %.64s and "
+			    "one target twice", i, id, node);
+			return *why != NULL ? FA_ERR_INPUT : FA_ERR_NOMEM;
 		}
 		f = json_pack("{s:s, s:s++, s:s, s:s, s:s}", "id", id, "target",
 		    node, ": ", target, "node", node, "status", st, "severity",
