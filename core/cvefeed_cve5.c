@@ -322,7 +322,6 @@ cve5_component(json_t *aff)
 	return FA_COMP_MAX;
 }
 
-/* A version string of versions[i] under the kernel scheme, or error. */
 /*
  * A version member that is no text at all (too long, control bytes) is
  * a broken record: an error.  Text that is not a kernel release is the
