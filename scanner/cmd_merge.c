@@ -3,9 +3,14 @@
  * report of the same schema (reports/merge.c) and write it, its text
  * rendering and any other format asked for.  Every input is read and
  * checked before the output directory is touched: a bad input writes
- * nothing.
+ * nothing.  An input is a report.json, a directory (its *.json files and
+ * the report.json of each directory in it: the sbatch script's
+ * nodes/NODE/report.json), or "-": the paths on standard input, one per
+ * line.
  */
+#include <dirent.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +26,7 @@
 
 const char fa_usage_merge[] =
     "       fabaudit merge [-q] [-f formats] [--fail-on severity]\n"
-    "                      [--sign key.pem] -o outdir report.json ...\n";
+    "                      [--sign key.pem] -o outdir report.json|dir|- ...\n";
 
 enum { OPT_FAIL_ON = 256, OPT_SIGN };
 
@@ -133,6 +138,101 @@ print_warnings(const json_t *mj)
 	}
 }
 
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Inputs folded so far, against FA_MERGE_MAX_REPORTS. */
+static size_t nfolded;
+
+static int
+add_one(struct fa_merge *m, const char *path)
+{
+	if (++nfolded > FA_MERGE_MAX_REPORTS) {
+		fa_diag(path, "more than %d reports", FA_MERGE_MAX_REPORTS);
+		return FA_EXIT_USAGE;
+	}
+	return add_file(m, path);
+}
+
+/* dir's *.json files and its directories' report.json, in name order. */
+static int
+add_dir(struct fa_merge *m, const char *dir)
+{
+	struct dirent *de;
+	struct stat st;
+	char **v = NULL, **nv, *p;
+	size_t n = 0, i, got = 0, len;
+	int rc = 0;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL) {
+		fa_diag(dir, "cannot be listed");
+		return FA_EXIT_USAGE;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		len = strlen(de->d_name);
+		p = len > 5 && strcmp(de->d_name + len - 5, ".json") == 0 ?
+		    fa_strfmt("%s/%s", dir, de->d_name) :
+		    fa_strfmt("%s/%s/report.json", dir, de->d_name);
+		if (p == NULL ||
+		    (nv = realloc(v, (n + 1) * sizeof(*v))) == NULL) {
+			free(p);
+			rc = FA_EXIT_NORUN;
+			break;
+		}
+		v = nv;
+		v[n++] = p;
+	}
+	closedir(d);
+	if (rc == 0 && n > 0)
+		qsort(v, n, sizeof(*v), name_cmp);
+	for (i = 0; rc == 0 && i < n; i++)
+		if (stat(v[i], &st) == 0 && S_ISREG(st.st_mode)) {
+			rc = add_one(m, v[i]);
+			got++;
+		}
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	if (rc == 0 && got == 0) {
+		fa_diag(dir, "holds no report (*.json, or a directory with "
+		    "a report.json)");
+		rc = FA_EXIT_USAGE;
+	}
+	return rc;
+}
+
+/* One command-line input: a file, a directory, or "-" (a list). */
+static int
+add_input(struct fa_merge *m, const char *arg)
+{
+	struct stat st;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	if (strcmp(arg, "-") == 0) {
+		while (rc == 0 && (n = getline(&line, &cap, stdin)) >= 0) {
+			while (n > 0 && (line[n - 1] == '\n' ||
+			    line[n - 1] == '\r'))
+				line[--n] = '\0';
+			if (n > 0)
+				rc = add_one(m, line);
+		}
+		free(line);
+		return rc;
+	}
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+		return add_dir(m, arg);
+	return add_one(m, arg);
+}
+
 int
 fa_cmd_merge(int argc, char **argv)
 {
@@ -185,16 +285,13 @@ fa_cmd_merge(int argc, char **argv)
 		fa_diag(NULL, "merge takes one or more reports");
 		goto usage;
 	}
-	if (argc - optind > FA_MERGE_MAX_REPORTS) {
-		fa_diag(NULL, "more than %d reports", FA_MERGE_MAX_REPORTS);
-		goto usage;
-	}
 	if ((rc = fa_preflight_sign_key(out.sign_key)) != 0)
 		goto out;
 	if ((m = fa_merge_new(out.fail_on)) == NULL)
 		goto nomem;
+	nfolded = 0;
 	for (i = optind; i < argc; i++)
-		if ((rc = add_file(m, argv[i])) != 0)
+		if ((rc = add_input(m, argv[i])) != 0)
 			goto out;
 	if ((rc = fa_merge_finish(m, time(NULL), &mj, &why)) != 0) {
 		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(rc));

@@ -232,7 +232,9 @@ bad "same host and start time" \
     "$T/n1.json" "$T/n1b.json"
 bad "missing file" "^fabaudit: $T/nope.json: No such file" "$T/n1.json" \
     "$T/nope.json"
-bad "a directory" "^fabaudit: $T/many: not a regular file" "$T/many"
+mkdir "$T/nothing"
+bad "a directory without reports" "^fabaudit: $T/nothing: holds no report" \
+    "$T/nothing"
 bad "a merged report" "$T/out3/report.json: already a merged report" \
     "$T/out3/report.json"
 bad "no report" "merge takes one or more reports"
@@ -288,4 +290,35 @@ expect_eq "cluster diff: a node report against a cluster report: 2" \
     "$?" 2
 expect_grep "cluster diff: ... saying so" 'compare two of a kind' \
     "$T/cd.err"
+# Inputs from a directory (the sbatch layout nodes/NODE/report.json) or
+# a list on standard input merge as the same files given one by one.
+mkdir -p "$T/tree/n1" "$T/tree/n2" "$T/tree/.hidden" "$T/tree/empty"
+cp "$T/d1.json" "$T/tree/n1/report.json"
+cp "$T/d2.json" "$T/tree/n2/report.json"
+"$FA" merge -q -f json -o "$T/fromdir" "$T/tree" >/dev/null 2>&1
+expect_eq "merge of a directory: exit as for the files" "$?" \
+    "$("$FA" merge -q -f json -o "$T/fromargs" "$T/tree/n1/report.json" \
+    "$T/tree/n2/report.json" >/dev/null 2>&1; echo $?)"
+expect_eq "... the same nodes and results" \
+    "$(jq -c '[.merged.nodes[]?.host // empty], [.results[] | .id, .status]' \
+    "$T/fromdir/report.json" | md5sum)" \
+    "$(jq -c '[.merged.nodes[]?.host // empty], [.results[] | .id, .status]' \
+    "$T/fromargs/report.json" | md5sum)"
+printf '%s\n' "$T/tree/n1/report.json" "" "$T/tree/n2/report.json" |
+    "$FA" merge -q -f json -o "$T/fromlist" - >/dev/null 2>&1
+expect_eq "merge of a list on standard input: the same results" \
+    "$(jq -c '[.results[] | .id, .status]' "$T/fromlist/report.json" |
+    md5sum)" \
+    "$(jq -c '[.results[] | .id, .status]' "$T/fromargs/report.json" |
+    md5sum)"
+"$FA" merge -q -f json -o "$T/manydir" "$T/many" >/dev/null 2>&1
+expect_eq "merge of a directory of 300 reports: as the 300 files" \
+    "$(jq -c '[.results[] | .id, .status, (.targets | length)]' \
+    "$T/manydir/report.json" | md5sum)" \
+    "$(jq -c '[.results[] | .id, .status, (.targets | length)]' \
+    "$T/o300/report.json" | md5sum)"
+"$FA" merge -q -o "$T/none" "$T/tree/empty" >/dev/null 2>"$T/none.err"
+expect_eq "a directory with no report: exit 2" "$?" 2
+expect_grep "... saying so" 'holds no report' "$T/none.err"
+expect_eq "... and nothing written" "$(ls -d "$T/none" 2>/dev/null)" ""
 fa_done
