@@ -6,6 +6,7 @@
  * escaped on the way out (text); secrets in evidence are redacted again,
  * since a node report may have been written with --reveal.
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,7 +60,10 @@ struct fa_merge {
 	json_t		*seen;		/* fabric-wide target key -> target */
 	json_t		*shas;		/* sha256 -> file */
 	json_t		*hoststart;	/* "host\tstarted" -> file */
-	json_t		*hosts;		/* host -> file */
+	json_t		*hosts;		/* host -> first node's name */
+	json_t		*names;		/* node name -> file */
+	json_t		*scanids;	/* scan.id -> file */
+	json_t		*expected;	/* name -> {state?, reason?, found} */
 	json_t		*nodes;		/* merged.nodes */
 	json_t		*warnings;
 	json_t		*versions;	/* scanned_by.version -> count */
@@ -72,7 +76,8 @@ struct fa_merge {
 	size_t		 collected[FA_FAM_MAX];
 	char		 started[32], finished[32];
 	int		 active, stale;
-	size_t		 ntargets, nodes_failing;
+	size_t		 ntargets, nodes_failing, nscanned;
+	size_t		 samehost;	/* host-name warnings (MAX_LISTED) */
 };
 
 static const char *
@@ -298,6 +303,9 @@ static const struct {
 	{ offsetof(struct fa_merge, shas), 0 },
 	{ offsetof(struct fa_merge, hoststart), 0 },
 	{ offsetof(struct fa_merge, hosts), 0 },
+	{ offsetof(struct fa_merge, names), 0 },
+	{ offsetof(struct fa_merge, scanids), 0 },
+	{ offsetof(struct fa_merge, expected), 0 },
 	{ offsetof(struct fa_merge, nodes), 1 },
 	{ offsetof(struct fa_merge, warnings), 1 },
 	{ offsetof(struct fa_merge, versions), 0 },
@@ -683,11 +691,49 @@ node_family_state(const json_t *report, enum fa_family f)
 	return fa_fam_state_name(FA_FAMST_NOT_REQUESTED);
 }
 
+/* A scan.id as scan writes it: 32 lower-case hex digits. */
+static int
+scan_id_ok(const char *s)
+{
+	return s != NULL && strlen(s) == 32 &&
+	    strspn(s, "0123456789abcdef") == 32;
+}
+
+/*
+ * The identity members of a merged.nodes entry: node, state, host,
+ * scheduler_node, scan_id, file, sha256, signature (and
+ * signature_detail).  0 or -1 (ENOMEM).
+ */
+static int
+put_identity(json_t *n, const json_t *report, const char *node,
+    const char *state, const char *file, const struct fa_merge_src *src)
+{
+	const json_t *scan = json_object_get(report, "scan");
+	const char *id = jstr(scan, "id");
+
+	if (put_new(n, "node", json_string(node)) != 0 ||
+	    put_new(n, "state", json_string(state)) != 0 ||
+	    put_new(n, "host", bmember(scan, "host", MAX_NAME)) != 0 ||
+	    put_new(n, "scheduler_node", bmember(scan, "node",
+	    MAX_NAME)) != 0 ||
+	    put_new(n, "scan_id", scan_id_ok(id) ? json_string(id) :
+	    json_null()) != 0 ||
+	    put_new(n, "file", json_string(file)) != 0 ||
+	    put_new(n, "sha256", json_string(src->sha256)) != 0 ||
+	    put_new(n, "signature", json_string(src->signature != NULL ?
+	    src->signature : "unchecked")) != 0)
+		return -1;
+	if (src->sig_detail != NULL && put_new(n, "signature_detail",
+	    bstr(src->sig_detail, MAX_LINE)) != 0)
+		return -1;
+	return 0;
+}
+
 /* merged.nodes[i] and the per-family coverage; 0 or FA_ERR_NOMEM. */
 static int
 fold_node(struct fa_merge *m, const json_t *report, const char *file,
-    const char *sha256, const char *node, const size_t *by_status,
-    size_t failing, size_t waived)
+    const struct fa_merge_src *src, const char *node,
+    const size_t *by_status, size_t failing, size_t waived)
 {
 	const json_t *scan = json_object_get(report, "scan");
 	json_t *n, *fams, *sum;
@@ -727,10 +773,7 @@ fold_node(struct fa_merge *m, const json_t *report, const char *file,
 		    "reason", MAX_LINE))) != 0)
 			goto fail;
 	}
-	if (put_new(n, "node", json_string(node)) != 0 ||
-	    put_new(n, "host", bmember(scan, "host", MAX_NAME)) != 0 ||
-	    put_new(n, "file", json_string(file)) != 0 ||
-	    put_new(n, "sha256", json_string(sha256)) != 0 ||
+	if (put_identity(n, report, node, "scanned", file, src) != 0 ||
 	    put_new(n, "started", bmember(scan, "started", MAX_NAME)) != 0 ||
 	    put_new(n, "finished", bmember(scan, "finished", MAX_NAME)) != 0 ||
 	    put_new(n, "version", bmember(json_object_get(report,
@@ -822,27 +865,38 @@ host_start_key(const json_t *report)
 	    (int)cutlen(s, MAX_NAME), s);
 }
 
-/* Refuse a report merged already; 0, FA_ERR_INPUT or FA_ERR_NOMEM. */
+/*
+ * Refuse a report merged already: the same bytes, the same scan.id, or
+ * (a report without one) the same host and start; 0, FA_ERR_INPUT or
+ * FA_ERR_NOMEM.
+ */
 static int
 check_duplicate(struct fa_merge *m, const json_t *report,
     const char *sha256, char **why)
 {
 	const json_t *scan = json_object_get(report, "scan");
-	const char *prev;
+	const char *prev, *id = jstr(scan, "id");
 	char *key, *h, *s;
 	int r = 0;
 
 	if ((prev = jstr(m->shas, sha256)) != NULL)
 		return fa_why(why, "the same report as %s (SHA-256 %s)", prev,
 		    sha256);
+	if (scan_id_ok(id)) {
+		if ((prev = jstr(m->scanids, id)) != NULL)
+			return fa_why(why, "the same scan as %s (scan id %s)",
+			    prev, id);
+		return 0;
+	}
 	if ((key = host_start_key(report)) == NULL)
 		return 0;
 	if ((prev = jstr(m->hoststart, key)) != NULL) {
 		h = fa_str_sanitize(jstr(scan, "host"), MAX_NAME);
 		s = fa_str_sanitize(jstr(scan, "started") != NULL ?
 		    jstr(scan, "started") : "?", MAX_NAME);
-		r = fa_why(why, "the same scan as %s (host %s, started %s)",
-		    prev, h != NULL ? h : "?", s != NULL ? s : "?");
+		r = fa_why(why, "the same scan as %s (host %s, started %s; "
+		    "the report has no scan id)", prev, h != NULL ? h : "?",
+		    s != NULL ? s : "?");
 		free(h);
 		free(s);
 	}
@@ -850,47 +904,132 @@ check_duplicate(struct fa_merge *m, const json_t *report,
 	return r;
 }
 
-/* Record the report's identity for check_duplicate; 0 or ENOMEM. */
+/* A warning, from a format; 0 or FA_ERR_NOMEM. */
+static int
+warn(struct fa_merge *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+warn(struct fa_merge *m, const char *fmt, ...)
+{
+	va_list ap;
+	char *w = NULL;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&w, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return FA_ERR_NOMEM;
+	r = json_array_append_new(m->warnings, json_string(w)) != 0 ?
+	    FA_ERR_NOMEM : 0;
+	free(w);
+	return r;
+}
+
+/*
+ * The report's node name, unique in this merge (merge.h: node identity);
+ * a new string, NULL on ENOMEM.  *base: the name it would have had, when
+ * that was taken (a new string), else NULL.  Nothing is recorded: see
+ * remember().
+ */
+static json_t *
+node_name(const struct fa_merge *m, const json_t *report, const char *fname,
+    json_t **base)
+{
+	const json_t *scan = json_object_get(report, "scan");
+	const char *b = jstr(scan, "node"), *id = jstr(scan, "id");
+	json_t *bj, *alt;
+	unsigned k;
+
+	*base = NULL;
+	if (b == NULL || *b == '\0')
+		b = jstr(scan, "host");
+	if (b == NULL || *b == '\0')
+		b = fname;
+	if ((bj = bstr(b, MAX_NAME)) == NULL ||
+	    json_object_get(m->names, json_string_value(bj)) == NULL)
+		return bj;
+	b = json_string_value(bj);
+	alt = scan_id_ok(id) ? fa_json_stringf("%s#%.8s", b, id) : NULL;
+	for (k = 2; alt == NULL || json_object_get(m->names,
+	    json_string_value(alt)) != NULL; k++) {
+		json_decref(alt);
+		if ((alt = fa_json_stringf("%s#%u", b, k)) == NULL)
+			break;
+	}
+	if (alt == NULL)
+		json_decref(bj);
+	else
+		*base = bj;
+	return alt;
+}
+
+/*
+ * Record the report's identity for check_duplicate() and node_name(), and
+ * warn when its name (base: see node_name) or its host name was another
+ * node's; 0 or ENOMEM.
+ */
 static int
 remember(struct fa_merge *m, const json_t *report, const char *file,
-    const char *sha256, const char *node)
+    const char *sha256, const char *node, const char *base)
 {
-	const char *prev;
-	char *key, *w;
+	const json_t *scan = json_object_get(report, "scan");
+	const char *prev, *host = jstr(scan, "host"), *id = jstr(scan, "id");
+	char *key;
+	json_t *h;
 	int r = 0;
 
-	if (json_object_set_new(m->shas, sha256, json_string(file)) != 0)
+	if (base != NULL && (r = warn(m, "node %s has two reports (%s and "
+	    "%s): they are two nodes, both listed; the second is named %s",
+	    base, jstr(m->names, base), file, node)) != 0)
+		return r;
+	if (json_object_set_new(m->shas, sha256, json_string(file)) != 0 ||
+	    json_object_set_new(m->names, node, json_string(file)) != 0 ||
+	    (scan_id_ok(id) && json_object_set_new(m->scanids, id,
+	    json_string(file)) != 0))
 		return FA_ERR_NOMEM;
-	if ((key = host_start_key(report)) == NULL)
-		return 0;
-	if (json_object_set_new(m->hoststart, key, json_string(file)) != 0)
-		r = FA_ERR_NOMEM;
-	free(key);
-	if (r != 0)
-		return r;
-	/* The report has a host, so node is its (bounded) name. */
-	if ((prev = jstr(m->hosts, node)) != NULL) {
-		w = fa_strfmt("host %s has two reports (%s and %s, other start "
-		    "times): they count as two nodes", node, prev, file);
-		if (w == NULL || json_array_append_new(m->warnings,
-		    json_string(w)) != 0)
-			r = FA_ERR_NOMEM;
-		free(w);
-		return r;
+	if ((key = host_start_key(report)) != NULL) {
+		r = json_object_set_new(m->hoststart, key, json_string(file)) !=
+		    0 ? FA_ERR_NOMEM : 0;
+		free(key);
+		if (r != 0)
+			return r;
 	}
-	return json_object_set_new(m->hosts, node, json_string(file)) != 0 ?
-	    FA_ERR_NOMEM : 0;
+	if (host == NULL || *host == '\0')
+		return 0;
+	if ((h = bstr(host, MAX_NAME)) == NULL)
+		return FA_ERR_NOMEM;
+	if ((prev = jstr(m->hosts, json_string_value(h))) == NULL)
+		r = json_object_set_new(m->hosts, json_string_value(h),
+		    json_string(node)) != 0 ? FA_ERR_NOMEM : 0;
+	else if ((base == NULL || strcmp(base, prev) != 0) &&
+	    m->samehost++ < MAX_LISTED)
+		r = warn(m, "host name %s is reported by two nodes (%s and "
+		    "%s): both are listed, as two nodes",
+		    json_string_value(h), prev, node);
+	json_decref(h);
+	return r;
 }
 
 int
 fa_merge_add(struct fa_merge *m, const json_t *report, const char *file,
     const char *sha256, char **why)
 {
-	const json_t *res, *r, *scan;
+	const struct fa_merge_src src = { file, sha256, NULL, NULL };
+
+	return fa_merge_add_src(m, report, &src, why);
+}
+
+int
+fa_merge_add_src(struct fa_merge *m, const json_t *report,
+    const struct fa_merge_src *src, char **why)
+{
+	const json_t *res, *r;
 	size_t by_status[FA_ST_MAX] = { 0 }, failing = 0, waived = 0, i, ni;
 	enum fa_status st = FA_ST_ERROR;
 	enum fa_severity sv = FA_SEV_CRITICAL;
-	json_t *nodename = NULL;
+	json_t *nodename = NULL, *base = NULL;
 	const char *node, *subnet;
 	char *fname = NULL;
 	int rc;
@@ -910,17 +1049,13 @@ fa_merge_add(struct fa_merge *m, const json_t *report, const char *file,
 		    FA_MERGE_MAX_TARGETS);
 		return FA_ERR_TOOBIG;
 	}
-	if ((rc = check_duplicate(m, report, sha256, why)) != 0)
+	if ((rc = check_duplicate(m, report, src->sha256, why)) != 0)
 		return rc;
 	/* A file name is bytes, not necessarily UTF-8 as JSON wants. */
-	if ((fname = fa_str_sanitize(file, strlen(file))) == NULL)
+	if ((fname = fa_str_sanitize(src->file, strlen(src->file))) == NULL)
 		return FA_ERR_NOMEM;
-	scan = json_object_get(report, "scan");
-	node = jstr(scan, "host");
-	nodename = bstr(node != NULL && *node != '\0' ? node : fname,
-	    MAX_NAME);
 	rc = FA_ERR_NOMEM;
-	if (nodename == NULL)
+	if ((nodename = node_name(m, report, fname, &base)) == NULL)
 		goto out;
 	node = json_string_value(nodename);
 	subnet = jstr(json_object_get(json_object_get(report, "scope"),
@@ -939,15 +1074,114 @@ fa_merge_add(struct fa_merge *m, const json_t *report, const char *file,
 	}
 	if (failing > 0)
 		m->nodes_failing++;
-	if (fold_node(m, report, fname, sha256, node, by_status, failing,
+	if (fold_node(m, report, fname, src, node, by_status, failing,
 	    waived) != 0 || fold_meta(m, report, node) != 0 ||
-	    remember(m, report, fname, sha256, node) != 0)
+	    remember(m, report, fname, src->sha256, node,
+	    json_string_value(base)) != 0)
 		goto out;
+	if (src->signature != NULL && strcmp(src->signature, "bad") == 0 &&
+	    warn(m, "node %s: the signature of %s is bad (%s); it is merged "
+	    "all the same (no --require-signature)", node, fname,
+	    src->sig_detail != NULL ? src->sig_detail : "?") != 0)
+		goto out;
+	m->nscanned++;
 	rc = 0;
 out:
 	free(fname);
 	json_decref(nodename);
+	json_decref(base);
 	return rc;
+}
+
+int
+fa_merge_reject(struct fa_merge *m, const json_t *report,
+    const struct fa_merge_src *src, char **why)
+{
+	json_t *nodename, *base = NULL, *n = NULL;
+	char *fname;
+	int rc = FA_ERR_NOMEM;
+
+	if (why != NULL)
+		*why = NULL;
+	if (json_array_size(m->nodes) >= FA_MERGE_MAX_REPORTS) {
+		fa_why(why, "more than %d reports", FA_MERGE_MAX_REPORTS);
+		return FA_ERR_TOOBIG;
+	}
+	if ((fname = fa_str_sanitize(src->file, strlen(src->file))) == NULL)
+		return FA_ERR_NOMEM;
+	if ((nodename = node_name(m, report, fname, &base)) != NULL &&
+	    (n = json_object()) != NULL &&
+	    put_identity(n, report, json_string_value(nodename), "rejected",
+	    fname, src) == 0 &&
+	    json_object_set_new(m->names, json_string_value(nodename),
+	    json_string(fname)) == 0 &&
+	    json_array_append(m->nodes, n) == 0)
+		rc = 0;
+	json_decref(n);
+	json_decref(nodename);
+	json_decref(base);
+	free(fname);
+	return rc;
+}
+
+/* A name for --expect and --failed: 1 to MAX_NAME bytes, no control. */
+static int
+expect_name_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > MAX_NAME)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x21 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+int
+fa_merge_expect(struct fa_merge *m, const char *node, char **why)
+{
+	json_t *t;
+	int utf8;
+
+	if (why != NULL)
+		*why = NULL;
+	t = json_string(node);	/* NULL: not UTF-8 (or ENOMEM) */
+	utf8 = t != NULL;
+	json_decref(t);
+	if (!expect_name_ok(node) || !utf8)
+		return fa_why(why, "not a node name (1 to %d printable "
+		    "UTF-8 bytes, no space)", MAX_NAME);
+	if (json_object_get(m->expected, node) != NULL)
+		return fa_why(why, "node %s is expected twice", node);
+	if (json_object_size(m->expected) >= FA_MERGE_MAX_REPORTS)
+		return fa_why(why, "more than %d expected nodes",
+		    FA_MERGE_MAX_REPORTS);
+	return json_object_set_new(m->expected, node, json_pack("{s:i}",
+	    "found", 0)) != 0 ? FA_ERR_NOMEM : 0;
+}
+
+int
+fa_merge_unscanned(struct fa_merge *m, const char *node, const char *state,
+    const char *reason, char **why)
+{
+	json_t *e;
+	int r;
+
+	if (why != NULL)
+		*why = NULL;
+	if (strcmp(state, "failed") != 0 && strcmp(state, "timed_out") != 0)
+		return fa_why(why, "state must be failed or timed_out, not "
+		    "\"%.32s\"", state);
+	if ((e = json_object_get(m->expected, node)) == NULL) {
+		if ((r = fa_merge_expect(m, node, why)) != 0)
+			return r;
+		e = json_object_get(m->expected, node);
+	} else if (json_object_get(e, "state") != NULL)
+		return fa_why(why, "node %s is listed twice", node);
+	return put_new(e, "state", json_string(state)) != 0 ||
+	    put_new(e, "reason", bstr(reason != NULL && *reason != '\0' ?
+	    reason : "no reason given", MAX_LINE)) != 0 ? FA_ERR_NOMEM : 0;
 }
 
 /* "a (3 reports), b (1 report), ... and K more" of a value->count map. */
@@ -1006,7 +1240,9 @@ families_json(const struct fa_merge *m, size_t nn)
 
 	for (f = 0; o != NULL && f < FA_FAM_MAX; f++) {
 		miss = m->missing[f];
-		if (m->collected[f] == nn)
+		if (nn == 0)
+			reason = fa_strfmt("no node report was merged");
+		else if (m->collected[f] == nn)
 			reason = fa_strfmt("collected on all %zu nodes", nn);
 		else
 			reason = fa_strfmt("collected on %zu of %zu nodes; "
@@ -1014,8 +1250,10 @@ families_json(const struct fa_merge *m, size_t nn)
 			    m->collected[f], nn,
 			    fa_family_name((enum fa_family)f));
 		e = json_object_get(json_array_get(miss, 0), "state");
-		fam = json_pack("{s:s, s:s?}", "state", m->collected[f] > 0 ||
-		    e == NULL ? fa_fam_state_name(FA_FAMST_COLLECTED) :
+		fam = json_pack("{s:s, s:s?}", "state", nn == 0 ?
+		    fa_fam_state_name(FA_FAMST_UNAVAILABLE) :
+		    m->collected[f] > 0 || e == NULL ?
+		    fa_fam_state_name(FA_FAMST_COLLECTED) :
 		    json_string_value(e), "reason", reason);
 		free(reason);
 		if (fam == NULL || json_object_set_new(o,
@@ -1155,26 +1393,146 @@ common_policy(const struct fa_merge *m)
 	return json_object_iter_key(it);
 }
 
+/* The expected entry that accounts for node entry n, or NULL. */
+static json_t *
+expected_for(const struct fa_merge *m, const json_t *n)
+{
+	const char *k = jstr(n, "scheduler_node"), *dot;
+	json_t *e;
+	char *first;
+
+	if (k != NULL)
+		return json_object_get(m->expected, k);
+	if ((k = jstr(n, "host")) == NULL)
+		return NULL;
+	if ((e = json_object_get(m->expected, k)) != NULL ||
+	    (dot = strchr(k, '.')) == NULL)
+		return e;
+	/* A host's first label: gpu01.cluster.example is node gpu01. */
+	if ((first = fa_strfmt("%.*s", (int)(dot - k), k)) == NULL)
+		return NULL;
+	e = json_object_get(m->expected, first);
+	free(first);
+	return e;
+}
+
+/*
+ * Match the reports against the expected nodes, add an entry for each
+ * expected node without one, and count: merged.accounting, and
+ * summary.nodes_not_scanned / summary.complete.  0 or FA_ERR_NOMEM.
+ */
+static int
+finish_accounting(struct fa_merge *m, json_t *sum, json_t **acct)
+{
+	size_t c[5] = { 0 }, sig[4] = { 0 }, unexpected = 0, i;
+	static const char *const states[] = { "scanned", "rejected",
+	    "failed", "timed_out", "missing" };
+	static const char *const sigs[] = { "good", "bad", "unsigned",
+	    "unchecked" };
+	const char *k, *st, *un = NULL;
+	json_t *n, *e;
+	size_t j, nent = json_array_size(m->nodes);
+
+	*acct = NULL;
+	for (i = 0; i < nent; i++) {
+		n = json_array_get(m->nodes, i);
+		if ((e = expected_for(m, n)) == NULL) {
+			if (json_object_size(m->expected) > 0) {
+				if (unexpected++ == 0)
+					un = jstr(n, "node");
+				if (put_new(n, "expected", json_false()) != 0)
+					return FA_ERR_NOMEM;
+			}
+			continue;
+		}
+		if (put_new(n, "expected", json_true()) != 0 ||
+		    put_new(e, "found", json_integer(jint(e, "found") + 1)) !=
+		    0)
+			return FA_ERR_NOMEM;
+		if (jstr(e, "state") != NULL && warn(m, "node %s is listed as "
+		    "%s (%s), but a report of it was given: the report is "
+		    "used", jstr(n, "node"), jstr(e, "state"),
+		    jstr(e, "reason")) != 0)
+			return FA_ERR_NOMEM;
+	}
+	if (m->samehost > MAX_LISTED && warn(m, "... and %zu more nodes "
+	    "report a host name another node reported", m->samehost -
+	    MAX_LISTED) != 0)
+		return FA_ERR_NOMEM;
+	if (unexpected > 0 && warn(m, "%zu report%s from nodes not in the "
+	    "expected list (the first: %s): merged, and marked "
+	    "\"expected\": false", unexpected, unexpected == 1 ? " is" :
+	    "s are", un) != 0)
+		return FA_ERR_NOMEM;
+	json_object_foreach(m->expected, k, e) {
+		if (jint(e, "found") > 1 && warn(m, "expected node %s has "
+		    "%lld reports", k, (long long)jint(e, "found")) != 0)
+			return FA_ERR_NOMEM;
+		if (jint(e, "found") > 0)
+			continue;
+		st = jstr(e, "state") != NULL ? jstr(e, "state") : "missing";
+		n = json_pack("{s:s, s:s, s:O?, s:b}", "node", k, "state", st,
+		    "reason", jstr(e, "reason") != NULL ?
+		    json_object_get(e, "reason") : NULL, "expected", 1);
+		if (n != NULL && jstr(e, "reason") == NULL &&
+		    put_new(n, "reason", json_string("no report from this "
+		    "node, and no failure recorded for it")) != 0) {
+			json_decref(n);
+			n = NULL;
+		}
+		if (json_array_append_new(m->nodes, n) != 0)
+			return FA_ERR_NOMEM;
+	}
+	json_array_foreach(m->nodes, i, n) {
+		for (j = 0; j < 5; j++)
+			if ((st = jstr(n, "state")) != NULL &&
+			    strcmp(st, states[j]) == 0)
+				c[j]++;
+		for (j = 0; j < 4; j++)
+			if ((st = jstr(n, "signature")) != NULL &&
+			    strcmp(st, sigs[j]) == 0)
+				sig[j]++;
+	}
+	*acct = json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, "
+	    "s:{s:I, s:I, s:I, s:I}}", "expected",
+	    json_object_size(m->expected) > 0 ? json_integer((json_int_t)
+	    json_object_size(m->expected)) : json_null(),
+	    "scanned", (json_int_t)c[0], "rejected", (json_int_t)c[1],
+	    "failed", (json_int_t)c[2], "timed_out", (json_int_t)c[3],
+	    "missing", (json_int_t)c[4], "unexpected", (json_int_t)unexpected,
+	    "signatures", "good", (json_int_t)sig[0], "bad",
+	    (json_int_t)sig[1], "unsigned", (json_int_t)sig[2], "unchecked",
+	    (json_int_t)sig[3]);
+	if (*acct == NULL || json_object_update_new(sum, json_pack("{s:I, "
+	    "s:b}", "nodes_not_scanned", (json_int_t)(c[1] + c[2] + c[3] +
+	    c[4]), "complete", c[1] + c[2] + c[3] + c[4] == 0)) != 0)
+		return FA_ERR_NOMEM;
+	return 0;
+}
+
 int
 fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
     char **why)
 {
-	json_t *root = NULL, *results, *sum, *fams, *scan;
-	size_t nn = json_array_size(m->nodes);
+	json_t *root = NULL, *results, *sum, *fams, *scan, *acct = NULL;
+	size_t nn = m->nscanned;
 	char when[32];
 	int f;
 
 	*out = NULL;
 	if (why != NULL)
 		*why = NULL;
-	if (nn == 0)
+	/* With nodes accounted for, a report with no result says so. */
+	if (json_array_size(m->nodes) == 0 &&
+	    json_object_size(m->expected) == 0)
 		return fa_why(why, "no report to merge");
 	fa_time_rfc3339(generated, when, sizeof(when));
 	results = json_array();
 	sum = json_object();
 	fams = json_array();
 	if (results == NULL || sum == NULL || fams == NULL ||
-	    finish_results(m, nn, results, sum) != 0)
+	    finish_results(m, nn, results, sum) != 0 ||
+	    finish_accounting(m, sum, &acct) != 0)
 		goto nomem;
 	for (f = 0; f < FA_FAM_MAX; f++)
 		if (m->collected[f] > 0 && json_array_append_new(fams,
@@ -1209,6 +1567,13 @@ fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
 	    "merged", "reports", (json_int_t)nn, "nodes", m->nodes,
 	    "families", family_coverage(m), "warnings", m->warnings);
 	sum = results = NULL;
+	if (root == NULL)
+		goto nomem;
+	f = json_object_set_new(json_object_get(root, "merged"),
+	    "accounting", acct);
+	acct = NULL;	/* stolen, even on failure */
+	if (f != 0)
+		goto nomem;
 	if (root == NULL || (json_array_size(m->expired) > 0 &&
 	    json_object_set(root, "expired_waivers", m->expired) != 0))
 		goto nomem;
@@ -1219,6 +1584,7 @@ nomem:
 	json_decref(results);
 	json_decref(sum);
 	json_decref(fams);
+	json_decref(acct);
 	return FA_ERR_NOMEM;
 }
 
@@ -1264,36 +1630,92 @@ char *
 fa_merge_summary(const json_t *mj)
 {
 	const json_t *s = json_object_get(mj, "summary");
+	const json_t *a = json_object_get(json_object_get(mj, "merged"),
+	    "accounting");
 	enum fa_severity sv;
 	const char *fo = jstr(s, "fail_on");
+	char *inc = NULL, *out;
 
 	/* Only a known severity name reaches the terminal. */
 	if (fo == NULL || fa_severity_parse(fo, &sv) != 0)
 		fo = "?";
-	return fa_strfmt("Merged %lld nodes: %lld fail (%lld at or above %s "
+	inc = num(s, "nodes_not_scanned") > 0 ? fa_strfmt(" INCOMPLETE: "
+	    "%lld node%s not in this report (%lld failed, %lld timed out, "
+	    "%lld missing, %lld rejected).", num(s, "nodes_not_scanned"),
+	    num(s, "nodes_not_scanned") == 1 ? "" : "s", num(a, "failed"),
+	    num(a, "timed_out"), num(a, "missing"), num(a, "rejected")) :
+	    fa_strdup("");
+	if (inc == NULL)
+		return NULL;
+	out = fa_strfmt("Merged %lld nodes: %lld fail (%lld at or above %s "
 	    "and not waived, on %lld nodes; %lld waived), %lld pass, %lld not "
-	    "tested, %lld not applicable, %lld error.", num(s, "nodes"),
+	    "tested, %lld not applicable, %lld error.%s", num(s, "nodes"),
 	    num(s, "fail"), num(s, "failing_at_or_above"),
 	    fo, num(s, "nodes_failing"),
 	    num(s, "waived"), num(s, "pass"), num(s, "not_tested"),
-	    num(s, "not_applicable"), num(s, "error"));
+	    num(s, "not_applicable"), num(s, "error"), inc);
+	free(inc);
+	return out;
 }
 
-/* The per-node coverage table. */
+/* "Accounted: ..." line of merged.accounting. */
+static void
+txt_accounting(FILE *f, const json_t *a)
+{
+	const json_t *sg = json_object_get(a, "signatures");
+
+	if (a == NULL)
+		return;
+	fputs("Accounted: ", f);
+	if (json_is_integer(json_object_get(a, "expected")))
+		fprintf(f, "%lld expected; ", num(a, "expected"));
+	else
+		fputs("no expected node list; ", f);
+	fprintf(f, "%lld scanned, %lld rejected, %lld failed, %lld timed "
+	    "out, %lld missing", num(a, "scanned"), num(a, "rejected"),
+	    num(a, "failed"), num(a, "timed_out"), num(a, "missing"));
+	if (num(a, "unexpected") > 0)
+		fprintf(f, " (%lld scanned not expected)",
+		    num(a, "unexpected"));
+	fprintf(f, "\nSignatures: %lld good, %lld bad, %lld unsigned, %lld "
+	    "not checked\n", num(sg, "good"), num(sg, "bad"),
+	    num(sg, "unsigned"), num(sg, "unchecked"));
+}
+
+/* The per-node table: state, signature, coverage, counts. */
 static void
 txt_nodes(FILE *f, const json_t *nodes)
 {
 	const json_t *n, *e, *s;
+	const char *st;
 	size_t i, j;
 	int fam, has;
 
-	fputs("\nPer-node coverage (families collected; result counts):\n",
-	    f);
-	fprintf(f, "  %-24s %-4s %-4s %-4s %5s %5s %5s %5s %5s  %s\n", "NODE",
-	    "IB", "ETH", "HOST", "PASS", "FAIL", "N/T", "N/A", "ERR", "FILE");
+	fputs("\nNodes (state, signature, families collected, result "
+	    "counts):\n", f);
+	fprintf(f, "  %-24s %-9s %-9s %-4s %-4s %-4s %5s %5s %5s %5s %5s  "
+	    "%s\n", "NODE", "STATE", "SIGNATURE", "IB", "ETH", "HOST", "PASS",
+	    "FAIL", "N/T", "N/A", "ERR", "FILE OR REASON");
 	json_array_foreach(nodes, i, n) {
 		fputs("  ", f);
 		put_pad(f, jstr(n, "node"), 24);
+		st = jstr(n, "state") != NULL ? jstr(n, "state") : "scanned";
+		put_pad(f, st, 9);
+		put_pad(f, strcmp(st, "scanned") == 0 ||
+		    strcmp(st, "rejected") == 0 ? jstr(n, "signature") : "-",
+		    9);
+		if (strcmp(st, "scanned") != 0) {
+			fprintf(f, "%-4s %-4s %-4s %5s %5s %5s %5s %5s  ", "-",
+			    "-", "-", "-", "-", "-", "-", "-");
+			put(f, strcmp(st, "rejected") == 0 ?
+			    jstr(n, "signature_detail") : jstr(n, "reason"));
+			if (strcmp(st, "rejected") == 0) {
+				fputs(": ", f);
+				put(f, jstr(n, "file"));
+			}
+			fputc('\n', f);
+			continue;
+		}
 		for (fam = 0; fam < FA_FAM_MAX; fam++) {
 			has = 0;
 			json_array_foreach(json_object_get(n, "families"), j,
@@ -1478,6 +1900,7 @@ fa_merge_txt(const json_t *mj, size_t max)
 		put(f, json_string_value(e));
 		fputc('\n', f);
 	}
+	txt_accounting(f, json_object_get(merged, "accounting"));
 	txt_nodes(f, json_object_get(merged, "nodes"));
 	fputc('\n', f);
 	txt_families(f, json_object_get(merged, "families"),

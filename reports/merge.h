@@ -22,6 +22,13 @@
  * error), absent (the node's report has no result of that check)}, the same
  * for every result of one check ID.  merged.families says, per family, on
  * which nodes it was not collected.
+ *
+ * Accounting.  merged.nodes has one entry per node: "state" scanned
+ * (merged), rejected (bad or missing signature, not merged), failed,
+ * timed_out or missing (no report), with its signature state.
+ * merged.accounting counts them; summary.nodes_not_scanned is the number
+ * of nodes whose results are not in the report, and summary.complete is
+ * false when it is not 0: such a cluster is never "clean".
  */
 #ifndef FA_MERGE_H
 #define FA_MERGE_H
@@ -63,6 +70,55 @@ int fa_merge_check_report(const json_t *report, char **why);
  */
 int fa_merge_add(struct fa_merge *m, const json_t *report, const char *file,
     const char *sha256, char **why);
+
+/*
+ * Node identity.  A merged node is named by the scheduler's node name
+ * (scan.node, from scan --node-name), else its host name, else its file;
+ * scan.id (random per scan) tells two scans apart.  A second report of the
+ * same name is a second node, named NAME#<first 8 digits of its scan.id>
+ * (NAME#2, #3... without one), with a warning; so is a host name shared
+ * by nodes of different scheduler names.  Refused as the same scan: the
+ * same bytes (SHA-256), the same scan.id, or, for reports without a
+ * scan.id, the same host and start time.
+ */
+
+/* Where a report came from, and what its signature said. */
+struct fa_merge_src {
+	const char	*file;		/* as given */
+	const char	*sha256;	/* hex digest of its bytes */
+	const char	*signature;	/* "good", "bad", "unsigned", or NULL:
+					 * not checked */
+	const char	*sig_detail;	/* bad, unsigned: why (or NULL) */
+};
+
+/* fa_merge_add(), with the signature state recorded in merged.nodes. */
+int fa_merge_add_src(struct fa_merge *m, const json_t *report,
+    const struct fa_merge_src *src, char **why);
+
+/*
+ * A report refused for its signature (merge --require-signature): listed
+ * in merged.nodes with state "rejected", its results not merged.  The
+ * report is only read for its node identity.  0 or FA_ERR_NOMEM.
+ */
+int fa_merge_reject(struct fa_merge *m, const json_t *report,
+    const struct fa_merge_src *src, char **why);
+
+/*
+ * The nodes that should have reported (merge --expect): a report whose
+ * scan.node (else scan.host, or its first label) is such a name accounts
+ * for it; any other report is "unexpected" (merged, with a warning).  A
+ * name expected twice is FA_ERR_INPUT.
+ */
+int fa_merge_expect(struct fa_merge *m, const char *node, char **why);
+
+/*
+ * An expected node whose scan did not produce a report (merge --failed):
+ * state "failed" or "timed_out", with the reason.  An expected node with
+ * neither a report nor such a line is "missing".  FA_ERR_INPUT for another
+ * state or a node named twice.
+ */
+int fa_merge_unscanned(struct fa_merge *m, const char *node,
+    const char *state, const char *reason, char **why);
 
 /*
  * The merged report (a new object), its evaluation stamped `generated`.

@@ -1016,11 +1016,23 @@ summary_verdict(struct html *h, xmlNodePtr sec)
 	size_t undecided = h->by_status[FA_ST_NOT_TESTED] +
 	    h->by_status[FA_ST_ERROR] + h->by_status[ST_OTHER];
 	const char *fo = sev_word[h->fail_on];
+	json_int_t left = json_integer_value(jget(jget(h->rep, "summary"),
+	    "nodes_not_scanned"));
 
+	if (left > 0)
+		putf(h, el(h, sec, "p", h->failing > 0 ? "verdict bad" :
+		    "verdict open"), "Incomplete: %lld %s of the cluster %s "
+		    "not in this report (section 2)%s", (long long)left,
+		    plural((size_t)left, "node", "nodes"),
+		    plural((size_t)left, "is", "are"), h->failing > 0 ?
+		    "; what it holds is not acceptable as is:" :
+		    ": nothing is known of them.");
 	if (h->failing > 0)
 		putf(h, el(h, sec, "p", "verdict bad"), "Not acceptable as "
 		    "is: %zu %s at or above %s severity.", h->failing,
 		    plural(h->failing, "failure", "failures"), fo);
+	else if (left > 0)
+		;
 	else if (h->nres == 0)
 		put(h, el(h, sec, "p", "verdict open"), "No conclusion is "
 		    "possible: this report holds no check results.");
@@ -1310,34 +1322,63 @@ scope_baseline(struct html *h, xmlNodePtr tb)
 static void
 scope_merged(struct html *h, xmlNodePtr sec)
 {
-	static const char *const heads[] = { "Node", "Report file",
-	    "SHA-256", "Scan started", "Families", "Failed", NULL };
-	const json_t *m = jget(h->rep, "merged"), *nodes, *nd;
-	xmlNodePtr tb, tr;
+	static const char *const heads[] = { "Node", "State", "Signature",
+	    "Report file, or why none", "SHA-256", "Scan started",
+	    "Families", "Failed", NULL };
+	const json_t *m = jget(h->rep, "merged"), *nodes, *nd, *a, *sg;
+	xmlNodePtr tb, tr, p;
+	const char *st;
 	size_t i;
 
 	if (m == NULL || json_is_null(m))
 		return;
 	nodes = jget(m, "nodes");
+	a = jget(m, "accounting");
+	sg = jget(a, "signatures");
 	el_text(h, sec, "h3", NULL, "Merged reports");
-	putf(h, el(h, sec, "p", NULL), "This report merges the reports of "
-	    "%zu nodes:", json_array_size(nodes));
+	p = el(h, sec, "p", NULL);
+	putf(h, p, "This report merges the reports of %lld nodes",
+	    (long long)json_integer_value(jget(m, "reports")));
+	if (json_is_integer(jget(a, "expected")))
+		putf(h, p, " of the %lld expected",
+		    (long long)json_integer_value(jget(a, "expected")));
+	if (a != NULL)
+		putf(h, p, "; %lld rejected for their signature, %lld failed, "
+		    "%lld timed out, %lld missing. Signatures: %lld good, %lld "
+		    "bad, %lld unsigned, %lld not checked.",
+		    (long long)json_integer_value(jget(a, "rejected")),
+		    (long long)json_integer_value(jget(a, "failed")),
+		    (long long)json_integer_value(jget(a, "timed_out")),
+		    (long long)json_integer_value(jget(a, "missing")),
+		    (long long)json_integer_value(jget(sg, "good")),
+		    (long long)json_integer_value(jget(sg, "bad")),
+		    (long long)json_integer_value(jget(sg, "unsigned")),
+		    (long long)json_integer_value(jget(sg, "unchecked")));
+	else
+		put(h, p, ".");
 	tb = table(h, sec, "list nodes", heads);
 	json_array_foreach(nodes, i, nd) {
 		if (i >= FA_HTML_ROWS_MAX)
 			break;
+		st = jstr(nd, "state") != NULL ? jstr(nd, "state") : "scanned";
 		tr = el(h, tb, "tr", NULL);
-		put_json(h, el(h, tr, "td", NULL), jget(nd, "host"),
-		    FA_HTML_STR_MAX, "?");
-		put_json(h, el(h, tr, "td", NULL), jget(nd, "file"),
-		    FA_HTML_STR_MAX, "?");
-		put_code(h, el(h, tr, "td", NULL), jget(nd, "sha256"), "?");
+		put_json(h, el(h, tr, "td", NULL), either(jget(nd, "node"),
+		    jget(nd, "host")), FA_HTML_STR_MAX, "?");
+		put_json(h, el(h, tr, "td", NULL), jget(nd, "state"), 32,
+		    "scanned");
+		put_json(h, el(h, tr, "td", NULL), jget(nd, "signature"), 32,
+		    "-");
+		put_json(h, el(h, tr, "td", NULL), strcmp(st, "scanned") == 0 ?
+		    jget(nd, "file") : strcmp(st, "rejected") == 0 ?
+		    jget(nd, "signature_detail") : jget(nd, "reason"),
+		    FA_HTML_STR_MAX, "-");
+		put_code(h, el(h, tr, "td", NULL), jget(nd, "sha256"), "-");
 		put_json(h, el(h, tr, "td", NULL), jget(nd, "started"), 64,
-		    "?");
+		    "-");
 		put_json(h, el(h, tr, "td", NULL), jget(nd, "families"), 256,
-		    "?");
+		    "-");
 		put_json(h, el(h, tr, "td", "num"), jget(jget(nd, "summary"),
-		    "fail"), 32, "?");
+		    "fail"), 32, "-");
 	}
 	cut_note(h, sec, FA_HTML_ROWS_MAX, json_array_size(nodes), "nodes");
 }

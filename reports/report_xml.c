@@ -85,6 +85,26 @@ ok_mode(const char *s)
 }
 
 static int
+ok_node_state(const char *s)
+{
+	static const char *const v[] = { "scanned", "rejected", "failed",
+	    "timed_out", "missing", NULL };
+	size_t i;
+
+	for (i = 0; v[i] != NULL; i++)
+		if (strcmp(s, v[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+ok_signature(const char *s)
+{
+	return strcmp(s, "good") == 0 || strcmp(s, "bad") == 0 ||
+	    strcmp(s, "unsigned") == 0 || strcmp(s, "unchecked") == 0;
+}
+
+static int
 ok_baseline(const char *s)
 {
 	return strcmp(s, "new") == 0 || strcmp(s, "unchanged") == 0 ||
@@ -141,8 +161,8 @@ static const struct field catalogue_f[] = {
 };
 static const struct field scan_f[] = {
 	TYPED("started", F_DATETIME), TYPED("finished", F_DATETIME),
-	TEXT("host"), TEXT("run_by"), LIST("families", &family_item),
-	TYPED("active", F_BOOL),
+	TEXT("host"), TEXT("node"), TEXT("id"), TEXT("run_by"),
+	LIST("families", &family_item), TYPED("active", F_BOOL),
 	OBJ("catalogue", catalogue_f), END
 };
 static const struct field scope_catalogue_f[] = {
@@ -198,16 +218,31 @@ static const struct field summary_f[] = {
 	TYPED("not_tested", F_COUNT), TYPED("not_applicable", F_COUNT),
 	TYPED("error", F_COUNT), ENUM("fail_on", ok_severity),
 	TYPED("failing_at_or_above", F_COUNT), TYPED("waived", F_COUNT),
-	TYPED("catalogue_stale", F_BOOL), END
+	TYPED("catalogue_stale", F_BOOL),
+	TYPED("nodes_not_scanned", F_COUNT), TYPED("complete", F_BOOL), END
 };
 static const struct field node_f[] = {
-	TEXT("host"), TEXT("file"), TYPED("sha256", F_SHA256),
-	TYPED("started", F_DATETIME), LIST("families", &family_item),
-	OBJ("summary", summary_f), END
+	TEXT("node"), ENUM("state", ok_node_state),
+	TYPED("expected", F_BOOL), TEXT("host"), TEXT("scheduler_node"),
+	TEXT("scan_id"), TEXT("file"), TYPED("sha256", F_SHA256),
+	ENUM("signature", ok_signature), TEXT("signature_detail"),
+	TEXT("reason"), TYPED("started", F_DATETIME),
+	LIST("families", &family_item), OBJ("summary", summary_f), END
 };
 static const struct field node_item = OBJ("node", node_f);
+static const struct field signatures_f[] = {
+	TYPED("good", F_COUNT), TYPED("bad", F_COUNT),
+	TYPED("unsigned", F_COUNT), TYPED("unchecked", F_COUNT), END
+};
+static const struct field accounting_f[] = {
+	TYPED("expected", F_COUNT), TYPED("scanned", F_COUNT),
+	TYPED("rejected", F_COUNT), TYPED("failed", F_COUNT),
+	TYPED("timed_out", F_COUNT), TYPED("missing", F_COUNT),
+	TYPED("unexpected", F_COUNT), OBJ("signatures", signatures_f), END
+};
 static const struct field merged_f[] = {
-	TYPED("reports", F_COUNT), LIST("nodes", &node_item), END
+	TYPED("reports", F_COUNT), OBJ("accounting", accounting_f),
+	LIST("nodes", &node_item), END
 };
 static const struct field evidence_f[] = {
 	TEXT("observation"), TEXT("field"), ANY("value"), END

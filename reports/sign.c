@@ -988,6 +988,86 @@ fa_verify_outdir(const char *dir, EVP_PKEY *pub, struct fa_verify *v,
 	return r;
 }
 
+int
+fa_verify_report(const char *dir, const char *name, const char *hex,
+    EVP_PKEY *pub, char **why)
+{
+	struct fa_sums s = { NULL, 0, 0 };
+	char *text = NULL, *sig = NULL, *label = NULL;
+	const char *which = FA_SUMS_NAME;
+	size_t len = 0, siglen = 0, i;
+	int dfd, r, sig_step = 0;
+
+	*why = NULL;
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		*why = fa_strfmt("%s: %s", dir, strerror(errno));
+		return FA_ERR_IO;
+	}
+	if ((label = fa_strfmt("%s/%s", dir, FA_SUMS_NAME)) == NULL) {
+		r = FA_ERR_NOMEM;
+		goto out;
+	}
+	r = slurp(dfd, FA_SUMS_NAME, 1, FA_SUMS_MAX_BYTES, &text, &len);
+	if (r == FA_ERR_NOTFOUND) {
+		*why = fa_strfmt("no %s beside it", FA_SUMS_NAME);
+		r = FA_SIG_UNSIGNED;
+		goto out;
+	}
+	if (r == 0) {
+		which = FA_SIG_NAME;
+		sig_step = 1;
+		r = slurp(dfd, FA_SIG_NAME, 1, FA_SIG_MAX_BYTES, &sig,
+		    &siglen);
+		if (r == FA_ERR_NOTFOUND) {
+			*why = fa_strfmt("%s is not signed (no %s)",
+			    FA_SUMS_NAME, FA_SIG_NAME);
+			r = FA_SIG_UNSIGNED;
+			goto out;
+		}
+	}
+	if (r == FA_ERR_INPUT || r == FA_ERR_TOOBIG) {
+		*why = file_error(r, which, sig_step ? FA_SIG_MAX_BYTES :
+		    FA_SUMS_MAX_BYTES);
+		r = FA_SIG_BAD;
+		goto out;
+	}
+	if (r != 0) {
+		free(label);
+		label = fa_strfmt("%s/%s", dir, which);
+		*why = label == NULL ? NULL : file_error(r, label,
+		    FA_SUMS_MAX_BYTES);
+		goto out;
+	}
+	if (!fa_verify_buf(pub, text, len, (unsigned char *)sig, siglen)) {
+		*why = fa_strfmt("bad signature: %s was changed, or signed "
+		    "with another key", FA_SUMS_NAME);
+		r = FA_SIG_BAD;
+		goto out;
+	}
+	if ((r = fa_sums_parse(text, len, FA_SUMS_NAME, &s, why)) != 0) {
+		r = r == FA_ERR_NOMEM ? r : FA_SIG_BAD;
+		goto out;
+	}
+	r = FA_SIG_BAD;
+	for (i = 0; i < s.n; i++)
+		if (strcmp(s.v[i].name, name) == 0)
+			break;
+	if (i == s.n)
+		*why = fa_strfmt("%s does not list it", FA_SUMS_NAME);
+	else if (strcmp(s.v[i].hex, hex) != 0)
+		*why = fa_strfmt("changed after signing (sha256 %s, %s lists "
+		    "%s)", hex, FA_SUMS_NAME, s.v[i].hex);
+	else
+		r = FA_SIG_GOOD;
+out:
+	fa_sums_free(&s);
+	free(text);
+	free(sig);
+	free(label);
+	close(dfd);
+	return r;
+}
+
 /* ---- the history chain ---- */
 
 /* A run's name: YYYYmmddTHHMMSSZ, optionally "-N" (N from 1, <= 5 digits). */

@@ -154,4 +154,22 @@ int fa_verify_chain(const char *dir, EVP_PKEY *pub, struct fa_verify *v,
 
 void fa_verify_free(struct fa_verify *v);
 
+/* What fa_verify_report() found. */
+enum fa_sig_state {
+	FA_SIG_GOOD,		/* signed by the key, digest listed and equal */
+	FA_SIG_UNSIGNED,	/* no SHA256SUMS, or no SHA256SUMS.sig */
+	FA_SIG_BAD		/* anything else: see *why */
+};
+
+/*
+ * Is the file name in directory dir, whose bytes hash to hex (the caller
+ * hashed what it read, so nothing can change between check and use),
+ * certified by dir/SHA256SUMS and its signature dir/SHA256SUMS.sig under
+ * pub?  Returns an fa_sig_state (*why: a new string saying what, for
+ * UNSIGNED and BAD), or a negative FA_ERR_* (*why) when a file could not
+ * be read for another reason than its absence.
+ */
+int fa_verify_report(const char *dir, const char *name, const char *hex,
+    EVP_PKEY *pub, char **why);
+
 #endif

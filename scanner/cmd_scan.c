@@ -9,6 +9,7 @@
  * child that drops to --user (default nobody) first; see privsep.c.
  */
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -47,13 +48,13 @@ const char fa_usage_scan[] =
     "                     [--baseline report.json] [--sign key.pem]\n"
     "                     [--history dir] [--keep count] [--metrics file]\n"
     "                     [--syslog] [--timeout ms] [--max-time seconds]\n"
-    "                     [--user name]\n";
+    "                     [--user name] [--node-name name]\n";
 
 enum { OPT_IB = 256, OPT_REVEAL, OPT_FAIL_ON, OPT_RETRIES, OPT_TIMEOUT,
 	OPT_ACTIVE, OPT_HOST, OPT_CVEDB, OPT_ETH, OPT_LISTEN, OPT_PCAP,
 	OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_KEEP, OPT_METRICS,
 	OPT_SYSLOG, OPT_MAX_OUTSTANDING, OPT_MAX_TIME, OPT_USER,
-	OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY };
+	OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY, OPT_NODE_NAME };
 
 static const struct option longopts[] = {
 	{ "active", no_argument, NULL, OPT_ACTIVE },
@@ -85,6 +86,7 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "user", required_argument, NULL, OPT_USER },
+	{ "node-name", required_argument, NULL, OPT_NODE_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -239,12 +241,49 @@ key_probes_json(unsigned off)
 	return a;
 }
 
+/*
+ * --node-name: the scheduler's name of this node (Slurm's SLURMD_NODENAME,
+ * Kubernetes' spec.nodeName), 1-64 bytes of letters, digits and
+ * "-_.:@", as both schedulers' names are.  0, or -1 with a diagnostic.
+ */
+static int
+node_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 64 || strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:@") != n) {
+		fa_diag("--node-name", "must be 1 to 64 letters, digits or "
+		    "-_.:@");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * scan.id: 128 random bits in hex, the identity of this scan; with
+ * scan.node (--node-name) and scan.host it tells apart two nodes that
+ * report the same host name to `fabaudit merge`.
+ */
+static int
+scan_id(char out[33])
+{
+	unsigned char b[16];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return FA_ERR_INTERNAL;
+	for (i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
 static int
 set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
-    time_t started, json_t *cvedb, const char *cvedb_path,
-    const char *cvedb_why, const json_t *cvedb_prov)
+    const char *node_name, time_t started, json_t *cvedb,
+    const char *cvedb_path, const char *cvedb_why, const json_t *cvedb_prov)
 {
-	char host[256], when[32], *h, *by = NULL;
+	char host[256], when[32], id[33], *h, *by = NULL;
 	const struct passwd *pw;
 	json_t *scan, *fams;
 
@@ -262,12 +301,17 @@ set_meta(struct fa_snapshot *snap, const struct fa_ib_opts *ib,
 		by = t;
 	}
 	fa_time_rfc3339(started, when, sizeof(when));
+	if (scan_id(id) != 0) {
+		free(h);
+		free(by);
+		return FA_ERR_INTERNAL;
+	}
 	fams = json_array();	/* filled in when the scan ends */
 	/* max_smps: the name of the window before --max-outstanding, kept
 	 * for readers of older snapshots' fields. */
-	scan = json_pack("{s:s, s:s, s:s?, s:o, s:b, s:o, s:{s:s?, s:i, s:i, "
-	    "s:i, s:i, s:i, s:i, s:o}}", "started", when, "host", h,
-	    "run_by", by,
+	scan = json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:o, s:b, s:o, s:{s:s?, "
+	    "s:i, s:i, s:i, s:i, s:i, s:i, s:o}}", "id", id, "started", when,
+	    "host", h, "node", node_name, "run_by", by,
 	    "families", fams,
 	    "active", ib->active, "catalogue", fa_catalogue_meta(cvedb,
 	    cvedb_path, cvedb_why, started, cvedb_prov), "ib_options", "ca",
@@ -558,7 +602,7 @@ fa_cmd_scan(int argc, char **argv)
 	int usable = 0, made_outdir = 0, began = 0, r;
 	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
 	struct fa_emitted done = { NULL, 0 };
-	const char *user_opt = NULL;
+	const char *user_opt = NULL, *node_name = NULL;
 	struct fa_priv_user user;
 	unsigned max_time = 0;
 	int drop = 0;
@@ -567,7 +611,7 @@ fa_cmd_scan(int argc, char **argv)
 	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
 	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
 	    OPT_MAX_OUTSTANDING, OPT_HOST, OPT_ETH, OPT_MAX_TIME, OPT_USER,
-	    OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY, 0 };
+	    OPT_KEY_PROBES, OPT_MAX_FRAMES, OPT_CVEKEY, OPT_NODE_NAME, 0 };
 	unsigned char seen[FA_OPT_SEEN] = { 0 };
 
 	optind = 1;
@@ -702,6 +746,11 @@ fa_cmd_scan(int argc, char **argv)
 		case OPT_USER:
 			user_opt = optarg;
 			break;
+		case OPT_NODE_NAME:
+			if (node_name_ok(optarg) != 0)
+				goto usage;
+			node_name = optarg;
+			break;
 		case 'h':
 			fputs(fa_usage_scan, stdout);
 			return FA_EXIT_OK;
@@ -796,8 +845,8 @@ fa_cmd_scan(int argc, char **argv)
 	ib.reveal = out.reveal;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
-	    set_meta(snap, &ib, started, cvedb, cvedb_path, cvedb_why,
-	    cvedb_prov) != 0 ||
+	    set_meta(snap, &ib, node_name, started, cvedb, cvedb_path,
+	    cvedb_why, cvedb_prov) != 0 ||
 	    (policy_path != NULL && fa_snapshot_set_policy(snap, policy_path,
 	    policy->text) != 0)) {
 		fa_diag(NULL, "out of memory");

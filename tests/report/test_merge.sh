@@ -93,7 +93,7 @@ expect_eq "failing_at_or_above as counted" \
 expect_eq "scan.families is the union" \
     "$(jq -c .scan.families "$J")" '["ib","host"]'
 expect_grep "report.txt: node table row of n2 without IB" \
-    '^  n2 +-    -    yes ' "$O/report.txt"
+    '^  n2 +scanned +unchecked +-    -    yes ' "$O/report.txt"
 expect_grep "report.txt: family coverage line" \
     '^ib: not collected on 1 of 3 nodes: n2 \(not_requested\)$' \
     "$O/report.txt"

@@ -414,10 +414,233 @@ test_duplicates(void **state)
 	assert_string_equal(sget(json_array_get(json_object_get(
 	    json_object_get(mj, "merged"), "nodes"), 2), "node"),
 	    "nohost.json");
+	/* Named a#2: no scan id to tell it by. */
+	assert_string_equal(sget(json_array_get(json_object_get(
+	    json_object_get(mj, "merged"), "nodes"), 1), "node"), "a#2");
 	assert_non_null(strstr(json_string_value(json_array_get(
 	    json_object_get(json_object_get(mj, "merged"), "warnings"), 0)),
-	    "host a has two reports (first.json and fourth.json"));
+	    "node a has two reports (first.json and fourth.json): they are "
+	    "two nodes, both listed; the second is named a#2"));
 	json_decref(mj);
+	fa_merge_free(m);
+}
+
+/* report() with scan.node and scan.id set. */
+static json_t *
+sched_report(const char *node, const char *host, const char *id,
+    const char *started, json_t *results)
+{
+	json_t *r = report(host, started, results);
+	json_t *scan = json_object_get(r, "scan");
+
+	if (node != NULL)
+		assert_int_equal(json_object_set_new(scan, "node",
+		    json_string(node)), 0);
+	if (id != NULL)
+		assert_int_equal(json_object_set_new(scan, "id",
+		    json_string(id)), 0);
+	return r;
+}
+
+#define ID1	"0123456789abcdef0123456789abcdef"
+#define ID2	"fedcba9876543210fedcba9876543210"
+#define ID3	"00000000111111112222222233333333"
+
+/*
+ * Identity (issue: duplicate host names abort the merge): two scheduler
+ * nodes with one host name and one start second are two nodes; the same
+ * scan id twice is one scan; a scheduler name given twice is two nodes
+ * told apart by their scan ids.
+ */
+static void
+test_identity(void **state)
+{
+	struct fa_merge *m = fa_merge_new(FA_SEV_HIGH);
+	const json_t *nodes, *w;
+	json_t *mj;
+	char *why = NULL;
+
+	(void)state;
+	add_ok(m, sched_report("gpu1", "localhost", ID1,
+	    "2026-12-02T09:00:00Z", json_pack("[o]", res("HOST-LSM-OFF",
+	    "host", "fail", "high", "host", "x"))), "n1.json");
+	add_ok(m, sched_report("gpu2", "localhost", ID2,
+	    "2026-12-02T09:00:00Z", json_pack("[o]", res("HOST-LSM-OFF",
+	    "host", "fail", "high", "host", "x"))), "n2.json");
+	/* The same scan id, other bytes: the same scan. */
+	assert_int_equal(add(m, sched_report("gpu3", "other", ID2,
+	    "2026-12-02T09:05:00Z", json_pack("[]")), "n3.json", &why),
+	    FA_ERR_INPUT);
+	assert_non_null(strstr(why, "same scan as n2.json (scan id " ID2));
+	free(why);
+	why = NULL;
+	/* gpu1 again, another scan: a second node named by its id. */
+	add_ok(m, sched_report("gpu1", "h9", ID3, "2026-12-02T09:07:00Z",
+	    json_pack("[]")), "n4.json");
+	mj = finish(m);
+	nodes = json_object_get(json_object_get(mj, "merged"), "nodes");
+	assert_int_equal(json_array_size(nodes), 3);
+	assert_string_equal(sget(json_array_get(nodes, 0), "node"), "gpu1");
+	assert_string_equal(sget(json_array_get(nodes, 1), "node"), "gpu2");
+	assert_string_equal(sget(json_array_get(nodes, 2), "node"),
+	    "gpu1#00000000");
+	assert_string_equal(sget(json_array_get(nodes, 1), "scan_id"), ID2);
+	assert_string_equal(sget(json_array_get(nodes, 1), "scheduler_node"),
+	    "gpu2");
+	assert_string_equal(sget(json_array_get(nodes, 1), "signature"),
+	    "unchecked");
+	/* Both localhost failures are kept, one per node. */
+	assert_int_equal(json_array_size(json_object_get(find(mj,
+	    "HOST-LSM-OFF", "fail", 0), "targets")), 2);
+	w = json_object_get(json_object_get(mj, "merged"), "warnings");
+	assert_int_equal(json_array_size(w), 2);
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
+	    "host name localhost is reported by two nodes (gpu1 and gpu2)"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 1)),
+	    "node gpu1 has two reports (n1.json and n4.json)"));
+	json_decref(mj);
+	fa_merge_free(m);
+}
+
+static const json_t *
+node_entry(const json_t *mj, const char *name)
+{
+	const json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(mj, "merged"),
+	    "nodes"), i, n)
+		if (strcmp(sget(n, "node"), name) == 0)
+			return n;
+	return NULL;
+}
+
+/*
+ * Accounting: expected nodes with a report (by scheduler name, by host,
+ * by the host's first label), failed, timed out, missing, rejected and
+ * unexpected ones; a report with nothing wrong but unscanned nodes is not
+ * complete.
+ */
+static void
+test_accounting(void **state)
+{
+	struct fa_merge *m = fa_merge_new(FA_SEV_HIGH);
+	const struct fa_merge_src bad = { "n5.json", "00", "bad",
+	    "bad signature" };
+	const json_t *a, *sum;
+	json_t *mj, *r;
+	char *why = NULL;
+	static const char *const exp[] = { "gpu1", "gpu2", "gpu3", "gpu4",
+	    "gpu5", "gpu6", "gpu7" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(exp) / sizeof(exp[0]); i++)
+		assert_int_equal(fa_merge_expect(m, exp[i], &why), 0);
+	assert_int_equal(fa_merge_expect(m, "gpu1", &why), FA_ERR_INPUT);
+	assert_non_null(strstr(why, "expected twice"));
+	free(why);
+	why = NULL;
+	assert_int_equal(fa_merge_expect(m, "a b", &why), FA_ERR_INPUT);
+	free(why);
+	why = NULL;
+	assert_int_equal(fa_merge_unscanned(m, "gpu3", "failed",
+	    "exit status 2", &why), 0);
+	assert_int_equal(fa_merge_unscanned(m, "gpu4", "timed_out",
+	    "killed after 600 s", &why), 0);
+	assert_int_equal(fa_merge_unscanned(m, "gpu4", "failed", "x", &why),
+	    FA_ERR_INPUT);
+	free(why);
+	why = NULL;
+	assert_int_equal(fa_merge_unscanned(m, "gpu9", "lost", "x", &why),
+	    FA_ERR_INPUT);
+	free(why);
+	why = NULL;
+	add_ok(m, sched_report("gpu1", "h1", ID1, "2026-12-02T09:00:00Z",
+	    json_pack("[o]", res("HOST-LSM-OFF", "host", "pass", "high",
+	    "host", "x"))), "n1.json");
+	/* No scheduler name: matched by host, then by its first label. */
+	add_ok(m, sched_report(NULL, "gpu2", ID2, "2026-12-02T09:00:00Z",
+	    json_pack("[]")), "n2.json");
+	add_ok(m, sched_report(NULL, "gpu6.cluster.example", ID3,
+	    "2026-12-02T09:00:00Z", json_pack("[]")), "n6.json");
+	add_ok(m, sched_report("login1", "login1", NULL,
+	    "2026-12-02T09:00:00Z", json_pack("[]")), "x.json");
+	r = sched_report("gpu5", "h5", NULL, "2026-12-02T09:00:00Z",
+	    json_pack("[]"));
+	assert_int_equal(fa_merge_reject(m, r, &bad, &why), 0);
+	json_decref(r);
+	mj = finish(m);
+	a = json_object_get(json_object_get(mj, "merged"), "accounting");
+	sum = json_object_get(mj, "summary");
+	assert_int_equal(inum(a, "expected", NULL), 7);
+	assert_int_equal(inum(a, "scanned", NULL), 4);
+	assert_int_equal(inum(a, "rejected", NULL), 1);
+	assert_int_equal(inum(a, "failed", NULL), 1);
+	assert_int_equal(inum(a, "timed_out", NULL), 1);
+	assert_int_equal(inum(a, "missing", NULL), 1);
+	assert_int_equal(inum(a, "unexpected", NULL), 1);
+	assert_int_equal(inum(json_object_get(a, "signatures"), "bad", NULL),
+	    1);
+	assert_int_equal(inum(json_object_get(a, "signatures"), "unchecked",
+	    NULL), 4);
+	assert_int_equal(inum(sum, "nodes_not_scanned", NULL), 4);
+	assert_true(json_is_false(json_object_get(sum, "complete")));
+	assert_int_equal(inum(sum, "nodes", NULL), 4);
+	assert_int_equal(inum(mj, "merged", "reports"), 4);
+	assert_int_equal(inum(sum, "failing_at_or_above", NULL), 0);
+	assert_string_equal(sget(node_entry(mj, "gpu3"), "state"), "failed");
+	assert_string_equal(sget(node_entry(mj, "gpu3"), "reason"),
+	    "exit status 2");
+	assert_string_equal(sget(node_entry(mj, "gpu4"), "state"),
+	    "timed_out");
+	assert_string_equal(sget(node_entry(mj, "gpu7"), "state"), "missing");
+	assert_string_equal(sget(node_entry(mj, "gpu5"), "state"),
+	    "rejected");
+	assert_true(json_is_true(json_object_get(node_entry(mj,
+	    "gpu6.cluster.example"), "expected")));
+	assert_true(json_is_false(json_object_get(node_entry(mj, "login1"),
+	    "expected")));
+	/* The rejected report's results are not merged. */
+	assert_int_equal(json_array_size(json_object_get(mj, "results")), 1);
+	/* The one-line summary and the text say so. */
+	why = fa_merge_summary(mj);
+	assert_non_null(strstr(why, "INCOMPLETE: 4 nodes not in this report "
+	    "(1 failed, 1 timed out, 1 missing, 1 rejected)"));
+	free(why);
+	why = fa_merge_txt(mj, 5);
+	assert_non_null(strstr(why, "Accounted: 7 expected; 4 scanned, 1 "
+	    "rejected, 1 failed, 1 timed out, 1 missing"));
+	assert_non_null(strstr(why, "gpu4                     timed_out"));
+	free(why);
+	json_decref(mj);
+	fa_merge_free(m);
+}
+
+/* Nothing merged but every node accounted for: still a report. */
+static void
+test_nothing_scanned(void **state)
+{
+	struct fa_merge *m = fa_merge_new(FA_SEV_HIGH);
+	json_t *mj;
+	char *why = NULL;
+
+	(void)state;
+	assert_int_equal(fa_merge_unscanned(m, "gpu1", "timed_out", "hung",
+	    &why), 0);
+	assert_int_equal(fa_merge_expect(m, "gpu2", &why), 0);
+	mj = finish(m);
+	assert_int_equal(inum(mj, "merged", "reports"), 0);
+	assert_int_equal(inum(json_object_get(mj, "summary"),
+	    "nodes_not_scanned", NULL), 2);
+	assert_string_equal(sget(json_object_get(json_object_get(mj,
+	    "families"), "host"), "state"), "unavailable");
+	json_decref(mj);
+	fa_merge_free(m);
+	/* And with nothing at all, no report. */
+	m = fa_merge_new(FA_SEV_HIGH);
+	assert_int_equal(fa_merge_finish(m, NOW, &mj, &why), FA_ERR_INPUT);
+	free(why);
 	fa_merge_free(m);
 }
 
@@ -678,6 +901,9 @@ main(void)
 		cmocka_unit_test(test_waived),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_nothing_scanned),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_warnings),
