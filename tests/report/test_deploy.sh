@@ -751,7 +751,8 @@ O=$T/broken/fabaudit-42
 expect_grep "sbatch: failed node named on stderr" \
     'n2: its scan failed with exit status 3' "$T/broken.err"
 expect_grep "sbatch: failed node listed in failed-nodes" \
-    '^n2	its scan failed with exit status 3$' "$O/failed-nodes"
+    '^n2	failed	its scan failed with exit status 3 \(see .*n2.log on n2\)$' \
+    "$O/failed-nodes"
 expect_grep "sbatch: says the cluster report is incomplete" \
     'INCOMPLETE: 1 node' "$T/broken.err"
 expect_nogrep "sbatch: failed node's report not merged" \
@@ -793,10 +794,13 @@ expect_eq "sbatch: node-local reports copied back" \
 expect_eq "sbatch: node-local statuses copied back" \
     "$(cat "$O/nodes/n3.status" 2>/dev/null)" 1
 
-# 5. No node at all produced a report: exit 3, no merge.
+# 5. No node at all produced a report: exit 3, and still a cluster
+# report, naming the three nodes as failed.
 run_sbatch none FAKE_BROKEN="n1 n2 n3"
-expect_eq "sbatch: nothing to merge exits 3" "$(cat "$T/none.rc")" 3
-expect_nogrep "sbatch: no merge without reports" "merge" "$T/none.log"
+expect_eq "sbatch: nothing scanned exits 3" "$(cat "$T/none.rc")" 3
+expect_eq "sbatch: ... with a cluster report of 3 failed nodes" \
+    "$(jq -r '.merged.accounting | "\(.expected) \(.scanned) \(.failed)"' \
+    "$T/none/fabaudit-42/cluster/report.json")" "3 0 3"
 
 # 6. Outside Slurm it refuses to start.
 env -u SLURM_JOB_ID sh "$S" >/dev/null 2>"$T/nojob.err"
