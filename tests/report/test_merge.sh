@@ -321,4 +321,80 @@ expect_eq "merge of a directory of 300 reports: as the 300 files" \
 expect_eq "a directory with no report: exit 2" "$?" 2
 expect_grep "... saying so" 'holds no report' "$T/none.err"
 expect_eq "... and nothing written" "$(ls -d "$T/none" 2>/dev/null)" ""
+
+# Accounting and signatures, on reports the real scan writes and signs:
+# each node's scan --node-name, one host name for all (this machine's).
+openssl genpkey -algorithm ed25519 -out "$T/k.pem" 2>/dev/null
+openssl pkey -in "$T/k.pem" -pubout -out "$T/k.pub" 2>/dev/null
+openssl genpkey -algorithm ed25519 -out "$T/other.pem" 2>/dev/null
+for n in g1 g2 g3; do
+	"$FA" scan -q --host --node-name "$n" -f json,txt --sign "$T/k.pem" \
+	    -o "$T/sig/$n" >/dev/null 2>&1
+done
+"$FA" scan -q --host --node-name g4 -f json -o "$T/sig/g4" >/dev/null 2>&1
+"$FA" scan -q --host --node-name g5 -f json --sign "$T/other.pem" \
+    -o "$T/sig/g5" >/dev/null 2>&1
+expect_eq "five node reports scanned" \
+    "$(ls "$T"/sig/g?/report.json | wc -l | tr -d ' ')" 5
+printf 'g1\ng2\ng3\ng4\ng5\ng6\ng7\n# a comment\n\n' >"$T/expected"
+printf 'g6\ttimed_out\tkilled after 600 s\n' >"$T/failed"
+"$FA" merge -q -f json,txt --pubkey "$T/k.pub" --expect "$T/expected" \
+    --failed "$T/failed" -o "$T/acc" "$T/sig" >/dev/null 2>"$T/acc.err"
+expect_eq "unscanned nodes: exit 1 (not clean)" "$?" 1
+expect_eq "... each node's state" \
+    "$(jq -r '[.merged.nodes[] | "\(.node)=\(.state)/\(.signature)"] |
+    join(" ")' "$T/acc/report.json")" \
+    "g1=scanned/good g2=scanned/good g3=scanned/good g4=scanned/unsigned \
+g5=scanned/bad g6=timed_out/null g7=missing/null"
+jq -r '.merged.warnings[]' "$T/acc/report.json" >"$T/acc.warn"
+expect_grep "... a bad signature is a warning" \
+    "node g5: the signature of .* is bad" "$T/acc.warn"
+expect_grep "... report.txt says INCOMPLETE" \
+    "INCOMPLETE: 2 nodes not in this report \\(0 failed, 1 timed out, \
+1 missing, 0 rejected\\)" "$T/acc/report.txt"
+"$FA" merge -q -f json --fail-on none --pubkey "$T/k.pub" \
+    --require-signature --expect "$T/expected" -o "$T/req" "$T/sig" \
+    >/dev/null 2>&1
+expect_eq "--fail-on none: an incomplete cluster exits 0" "$?" 0
+expect_eq "--require-signature: unsigned and bad rejected, not merged" \
+    "$(jq -r '[.merged.accounting.rejected, .merged.reports,
+    .summary.nodes_not_scanned] | @tsv' "$T/req/report.json")" \
+    "$(printf '2\t3\t4')"
+"$FA" merge -q -f json --expect "$T/expected" -o "$T/only" >/dev/null 2>&1
+expect_eq "--expect alone: a report of 7 missing nodes, exit 1" \
+    "$?:$(jq -r .merged.accounting.missing "$T/only/report.json")" 1:7
+printf 'g6\tlost\twhy\n' >"$T/badfailed"
+"$FA" merge -q --failed "$T/badfailed" -o "$T/bf" "$T/sig" \
+    >/dev/null 2>"$T/bf.err"
+expect_eq "a bad --failed line: exit 2" "$?" 2
+expect_grep "... naming FILE:LINE" "badfailed:1: state must be failed or \
+timed_out" "$T/bf.err"
+expect_eq "... and nothing written" "$(ls -d "$T/bf" 2>/dev/null)" ""
+printf 'g1\ng1\n' >"$T/twice"
+"$FA" merge -q --expect "$T/twice" -o "$T/tw" "$T/sig" >/dev/null \
+    2>"$T/tw.err"
+expect_eq "a node expected twice: exit 2" "$?" 2
+"$FA" merge -q --require-signature -o "$T/rq" "$T/sig" >/dev/null \
+    2>"$T/rq.err"
+expect_eq "--require-signature without --pubkey: exit 2" "$?" 2
+# The cluster directory, signed, verified as a whole.
+mkdir -p "$T/cdir/nodes"
+cp -r "$T/sig/g1" "$T/sig/g2" "$T/cdir/nodes/"
+"$FA" merge -q -f json,txt --sign "$T/k.pem" --pubkey "$T/k.pub" \
+    -o "$T/cdir/cluster" "$T/cdir/nodes" >/dev/null 2>&1
+"$FA" verify --pubkey "$T/k.pub" "$T/cdir" >"$T/v.out" 2>&1
+expect_eq "verify of a cluster directory: exit 0" "$?" 0
+expect_grep "... node reports matched" "the 2 node reports under nodes/ are \
+those the cluster report merged, each signed" "$T/v.out"
+cp -r "$T/sig/g3" "$T/cdir/nodes/"
+"$FA" verify --pubkey "$T/k.pub" "$T/cdir" >"$T/v2.out" 2>&1
+expect_eq "verify: a node report the cluster report did not merge: 1" \
+    "$?" 1
+expect_grep "... named" "nodes/g3/report.json: not a report the cluster \
+report merged" "$T/v2.out"
+rm -rf "$T/cdir/nodes/g3" "$T/cdir/nodes/g2"
+"$FA" verify --pubkey "$T/k.pub" "$T/cdir" >"$T/v3.out" 2>&1
+expect_eq "verify: a merged node report gone: 1" "$?" 1
+expect_grep "... named" "FAILED: g2: its report .* is not under nodes/" \
+    "$T/v3.out"
 fa_done
