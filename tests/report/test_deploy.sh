@@ -477,6 +477,51 @@ expect_eq "sbatch per-node task extracted" \
 check_sh "sbatch per-node task" "$T/node_task.sh"
 
 # ---------------------------------------------------------------------------
+# The Kubernetes manifests against the Kubernetes API schema, offline: the
+# model classes of Debian's python3-kubernetes (generated from the
+# Kubernetes OpenAPI specification) give every field's name and type
+# (tests/report/k8s_schema.py).  Then the same check must refuse a
+# misspelt field, a wrong type and a missing required field.
+K8S="/usr/bin/python3 tests/report/k8s_schema.py"
+if ! /usr/bin/python3 -c 'import kubernetes.client' 2>/dev/null; then
+	fa_fail "Debian's python3-kubernetes is needed (make deps installs it)"
+else
+	for f in "$D"/kubernetes/*.yaml; do
+		if $K8S "$f" >"$T/k8s.out" 2>&1; then
+			fa_pass "$f: valid against the Kubernetes API schema"
+		else
+			fa_fail "$f: $(grep ERROR "$T/k8s.out" | head -n 3 |
+			    tr '\n' ' ')"
+		fi
+		grep '^NEWER: ' "$T/k8s.out" || :
+	done
+	W=$D/kubernetes/workload-view.yaml
+	sed 's/^\( *\)restartPolicy:/\1restartPolicyy:/' "$W" >"$T/k8s-1.yaml"
+	$K8S "$T/k8s-1.yaml" >"$T/k8s-1.out" 2>&1
+	expect_eq "k8s schema: a misspelt field fails" "$?" 1
+	expect_grep "... naming it" \
+	    "spec.template.spec.restartPolicyy: no such field in V1PodSpec" \
+	    "$T/k8s-1.out"
+	sed 's/backoffLimit: 0$/backoffLimit: "0"/' "$W" >"$T/k8s-2.yaml"
+	$K8S "$T/k8s-2.yaml" >"$T/k8s-2.out" 2>&1
+	expect_eq "k8s schema: a string for an integer fails" "$?" 1
+	expect_grep "... naming it" "spec.backoffLimit: '0' is not of type int" \
+	    "$T/k8s-2.out"
+	/usr/bin/python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+del d["spec"]["template"]["spec"]["containers"]
+yaml.safe_dump(d, open(sys.argv[2], "w"))' "$W" "$T/k8s-3.yaml"
+	$K8S "$T/k8s-3.yaml" >"$T/k8s-3.out" 2>&1
+	expect_eq "k8s schema: a missing required field fails" "$?" 1
+	expect_grep "... naming it" "containers., must not be .None" \
+	    "$T/k8s-3.out"
+	sed 's/recursiveReadOnly: IfPossible/recursiveReadOnly: Always/' \
+	    "$D/kubernetes/daemonset-node.yaml" >"$T/k8s-4.yaml"
+	$K8S "$T/k8s-4.yaml" >"$T/k8s-4.out" 2>&1
+	expect_eq "k8s schema: a bad value of a newer field fails" "$?" 1
+fi
+
+# ---------------------------------------------------------------------------
 # systemd units.
 U=$D/systemd
 # ini_ok FILE: sections and Key=value lines only, known sections; a line
