@@ -83,7 +83,7 @@ $(B)/%.a:
 # Link order: a layer may only call the layers to its right.
 $(BIN): $(call objs,$(SCANNER_SRCS)) $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -pthread
 
 # ---- fabaudit-checks(7), generated from the check registry ---------------
 # The binary prints its own catalogue (`fabaudit checks --format man`), so
@@ -128,7 +128,7 @@ $(B)/bench/mkethcap: $(B)/bench/mkethcap.o
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 $(B)/bench/smpceiling: $(B)/bench/smpceiling.o
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -pthread
 # The simulated hosts' kernel RMPP (bench/rmpp/README): preloaded into
 # opensm (sender) and the clients (receiver), so never sanitized.
 SHIM_CFLAGS	 = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC $(CFLAGS)

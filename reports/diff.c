@@ -18,25 +18,101 @@
 
 #define DIFF_MAX_RESULTS	1000000
 
+/* One finding of a merged result: map["ID\tNODE\tTARGET"]; 0 or FA_ERR. */
+static int
+cluster_pair(json_t *map, const json_t *r, size_t i, const char *node,
+    const char *target, char **why)
+{
+	const char *id = fa_json_get_str(r, "id");
+	json_t *f;
+	char *key;
+
+	if ((key = fa_strfmt("%s\t%s\t%s", id, node, target)) == NULL)
+		return FA_ERR_NOMEM;
+	if (json_object_get(map, key) != NULL) {
+		free(key);
+		*why = fa_strfmt("results[%zu]: %s on node %.64s and one "
+		    "target twice", i, id, node);
+		return *why != NULL ? FA_ERR_INPUT : FA_ERR_NOMEM;
+	}
+	f = json_pack("{s:s, s:s++, s:s, s:s, s:s}", "id", id, "target", node,
+	    ": ", target, "node", node, "status", fa_json_get_str(r,
+	    "status"), "severity", fa_json_get_str(r, "severity"));
+	if (f != NULL && json_object_get(r, "waived") != NULL &&
+	    json_object_set(f, "waived", json_object_get(r, "waived")) != 0) {
+		json_decref(f);
+		f = NULL;
+	}
+	if (f == NULL || json_object_set_new(map, key, f) != 0) {
+		free(key);
+		return FA_ERR_NOMEM;
+	}
+	free(key);
+	return 0;
+}
+
 /*
- * One merged result of a cluster report into map: a finding per entry of
- * its "targets", keyed "ID\tNODE\tTARGET", shown as "NODE: TARGET" with
- * the group's status, severity and waiver.  0, FA_ERR_INPUT (*why) or
- * FA_ERR_NOMEM.
+ * The nodes of a target row with a "node_set" (reports/merge.c): its
+ * "names", or the scanned nodes (scanned: name -> true) less its
+ * "all_scanned_but"; a new object name -> true, NULL on ENOMEM or when
+ * the set is malformed (*bad set).
+ */
+static json_t *
+row_nodes(const json_t *set, const json_t *scanned, int *bad)
+{
+	const json_t *v, *e;
+	json_t *out;
+	size_t k;
+
+	*bad = 0;
+	if ((out = json_object()) == NULL)
+		return NULL;
+	if ((v = json_object_get(set, "names")) != NULL) {
+		json_array_foreach(v, k, e)
+			if (!json_is_string(e) || json_object_set_new(out,
+			    json_string_value(e), json_true()) != 0)
+				goto bad;
+	} else if (json_is_array(v = json_object_get(set,
+	    "all_scanned_but"))) {
+		if (json_object_update(out, (json_t *)scanned) != 0)
+			goto bad;
+		json_array_foreach(v, k, e)
+			if (!json_is_string(e) || json_object_del(out,
+			    json_string_value(e)) != 0)
+				goto bad;
+	} else
+		goto bad;
+	if (!json_is_array(v) || (json_int_t)json_object_size(out) !=
+	    json_integer_value(json_object_get(set, "count")))
+		goto bad;
+	return out;
+bad:
+	*bad = 1;
+	json_decref(out);
+	return NULL;
+}
+
+/*
+ * One merged result of a cluster report into map: a finding per (node,
+ * target) of its "targets", a row with a node_set standing for each of
+ * its nodes (scanned: the report's scanned nodes, name -> true), keyed
+ * "ID\tNODE\tTARGET", shown as "NODE: TARGET" with the group's status,
+ * severity and waiver.  0, FA_ERR_INPUT (*why) or FA_ERR_NOMEM.
  */
 static int
-cluster_result(json_t *map, const json_t *r, size_t i, char **why)
+cluster_result(json_t *map, const json_t *r, size_t i,
+    const json_t *scanned, char **why)
 {
 	const char *id = fa_json_get_str(r, "id");
 	const char *st = fa_json_get_str(r, "status");
 	const char *sev = fa_json_get_str(r, "severity");
 	const char *node, *target;
-	const json_t *ts = json_object_get(r, "targets"), *t;
+	const json_t *ts = json_object_get(r, "targets"), *t, *set;
 	enum fa_status s;
 	enum fa_severity v;
-	json_t *f;
-	char *key;
+	json_t *nodes, *tv;
 	size_t k;
+	int e, bad;
 
 	if (id == NULL || st == NULL || sev == NULL || !json_is_array(ts) ||
 	    !fa_check_id_valid(id) || fa_status_parse(st, &s) != 0 ||
@@ -47,34 +123,55 @@ cluster_result(json_t *map, const json_t *r, size_t i, char **why)
 	json_array_foreach(ts, k, t) {
 		node = fa_json_get_str(t, "node");
 		target = fa_json_get_str(t, "target");
-		if (node == NULL || target == NULL)
+		set = json_object_get(t, "node_set");
+		if ((node == NULL && set == NULL) || target == NULL)
 			return (*why = fa_strfmt("results[%zu].targets[%zu]: "
 			    "node or target missing", i, k)) != NULL ?
 			    FA_ERR_INPUT : FA_ERR_NOMEM;
-		if ((key = fa_strfmt("%s\t%s\t%s", id, node, target)) == NULL)
-			return FA_ERR_NOMEM;
-		if (json_object_get(map, key) != NULL) {
-			free(key);
-			*why = fa_strfmt("results[%zu]: %s on node %.64s and "
-			    "one target twice", i, id, node);
-			return *why != NULL ? FA_ERR_INPUT : FA_ERR_NOMEM;
+		if (set == NULL) {
+			if ((e = cluster_pair(map, r, i, node, target,
+			    why)) != 0)
+				return e;
+			continue;
 		}
-		f = json_pack("{s:s, s:s++, s:s, s:s, s:s}", "id", id, "target",
-		    node, ": ", target, "node", node, "status", st, "severity",
-		    sev);
-		if (f != NULL && json_object_get(r, "waived") != NULL &&
-		    json_object_set(f, "waived", json_object_get(r,
-		    "waived")) != 0) {
-			json_decref(f);
-			f = NULL;
-		}
-		if (f == NULL || json_object_set_new(map, key, f) != 0) {
-			free(key);
-			return FA_ERR_NOMEM;
-		}
-		free(key);
+		if ((nodes = row_nodes(set, scanned, &bad)) == NULL)
+			return bad && (*why = fa_strfmt("results[%zu]."
+			    "targets[%zu].node_set: malformed, or not the "
+			    "report's scanned nodes", i, k)) != NULL ?
+			    FA_ERR_INPUT : FA_ERR_NOMEM;
+		json_object_foreach(nodes, node, tv)
+			if ((e = cluster_pair(map, r, i, node, target,
+			    why)) != 0) {
+				json_decref(nodes);
+				return e;
+			}
+		json_decref(nodes);
 	}
 	return 0;
+}
+
+/* merged.nodes' scanned ones (no state: an older report), name -> true. */
+static json_t *
+scanned_nodes(const json_t *report)
+{
+	const json_t *n;
+	const char *st;
+	json_t *o = json_object();
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(report, "merged"),
+	    "nodes"), i, n) {
+		st = fa_json_get_str(n, "state");
+		if (o == NULL || fa_json_get_str(n, "node") == NULL ||
+		    (st != NULL && strcmp(st, "scanned") != 0))
+			continue;
+		if (json_object_set_new(o, fa_json_get_str(n, "node"),
+		    json_true()) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
 }
 
 int
@@ -84,7 +181,7 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 	const json_t *res, *r;
 	enum fa_status s;
 	enum fa_severity v;
-	json_t *map;
+	json_t *map, *scanned = NULL;
 	char *key;
 	size_t i;
 	int cluster, e;
@@ -104,9 +201,15 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 	cluster = json_is_string(json_object_get(json_object_get(report,
 	    "evaluation"), "mode")) && strcmp(fa_json_get_str(json_object_get(
 	    report, "evaluation"), "mode"), "merge") == 0;
+	if (cluster && (scanned = scanned_nodes(report)) == NULL) {
+		json_decref(map);
+		return FA_ERR_NOMEM;
+	}
 	json_array_foreach(res, i, r) {
 		if (cluster) {
-			if ((e = cluster_result(map, r, i, why)) != 0) {
+			if ((e = cluster_result(map, r, i, scanned,
+			    why)) != 0) {
+				json_decref(scanned);
 				json_decref(map);
 				return e;
 			}
@@ -137,6 +240,7 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 		}
 		free(key);
 	}
+	json_decref(scanned);
 	*out = map;
 	return 0;
 nomem:

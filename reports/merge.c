@@ -27,12 +27,28 @@
 #define MAX_EV_ITEMS	32		/* evidence items kept per result */
 #define MAX_EV_BYTES	65536		/* their serialised size */
 #define MAX_LISTED	10		/* values named in one warning */
+#define ROW_LIST_MAX	100		/* nodes named in a target row */
 
 #define NONE		SIZE_MAX
 
+/*
+ * A target row: one target entry (target, target_name, reason, waiver,
+ * baseline) and the nodes that reported it alike, by index in merged.nodes
+ * (ascending, as reports are folded in order).  A fabric-wide row keeps
+ * its first node only and counts the others in its entry's seen_by.
+ */
+struct row {
+	json_t		*entry;		/* {node (the first), target, ...} */
+	uint32_t	*nodes;
+	size_t		 n, cap;
+	int		 fabric;
+};
+
 struct group {
 	json_t	*result;	/* id, family, status, ... of the first */
-	json_t	*targets;	/* [{node, target, target_name, reason}] */
+	size_t	*rows;		/* indices in fa_merge.rows, first seen first */
+	size_t	 nrows, rcap;
+	size_t	 ntargets;	/* (node, target) pairs, seen_by aside */
 	json_t	*reasons;	/* the distinct reasons, as keys */
 	size_t	 check;		/* index in fa_merge.checks */
 	size_t	 nodes;		/* distinct nodes that reported it */
@@ -53,11 +69,13 @@ struct fa_merge {
 	enum fa_severity fail_on;
 	struct group	*groups;
 	size_t		 ngroups, gcap;
+	struct row	*rows;
+	size_t		 nrows, rowcap;
 	struct check	*checks;
 	size_t		 nchecks, ccap;
 	json_t		*gindex;	/* "ID\tstatus\tseverity\tw" -> n */
 	json_t		*cindex;	/* ID -> n */
-	json_t		*seen;		/* fabric-wide target key -> target */
+	json_t		*seen;		/* target row key -> row index */
 	json_t		*shas;		/* sha256 -> file */
 	json_t		*hoststart;	/* "host\tstarted" -> file */
 	json_t		*hosts;		/* host -> first node's name */
@@ -72,7 +90,10 @@ struct fa_merge {
 	json_t		*policies;	/* policy.name -> count */
 	json_t		*catalogue;	/* the oldest scan.catalogue */
 	json_t		*expired;	/* expired_waivers, with their node */
-	json_t		*missing[FA_FAM_MAX];	/* nodes without the family */
+	/* Per family, the rows (indices in rows) of the nodes without it,
+	 * one per state and reason. */
+	size_t		*famrows[FA_FAM_MAX];
+	size_t		 nfamrows[FA_FAM_MAX], famcap[FA_FAM_MAX];
 	size_t		 collected[FA_FAM_MAX];
 	char		 started[32], finished[32];
 	int		 active, stale;
@@ -326,7 +347,6 @@ fa_merge_new(enum fa_severity fail_on)
 {
 	struct fa_merge *m;
 	size_t i;
-	int f;
 
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return NULL;
@@ -334,9 +354,6 @@ fa_merge_new(enum fa_severity fail_on)
 	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
 		if ((*container(m, i) = containers[i].array ? json_array() :
 		    json_object()) == NULL)
-			goto fail;
-	for (f = 0; f < FA_FAM_MAX; f++)
-		if ((m->missing[f] = json_array()) == NULL)
 			goto fail;
 	return m;
 fail:
@@ -354,16 +371,21 @@ fa_merge_free(struct fa_merge *m)
 		return;
 	for (i = 0; i < m->ngroups; i++) {
 		json_decref(m->groups[i].result);
-		json_decref(m->groups[i].targets);
+		free(m->groups[i].rows);
 		json_decref(m->groups[i].reasons);
 	}
 	free(m->groups);
+	for (i = 0; i < m->nrows; i++) {
+		json_decref(m->rows[i].entry);
+		free(m->rows[i].nodes);
+	}
+	free(m->rows);
 	free(m->checks);
 	for (i = 0; i < sizeof(containers) / sizeof(containers[0]); i++)
 		json_decref(*container(m, i));
 	json_decref(m->catalogue);
 	for (f = 0; f < FA_FAM_MAX; f++)
-		json_decref(m->missing[f]);
+		free(m->famrows[f]);
 	free(m);
 }
 
@@ -560,13 +582,11 @@ group_of(struct fa_merge *m, const json_t *r, size_t check)
 	g->status = (int)st;
 	g->severity = (int)sv;
 	g->result = group_result(r);
-	g->targets = json_array();
 	g->reasons = json_object();
-	if (g->result == NULL || g->targets == NULL || g->reasons == NULL ||
+	if (g->result == NULL || g->reasons == NULL ||
 	    json_object_set_new(m->gindex, key,
 	    json_integer((json_int_t)m->ngroups)) != 0) {
 		json_decref(g->result);
-		json_decref(g->targets);
 		json_decref(g->reasons);
 		goto out;
 	}
@@ -604,6 +624,101 @@ fail:
 	return NULL;
 }
 
+/*
+ * The key of r's target row in group gi: a fabric-wide result (merge.h)
+ * by subnet and target, so that one row stands for every node that saw
+ * it; any other by everything its target entry holds but the node.  Each
+ * string is prefixed by its length, so that no two splits of one key
+ * collide.  NULL on ENOMEM.
+ */
+static char *
+row_key(const json_t *r, size_t gi, enum fa_status st, const char *subnet)
+{
+	const char *part[4];
+	char *w = NULL, *e = NULL, *key;
+	size_t i;
+	int len[4];
+
+	if (st != FA_ST_NOT_TESTED && st != FA_ST_ERROR &&
+	    fabric_wide(jstr(r, "family"), jstr(r, "target"))) {
+		part[0] = subnet != NULL ? subnet : "";
+		part[1] = jstr(r, "target");
+		return fa_strfmt("F%zu\t%zu:%.*s\t%s", gi, cutlen(part[0],
+		    MAX_NAME), (int)cutlen(part[0], MAX_NAME), part[0],
+		    part[1]);
+	}
+	part[0] = jstr(r, "target");
+	part[1] = jstr(r, "target_name") != NULL ? jstr(r, "target_name") :
+	    "\x01";
+	part[2] = jstr(r, "reason") != NULL ? jstr(r, "reason") : "\x01";
+	part[3] = jstr(r, "baseline") != NULL ? jstr(r, "baseline") : "";
+	if (json_is_object(json_object_get(r, "waived")) &&
+	    (w = json_dumps(json_object_get(r, "waived"), JSON_COMPACT |
+	    JSON_SORT_KEYS)) == NULL)
+		return NULL;
+	if (json_is_object(json_object_get(r, "waiver_expired")) &&
+	    (e = json_dumps(json_object_get(r, "waiver_expired"),
+	    JSON_COMPACT | JSON_SORT_KEYS)) == NULL) {
+		free(w);
+		return NULL;
+	}
+	/* As the entry holds them: cut at MAX_LINE (target_entry()). */
+	for (i = 0; i < 4; i++)
+		len[i] = (int)cutlen(part[i], MAX_LINE);
+	key = fa_strfmt("T%zu\t%d:%.*s%d:%.*s%d:%.*s%d:%.*s%s\t%s", gi,
+	    len[0], len[0], part[0], len[1], len[1], part[1],
+	    len[2], len[2], part[2], len[3], len[3], part[3],
+	    w != NULL ? w : "", e != NULL ? e : "");
+	free(w);
+	free(e);
+	return key;
+}
+
+/* Add node ni's result r to the row of key in group gi; 0 or ENOMEM. */
+static int
+row_add(struct fa_merge *m, const char *key, const json_t *r, size_t gi,
+    size_t ni, const char *node, enum fa_status st)
+{
+	struct group *g = &m->groups[gi];
+	const json_t *j = json_object_get(m->seen, key);
+	struct row *w;
+	json_t *seen;
+
+	if (j != NULL) {
+		w = &m->rows[json_integer_value(j)];
+		if (w->fabric) {
+			seen = json_object_get(w->entry, "seen_by");
+			return json_object_set_new(w->entry, "seen_by",
+			    json_integer(json_integer_value(seen) + 1)) != 0 ?
+			    FA_ERR_NOMEM : 0;
+		}
+	} else {
+		if (fa_grow(&m->rows, &m->rowcap, m->nrows + 1,
+		    sizeof(*m->rows)) != 0 || fa_grow(&g->rows, &g->rcap,
+		    g->nrows + 1, sizeof(*g->rows)) != 0)
+			return FA_ERR_NOMEM;
+		w = &m->rows[m->nrows];
+		memset(w, 0, sizeof(*w));
+		w->fabric = key[0] == 'F';
+		(void)st;
+		if ((w->entry = target_entry(r, node)) == NULL ||
+		    (w->fabric && json_object_set_new(w->entry, "seen_by",
+		    json_integer(1)) != 0) ||
+		    json_object_set_new(m->seen, key,
+		    json_integer((json_int_t)m->nrows)) != 0) {
+			json_decref(w->entry);
+			return FA_ERR_NOMEM;
+		}
+		g->rows[g->nrows++] = m->nrows++;
+	}
+	if (fa_grow(&w->nodes, &w->cap, w->n + 1, sizeof(*w->nodes)) != 0)
+		return FA_ERR_NOMEM;
+	w->nodes[w->n++] = (uint32_t)ni;
+	g->ntargets++;
+	m->ntargets++;
+	return 0;
+}
+
 /* Fold one result of node `node` (index ni) in; 0 or FA_ERR_NOMEM. */
 static int
 fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
@@ -612,10 +727,10 @@ fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
 	struct check *c;
 	struct group *g;
 	enum fa_status st = FA_ST_ERROR;
-	json_t *t, *seen;
 	const char *reason = jstr(r, "reason");
 	char *key = NULL;
 	size_t ci, gi;
+	int rc;
 
 	(void)fa_status_parse(jstr(r, "status"), &st);
 	if ((ci = check_of(m, jstr(r, "id"))) == NONE ||
@@ -642,33 +757,11 @@ fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
 		free(key);
 		key = NULL;
 	}
-	if (st != FA_ST_NOT_TESTED && st != FA_ST_ERROR &&
-	    fabric_wide(jstr(r, "family"), jstr(r, "target"))) {
-		/* The subnet's length keeps "a\tb"+"c" from "a"+"b\tc". */
-		if (subnet == NULL)
-			subnet = "";
-		key = fa_strfmt("%zu\t%zu:%.*s\t%s", gi, cutlen(subnet,
-		    MAX_NAME), (int)cutlen(subnet, MAX_NAME), subnet,
-		    jstr(r, "target"));
-		if (key == NULL)
-			return FA_ERR_NOMEM;
-		if ((seen = json_object_get(m->seen, key)) != NULL) {
-			free(key);
-			return json_object_set_new(seen, "seen_by",
-			    json_integer(jint(seen, "seen_by") + 1)) != 0 ?
-			    FA_ERR_NOMEM : 0;
-		}
-	}
-	if ((t = target_entry(r, node)) == NULL ||
-	    (key != NULL && (json_object_set_new(t, "seen_by",
-	    json_integer(1)) != 0 || json_object_set(m->seen, key, t) != 0)) ||
-	    json_array_append_new(g->targets, t) != 0) {
-		free(key);
+	if ((key = row_key(r, gi, st, subnet)) == NULL)
 		return FA_ERR_NOMEM;
-	}
+	rc = row_add(m, key, r, gi, ni, node, st);
 	free(key);
-	m->ntargets++;
-	return 0;
+	return rc;
 }
 
 /* The families member: the node's families[f].state, or scan.families. */
@@ -729,6 +822,53 @@ put_identity(json_t *n, const json_t *report, const char *node,
 	return 0;
 }
 
+/*
+ * Node ni (named node) did not collect family f (state st, reason: a
+ * string or null, stolen): into the row of f's nodes alike; 0 or ENOMEM.
+ */
+static int
+fam_add(struct fa_merge *m, int f, size_t ni, const char *node,
+    const char *st, json_t *reason)
+{
+	const char *rs = json_string_value(reason);
+	const json_t *j;
+	struct row *w;
+	char *key;
+	int r = FA_ERR_NOMEM;
+
+	if (reason == NULL || (key = fa_strfmt("N%d\t%s\t%s", f, st,
+	    rs != NULL ? rs : "\x01")) == NULL) {
+		json_decref(reason);
+		return FA_ERR_NOMEM;
+	}
+	if ((j = json_object_get(m->seen, key)) != NULL)
+		w = &m->rows[json_integer_value(j)];
+	else {
+		if (fa_grow(&m->rows, &m->rowcap, m->nrows + 1,
+		    sizeof(*m->rows)) != 0 || fa_grow(&m->famrows[f],
+		    &m->famcap[f], m->nfamrows[f] + 1, sizeof(size_t)) != 0)
+			goto out;
+		w = &m->rows[m->nrows];
+		memset(w, 0, sizeof(*w));
+		w->entry = json_pack("{s:s, s:s, s:O}", "node", node, "state",
+		    st, "reason", reason);
+		if (w->entry == NULL || json_object_set_new(m->seen, key,
+		    json_integer((json_int_t)m->nrows)) != 0) {
+			json_decref(w->entry);
+			goto out;
+		}
+		m->famrows[f][m->nfamrows[f]++] = m->nrows++;
+	}
+	if (fa_grow(&w->nodes, &w->cap, w->n + 1, sizeof(*w->nodes)) == 0) {
+		w->nodes[w->n++] = (uint32_t)ni;
+		r = 0;
+	}
+out:
+	free(key);
+	json_decref(reason);
+	return r;
+}
+
 /* merged.nodes[i] and the per-family coverage; 0 or FA_ERR_NOMEM. */
 static int
 fold_node(struct fa_merge *m, const json_t *report, const char *file,
@@ -766,11 +906,10 @@ fold_node(struct fa_merge *m, const json_t *report, const char *file,
 			if (json_array_append_new(fams, json_string(
 			    fa_family_name((enum fa_family)f))) != 0)
 				goto fail;
-		} else if (json_array_append_new(m->missing[f], json_pack(
-		    "{s:s, s:s, s:o}", "node", node, "state", st, "reason",
+		} else if (fam_add(m, f, json_array_size(m->nodes), node, st,
 		    bmember(json_object_get(json_object_get(report,
 		    "families"), fa_family_name((enum fa_family)f)),
-		    "reason", MAX_LINE))) != 0)
+		    "reason", MAX_LINE)) != 0)
 			goto fail;
 	}
 	if (put_identity(n, report, node, "scanned", file, src) != 0 ||
@@ -1234,12 +1373,10 @@ static json_t *
 families_json(const struct fa_merge *m, size_t nn)
 {
 	json_t *o = json_object(), *e, *fam;
-	const json_t *miss;
 	char *reason;
 	int f;
 
 	for (f = 0; o != NULL && f < FA_FAM_MAX; f++) {
-		miss = m->missing[f];
 		if (nn == 0)
 			reason = fa_strfmt("no node report was merged");
 		else if (m->collected[f] == nn)
@@ -1249,7 +1386,8 @@ families_json(const struct fa_merge *m, size_t nn)
 			    "merged.families.%s lists the others",
 			    m->collected[f], nn,
 			    fa_family_name((enum fa_family)f));
-		e = json_object_get(json_array_get(miss, 0), "state");
+		e = m->nfamrows[f] == 0 ? NULL : json_object_get(
+		    m->rows[m->famrows[f][0]].entry, "state");
 		fam = json_pack("{s:s, s:s?}", "state", nn == 0 ?
 		    fa_fam_state_name(FA_FAMST_UNAVAILABLE) :
 		    m->collected[f] > 0 || e == NULL ?
@@ -1265,21 +1403,36 @@ families_json(const struct fa_merge *m, size_t nn)
 	return o;
 }
 
-/* merged.families: per family, how many collected it and who did not. */
+static json_t *row_json(const struct fa_merge *m, const struct row *w,
+    const uint32_t *scanned, size_t ns);
+
+/*
+ * merged.families: per family, how many collected it and who did not, a
+ * row per state and reason ({node, ...} or {node_set, ...}: row_json()).
+ */
 static json_t *
-family_coverage(const struct fa_merge *m)
+family_coverage(const struct fa_merge *m, const uint32_t *scanned,
+    size_t ns)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *nc;
+	size_t i;
 	int f;
 
-	for (f = 0; o != NULL && f < FA_FAM_MAX; f++)
-		if (json_object_set_new(o, fa_family_name((enum fa_family)f),
-		    json_pack("{s:I, s:O}", "collected",
-		    (json_int_t)m->collected[f], "not_collected",
-		    m->missing[f])) != 0) {
+	for (f = 0; o != NULL && f < FA_FAM_MAX; f++) {
+		nc = json_array();
+		for (i = 0; nc != NULL && i < m->nfamrows[f]; i++)
+			if (json_array_append_new(nc, row_json(m,
+			    &m->rows[m->famrows[f][i]], scanned, ns)) != 0) {
+				json_decref(nc);
+				nc = NULL;
+			}
+		if (nc == NULL || json_object_set_new(o, fa_family_name(
+		    (enum fa_family)f), json_pack("{s:I, s:o}", "collected",
+		    (json_int_t)m->collected[f], "not_collected", nc)) != 0) {
 			json_decref(o);
 			return NULL;
 		}
+	}
 	return o;
 }
 
@@ -1298,16 +1451,86 @@ order_cmp(const void *a, const void *b)
 }
 
 /* The finished result of group g; NULL on ENOMEM. */
+/* A JSON array of the names of the nodes at v[0..n) (merged.nodes). */
 static json_t *
-finish_group(const struct fa_merge *m, const struct group *g, size_t nn)
+node_names(const struct fa_merge *m, const uint32_t *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < n; i++)
+		if (json_array_append(a, json_object_get(json_array_get(
+		    m->nodes, v[i]), "node")) != 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	return a;
+}
+
+/*
+ * The target entry of row w: its entry as is for one node (or a
+ * fabric-wide row); for several, "node" gives way to "node_set":
+ * {count, names} when it names at most ROW_LIST_MAX nodes or more than
+ * that many scanned nodes lack it, else {count, all_scanned_but}: the
+ * scanned nodes (scanned[0..ns), ascending) without it.
+ */
+static json_t *
+row_json(const struct fa_merge *m, const struct row *w,
+    const uint32_t *scanned, size_t ns)
+{
+	uint32_t *but;
+	size_t i, j, nb = 0;
+	json_t *e, *set;
+
+	if (w->fabric || w->n == 1)
+		return json_incref(w->entry);
+	if ((e = json_copy(w->entry)) == NULL)
+		return NULL;
+	(void)json_object_del(e, "node");
+	set = NULL;
+	if (w->n <= ROW_LIST_MAX || ns - w->n > ROW_LIST_MAX)
+		set = json_pack("{s:I, s:o}", "count", (json_int_t)w->n,
+		    "names", node_names(m, w->nodes, w->n));
+	else if ((but = malloc((ns - w->n + 1) * sizeof(*but))) != NULL) {
+		/* Both ascending: a merge walk. */
+		for (i = j = 0; i < ns; i++) {
+			while (j < w->n && w->nodes[j] < scanned[i])
+				j++;
+			if ((j == w->n || w->nodes[j] != scanned[i]) &&
+			    nb < ns - w->n)
+				but[nb++] = scanned[i];
+		}
+		set = json_pack("{s:I, s:o}", "count", (json_int_t)w->n,
+		    "all_scanned_but", node_names(m, but, nb));
+		free(but);
+	}
+	if (set == NULL || json_object_set_new(e, "node_set", set) != 0) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The finished result of group g; NULL on ENOMEM. */
+static json_t *
+finish_group(const struct fa_merge *m, const struct group *g, size_t nn,
+    const uint32_t *scanned, size_t ns)
 {
 	const struct check *c = &m->checks[g->check];
-	const json_t *t0 = json_array_get(g->targets, 0);
-	size_t nt = json_array_size(g->targets);
-	json_t *r;
+	const json_t *t0 = m->rows[g->rows[0]].entry;
+	size_t nt = g->ntargets, i;
+	json_t *r, *ts;
 
 	if ((r = json_copy(g->result)) == NULL)
 		return NULL;
+	if ((ts = json_array()) == NULL)
+		goto fail;
+	for (i = 0; i < g->nrows; i++)
+		if (json_array_append_new(ts, row_json(m, &m->rows[g->rows[i]],
+		    scanned, ns)) != 0) {
+			json_decref(ts);
+			goto fail;
+		}
 	if (put_new(r, "target", nt == 1 ? json_incref(json_object_get(t0,
 	    "target")) : fa_json_stringf("%zu targets on %zu nodes", nt,
 	    g->nodes)) != 0 ||
@@ -1321,16 +1544,18 @@ finish_group(const struct fa_merge *m, const struct group *g, size_t nn)
 	    "not_applicable", (json_int_t)c->not_applicable, "not_tested",
 	    (json_int_t)c->not_tested, "absent", (json_int_t)(nn -
 	    c->decided - c->not_applicable - c->not_tested))) != 0 ||
-	    json_object_set(r, "targets", g->targets) != 0) {
-		json_decref(r);
-		return NULL;
-	}
+	    put_new(r, "targets", ts) != 0)
+		goto fail;
 	return r;
+fail:
+	json_decref(r);
+	return NULL;
 }
 
 /* results[] in check order, and the summary counts; 0 or ENOMEM. */
 static int
-finish_results(struct fa_merge *m, size_t nn, json_t *results, json_t *sum)
+finish_results(struct fa_merge *m, size_t nn, json_t *results, json_t *sum,
+    const uint32_t *scanned, size_t ns)
 {
 	struct order *ord;
 	const struct group *g;
@@ -1349,11 +1574,12 @@ finish_results(struct fa_merge *m, size_t nn, json_t *results, json_t *sum)
 	qsort(ord, m->ngroups, sizeof(*ord), order_cmp);
 	for (i = 0; i < m->ngroups; i++) {
 		g = &m->groups[ord[i].group];
-		if (json_array_append_new(results, finish_group(m, g, nn)) != 0)
+		if (json_array_append_new(results, finish_group(m, g, nn,
+		    scanned, ns)) != 0)
 			goto out;
 		by_status[g->status]++;
 		if (g->status == FA_ST_FAIL)
-			fail_targets += json_array_size(g->targets);
+			fail_targets += g->ntargets;
 		if (g->waived)
 			waived++;
 		else if (g->status == FA_ST_FAIL &&
@@ -1515,7 +1741,9 @@ fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
     char **why)
 {
 	json_t *root = NULL, *results, *sum, *fams, *scan, *acct = NULL;
-	size_t nn = m->nscanned;
+	const json_t *n;
+	uint32_t *scanned = NULL;
+	size_t nn = m->nscanned, ns = 0, i;
 	char when[32];
 	int f;
 
@@ -1530,8 +1758,15 @@ fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
 	results = json_array();
 	sum = json_object();
 	fams = json_array();
+	/* The scanned nodes' indices, for the rows' complements. */
+	if ((scanned = calloc(json_array_size(m->nodes) + 1,
+	    sizeof(*scanned))) == NULL)
+		goto nomem;
+	json_array_foreach(m->nodes, i, n)
+		if (strcmp(jstr(n, "state"), "scanned") == 0)
+			scanned[ns++] = (uint32_t)i;
 	if (results == NULL || sum == NULL || fams == NULL ||
-	    finish_results(m, nn, results, sum) != 0 ||
+	    finish_results(m, nn, results, sum, scanned, ns) != 0 ||
 	    finish_accounting(m, sum, &acct) != 0)
 		goto nomem;
 	for (f = 0; f < FA_FAM_MAX; f++)
@@ -1565,7 +1800,8 @@ fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
 	    "policy", "name", common_policy(m),
 	    "summary", sum, "results", results,
 	    "merged", "reports", (json_int_t)nn, "nodes", m->nodes,
-	    "families", family_coverage(m), "warnings", m->warnings);
+	    "families", family_coverage(m, scanned, ns), "warnings",
+	    m->warnings);
 	sum = results = NULL;
 	if (root == NULL)
 		goto nomem;
@@ -1577,9 +1813,11 @@ fa_merge_finish(struct fa_merge *m, time_t generated, json_t **out,
 	if (root == NULL || (json_array_size(m->expired) > 0 &&
 	    json_object_set(root, "expired_waivers", m->expired) != 0))
 		goto nomem;
+	free(scanned);
 	*out = root;
 	return 0;
 nomem:
+	free(scanned);
 	json_decref(root);
 	json_decref(results);
 	json_decref(sum);
@@ -1739,43 +1977,110 @@ txt_nodes(FILE *f, const json_t *nodes)
 static void
 txt_families(FILE *f, const json_t *fams, long long nodes, size_t max)
 {
-	const json_t *e, *miss;
+	const json_t *e, *miss, *set, *names, *x;
 	const char *k;
 	json_t *v;
-	size_t i;
+	size_t i, j, shown, total;
 
 	json_object_foreach((json_t *)fams, k, v) {
 		miss = json_object_get(v, "not_collected");
-		if (json_array_size(miss) == 0)
+		total = 0;
+		json_array_foreach(miss, i, e)
+			total += json_is_object(set = json_object_get(e,
+			    "node_set")) ? (size_t)num(set, "count") : 1;
+		if (total == 0)
 			continue;
 		put(f, k);
-		fprintf(f, ": not collected on %zu of %lld nodes: ",
-		    json_array_size(miss), nodes);
+		fprintf(f, ": not collected on %zu of %lld nodes: ", total,
+		    nodes);
+		shown = 0;
 		json_array_foreach(miss, i, e) {
-			if (i == max) {
-				fprintf(f, ", ... and %zu more",
-				    json_array_size(miss) - max);
+			set = json_object_get(e, "node_set");
+			if (shown >= max)
 				break;
-			}
 			if (i > 0)
 				fputs(", ", f);
-			put(f, jstr(e, "node"));
+			if (!json_is_object(set)) {
+				put(f, jstr(e, "node"));
+				shown++;
+			} else if ((names = json_object_get(set, "names")) !=
+			    NULL) {
+				json_array_foreach(names, j, x) {
+					if (shown == max)
+						break;
+					if (j > 0) {
+						fputs(" (", f);
+						put(f, jstr(e, "state"));
+						fputs("), ", f);
+					}
+					put(f, json_string_value(x));
+					shown++;
+				}
+			} else {
+				names = json_object_get(set,
+				    "all_scanned_but");
+				fputs(json_array_size(names) == 0 ?
+				    "every scanned node" :
+				    "every scanned node but ", f);
+				json_array_foreach(names, j, x) {
+					if (j == max)
+						break;
+					if (j > 0)
+						fputs(", ", f);
+					put(f, json_string_value(x));
+				}
+				shown += num(set, "count");
+			}
 			fputs(" (", f);
 			put(f, jstr(e, "state"));
 			fputc(')', f);
 		}
+		if (shown < total)
+			fprintf(f, ", ... and %zu more", total - shown);
 		fputc('\n', f);
 	}
+}
+
+/* "        on: a, b, ... and K more" / "every scanned node but: ..." */
+static void
+txt_node_set(FILE *f, const json_t *set, size_t max)
+{
+	const json_t *v = json_object_get(set, "names"), *e;
+	size_t i;
+
+	if (v != NULL)
+		fputs("        on: ", f);
+	else {
+		v = json_object_get(set, "all_scanned_but");
+		fputs(json_array_size(v) == 0 ? "        on every scanned node" :
+		    "        on every scanned node but: ", f);
+	}
+	json_array_foreach(v, i, e) {
+		if (i == max) {
+			fprintf(f, ", ... and %zu more", json_array_size(v) - i);
+			break;
+		}
+		if (i > 0)
+			fputs(", ", f);
+		put(f, json_string_value(e));
+	}
+	fputc('\n', f);
 }
 
 /* One merged result; targets listed only when `full`. */
 static void
 txt_result(FILE *f, const json_t *r, size_t max, int full)
 {
-	const json_t *cov = json_object_get(r, "coverage"), *t, *w;
+	const json_t *cov = json_object_get(r, "coverage"), *t, *w, *set;
 	const json_t *targets = json_object_get(r, "targets");
-	size_t i, nt = json_array_size(targets);
+	size_t i, nt = 0, nrows = json_array_size(targets);
+	long long k;
+	char cnt[32];
 
+	/* A row with a node_set stands for count targets. */
+	json_array_foreach(targets, i, t)
+		nt += (k = num(json_object_get(t, "node_set"), "count")) > 1 ?
+		    (size_t)k : 1;
 	put_pad(f, jstr(r, "status"), 14);
 	put_pad(f, jstr(r, "severity"), 8);
 	put(f, jstr(r, "id"));
@@ -1802,11 +2107,17 @@ txt_result(FILE *f, const json_t *r, size_t max, int full)
 	}
 	json_array_foreach(targets, i, t) {
 		if (i == max) {
-			fprintf(f, "      ... and %zu more\n", nt - max);
+			fprintf(f, "      ... and %zu more\n", nrows - max);
 			break;
 		}
 		fputs("      ", f);
-		put_pad(f, jstr(t, "node"), 24);
+		set = json_object_get(t, "node_set");
+		if (json_is_object(set)) {
+			snprintf(cnt, sizeof(cnt), "%lld nodes",
+			    num(set, "count"));
+			put_pad(f, cnt, 24);
+		} else
+			put_pad(f, jstr(t, "node"), 24);
 		put(f, jstr(t, "target"));
 		if (jstr(t, "target_name") != NULL) {
 			fputs(" (", f);
@@ -1816,6 +2127,8 @@ txt_result(FILE *f, const json_t *r, size_t max, int full)
 		if (num(t, "seen_by") > 1)
 			fprintf(f, "  [seen by %lld nodes]", num(t, "seen_by"));
 		fputc('\n', f);
+		if (json_is_object(set))
+			txt_node_set(f, set, max);
 	}
 	if (jstr(r, "status") != NULL && strcmp(jstr(r, "status"),
 	    "fail") == 0) {

@@ -755,6 +755,37 @@ has_expired_waiver(const struct hres *x)
 
 /* --- pieces of a result --- */
 
+/*
+ * A merged target row's nodes: " on K nodes: a, b, ..." or " on K nodes:
+ * every scanned node but a, b" (reports/merge.h), at most
+ * FA_HTML_LIST_MAX names.
+ */
+static void
+put_node_set(struct html *h, xmlNodePtr li, const json_t *set)
+{
+	const json_t *v = json_object_get(set, "names"), *e;
+	size_t i;
+
+	if (!json_is_object(set))
+		return;
+	putf(h, li, " on %lld nodes: ", (long long)json_integer_value(
+	    json_object_get(set, "count")));
+	if (v == NULL) {
+		v = json_object_get(set, "all_scanned_but");
+		put(h, li, json_array_size(v) == 0 ? "every scanned node" :
+		    "every scanned node but ");
+	}
+	json_array_foreach(v, i, e) {
+		if (i == FA_HTML_LIST_MAX) {
+			putf(h, li, ", ... and %zu more", json_array_size(v) -
+			    i);
+			break;
+		}
+		putf(h, li, "%s%s", i > 0 ? ", " : "", json_is_string(e) ?
+		    json_string_value(e) : "?");
+	}
+}
+
 /* "target (name)", or for a merged report "node: target (name)" each. */
 static void
 put_target(struct html *h, xmlNodePtr td, const json_t *r)
@@ -781,6 +812,7 @@ put_target(struct html *h, xmlNodePtr td, const json_t *r)
 		    FA_HTML_STR_MAX, "no target recorded");
 		if (jstr(t, "target_name") != NULL)
 			putf(h, li, " (%s)", jstr(t, "target_name"));
+		put_node_set(h, li, json_object_get(t, "node_set"));
 	}
 	cut_note(h, td, FA_HTML_LIST_MAX, json_array_size(ts), "targets");
 }
@@ -1794,8 +1826,8 @@ clause_basis(struct html *h, xmlNodePtr p, size_t k)
 			put_anchor(h, p, x);
 			put(h, p, " (");
 			if (json_array_size(jget(x->r, "targets")) > 0)
-				putf(h, p, "%zu nodes", json_array_size(
-				    jget(x->r, "targets")));
+				putf(h, p, "%lld nodes", (long long)
+				    json_integer_value(jget(x->r, "nodes")));
 			else
 				put_json(h, p, jget(x->r, "target"),
 				    FA_HTML_STR_MAX, "no target");

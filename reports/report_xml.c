@@ -253,8 +253,14 @@ static const struct field waiver_f[] = {
 	TEXT("reason"), TYPED("expires", F_DATE),
 	TYPED("policy_line", F_COUNT), END
 };
+static const struct field set_name_item = TEXT("node");
+static const struct field node_set_f[] = {
+	TYPED("count", F_COUNT), LIST("names", &set_name_item),
+	LIST("all_scanned_but", &set_name_item), END
+};
 static const struct field target_f[] = {
-	TEXT("node"), TEXT("target"), TEXT("target_name"), END
+	TEXT("node"), OBJ("node_set", node_set_f), TEXT("target"),
+	TEXT("target_name"), END
 };
 static const struct field target_item = OBJ("entry", target_f);
 static const struct field result_f[] = {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../core/errors.h"
 #include "../core/interrupt.h"
@@ -25,6 +26,7 @@
 #include "../reports/merge.h"
 #include "../reports/report.h"
 #include "../reports/sign.h"
+#include "merge_load.h"
 #include "scanner.h"
 
 const char fa_usage_merge[] =
@@ -62,100 +64,105 @@ static int require_sig;
 static const char *const sig_names[] = { "good", "unsigned", "bad" };
 
 /*
- * The signature state of path, whose bytes hash to sha; *detail a new
- * string (or NULL).  NULL ("not checked") without --pubkey; NULL with
- * *failed set (diagnostic printed) when it could not be checked.
+ * The signature state of it->path (whose bytes hash to it->sha256) into
+ * it->signature and it->sig_detail; without --pubkey, nothing.  0, or -1
+ * with it->err when it could not be checked.
  */
-static const char *
-signature_of(const char *path, const char *sha, char **detail, int *failed)
+static int
+signature_of(struct fa_mload_item *it)
 {
 	char *d, *b, *why = NULL;
 	int r;
 
-	*detail = NULL;
-	*failed = 0;
 	if (pubkey == NULL)
-		return NULL;
-	d = fa_strdup(path);
-	b = fa_strdup(path);
+		return 0;
+	d = fa_strdup(it->path);
+	b = fa_strdup(it->path);
 	if (d == NULL || b == NULL) {
 		free(d);
 		free(b);
-		fa_diag(NULL, "out of memory");
-		*failed = 1;
-		return NULL;
+		it->err = fa_strdup("out of memory");
+		it->exit = FA_EXIT_NORUN;
+		return -1;
 	}
-	r = fa_verify_report(dirname(d), basename(b), sha, pubkey, &why);
+	r = fa_verify_report(dirname(d), basename(b), it->sha256, pubkey,
+	    &why);
 	free(d);
 	free(b);
 	if (r < 0) {
-		fa_diag(path, "cannot check its signature: %s", why != NULL ?
-		    why : fa_strerror(r));
+		it->err = fa_strfmt("%s: cannot check its signature: %s",
+		    it->path, why != NULL ? why : fa_strerror(r));
+		it->exit = FA_EXIT_USAGE;
 		free(why);
-		*failed = 1;
-		return NULL;
+		return -1;
 	}
-	*detail = why;
-	return sig_names[r];
+	it->signature = sig_names[r];
+	it->sig_detail = why;
+	return 0;
 }
 
-/* Read, hash, check, parse and fold one report; 0 or an exit status. */
-static int
-add_file(struct fa_merge *m, const char *path)
+/*
+ * A worker's job (scanner/merge_load.c): read, hash, check the signature
+ * of and parse one report.  Prints nothing: what went wrong is in it->err
+ * and it->exit, for the caller to say in input order.
+ */
+static void
+load_item(struct fa_mload_item *it, void *arg)
 {
-	struct fa_merge_src src = { path, NULL, NULL, NULL };
 	json_error_t je;
-	json_t *j;
-	char *buf = NULL, *why = NULL, *msg, *detail = NULL, sha[65];
+	char *buf = NULL, *why = NULL;
 	size_t len = 0;
-	int r, failed;
+	int r;
 
-	if ((r = fa_read_file(path, FA_SNAPSHOT_MAX_BYTES, &buf, &len,
+	(void)arg;
+	if ((r = fa_read_file(it->path, FA_SNAPSHOT_MAX_BYTES, &buf, &len,
 	    &why)) != 0) {
-		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		it->err = fa_strfmt("%s: %s", it->path, why != NULL ? why :
+		    fa_strerror(r));
+		it->exit = r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
 		free(why);
-		return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
+		return;
 	}
-	if (fa_sha256_hex(buf, len, sha) != 0) {
+	if (fa_sha256_hex(buf, len, it->sha256) != 0) {
 		free(buf);
-		fa_diag(path, "cannot hash");
-		return FA_EXIT_NORUN;
+		it->err = fa_strfmt("%s: cannot hash", it->path);
+		it->exit = FA_EXIT_NORUN;
+		return;
 	}
-	src.sha256 = sha;
-	src.signature = signature_of(path, sha, &detail, &failed);
-	src.sig_detail = detail;
-	if (failed) {
+	if (signature_of(it) != 0) {
 		free(buf);
-		return FA_EXIT_USAGE;
+		return;
 	}
-	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	it->json = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
-	if (require_sig && (src.signature == NULL ||
-	    strcmp(src.signature, "good") != 0)) {
-		/* Refused whatever it holds: only its name is read. */
-		r = fa_merge_reject(m, j, &src, &why);
-		json_decref(j);
-		free(detail);
-		if (r != 0) {
-			fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
-			free(why);
-			return r == FA_ERR_NOMEM ? FA_EXIT_NORUN :
-			    FA_EXIT_USAGE;
-		}
-		return 0;
+	if (it->json == NULL) {
+		it->err = fa_json_errmsg(it->path, &je);
+		it->exit = FA_EXIT_USAGE;
 	}
-	if (j == NULL) {
-		free(detail);
-		msg = fa_json_errmsg(path, &je);
-		fa_diag(NULL, "%s", msg != NULL ? msg : "out of memory");
-		free(msg);
-		return FA_EXIT_USAGE;
+}
+
+/* Fold one loaded report (or refuse it); 0 or an exit status. */
+static int
+fold_item(struct fa_merge *m, struct fa_mload_item *it)
+{
+	struct fa_merge_src src = { it->path, it->sha256, it->signature,
+	    it->sig_detail };
+	int refused = require_sig && (it->signature == NULL ||
+	    strcmp(it->signature, "good") != 0);
+	char *why = NULL;
+	int r;
+
+	/* Unreadable or not JSON: an error, unless its signature (checked
+	 * on the bytes) refuses it anyway. */
+	if (it->json == NULL && (!refused || it->signature == NULL)) {
+		fa_diag(NULL, "%s", it->err != NULL ? it->err :
+		    "out of memory");
+		return it->exit != 0 ? it->exit : FA_EXIT_NORUN;
 	}
-	r = fa_merge_add_src(m, j, &src, &why);
-	free(detail);
-	json_decref(j);
+	r = refused ? fa_merge_reject(m, it->json, &src, &why) :
+	    fa_merge_add_src(m, it->json, &src, &why);
 	if (r != 0) {
-		fa_diag(path, "%s", why != NULL ? why : fa_strerror(r));
+		fa_diag(it->path, "%s", why != NULL ? why : fa_strerror(r));
 		free(why);
 		return r == FA_ERR_NOMEM ? FA_EXIT_NORUN : FA_EXIT_USAGE;
 	}
@@ -224,22 +231,37 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Inputs folded so far, against FA_MERGE_MAX_REPORTS. */
-static size_t nfolded;
+/* The inputs, as paths, in the order they are folded. */
+struct inputs {
+	char	**v;
+	size_t	  n, cap;
+};
 
+/* Take path (a new string); 0 or an exit status. */
 static int
-add_one(struct fa_merge *m, const char *path)
+add_path(struct inputs *in, char *path)
 {
-	if (++nfolded > FA_MERGE_MAX_REPORTS) {
+	if (path == NULL) {
+		fa_diag(NULL, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	if (in->n >= FA_MERGE_MAX_REPORTS) {
 		fa_diag(path, "more than %d reports", FA_MERGE_MAX_REPORTS);
+		free(path);
 		return FA_EXIT_USAGE;
 	}
-	return add_file(m, path);
+	if (fa_grow(&in->v, &in->cap, in->n + 1, sizeof(*in->v)) != 0) {
+		free(path);
+		fa_diag(NULL, "out of memory");
+		return FA_EXIT_NORUN;
+	}
+	in->v[in->n++] = path;
+	return 0;
 }
 
 /* dir's *.json files and its directories' report.json, in name order. */
 static int
-add_dir(struct fa_merge *m, const char *dir)
+add_dir(struct inputs *in, const char *dir)
 {
 	struct dirent *de;
 	struct stat st;
@@ -271,13 +293,12 @@ add_dir(struct fa_merge *m, const char *dir)
 	closedir(d);
 	if (rc == 0 && n > 0)
 		qsort(v, n, sizeof(*v), name_cmp);
-	for (i = 0; rc == 0 && i < n; i++)
-		if (stat(v[i], &st) == 0 && S_ISREG(st.st_mode)) {
-			rc = add_one(m, v[i]);
-			got++;
-		}
 	for (i = 0; i < n; i++)
-		free(v[i]);
+		if (rc == 0 && stat(v[i], &st) == 0 && S_ISREG(st.st_mode)) {
+			rc = add_path(in, v[i]);
+			got++;
+		} else
+			free(v[i]);
 	free(v);
 	if (rc == 0 && got == 0) {
 		fa_diag(dir, "holds no report (*.json, or a directory with "
@@ -289,7 +310,7 @@ add_dir(struct fa_merge *m, const char *dir)
 
 /* One command-line input: a file, a directory, or "-" (a list). */
 static int
-add_input(struct fa_merge *m, const char *arg)
+add_input(struct inputs *in, const char *arg)
 {
 	struct stat st;
 	char *line = NULL;
@@ -303,14 +324,70 @@ add_input(struct fa_merge *m, const char *arg)
 			    line[n - 1] == '\r'))
 				line[--n] = '\0';
 			if (n > 0)
-				rc = add_one(m, line);
+				rc = add_path(in, fa_strdup(line));
 		}
 		free(line);
 		return rc;
 	}
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-		return add_dir(m, arg);
-	return add_one(m, arg);
+		return add_dir(in, arg);
+	return add_path(in, fa_strdup(arg));
+}
+
+/*
+ * "merging: N of M reports", rewritten in place on a terminal (carriage
+ * return, then erase the line: ECMA-48 EL); done erases it.
+ */
+static void
+progress(size_t n, size_t total, int done)
+{
+	if (done)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\rmerging: %zu of %zu reports\033[K", n,
+		    total);
+	fflush(stderr);
+}
+
+/* Load and fold every input, in order; 0 or an exit status. */
+static int
+fold_all(struct fa_merge *m, const struct inputs *in, int show)
+{
+	struct fa_mload *l;
+	struct fa_mload_item *it;
+	struct timespec t0, t;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t k = 0;
+	int r, rc = 0;
+
+	if (in->n == 0)
+		return 0;
+	/* One reader per CPU: the fold on this thread is the lighter part. */
+	if ((r = fa_mload_start(&l, in->v, in->n, cpus > 0 ? (unsigned)cpus :
+	    1, load_item, NULL)) != 0) {
+		fa_diag(NULL, "cannot start the readers: %s", fa_strerror(r));
+		return FA_EXIT_NORUN;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (rc == 0 && (r = fa_mload_next(l, &it)) == 0) {
+		rc = fold_item(m, it);
+		fa_mload_done(l, it);
+		k++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (show && (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec -
+		    t0.tv_nsec) / 1000000 >= 200) {
+			progress(k, in->n, 0);
+			t0 = t;
+		}
+	}
+	if (rc == 0 && r < 0) {
+		fa_diag(NULL, "out of memory");
+		rc = FA_EXIT_NORUN;
+	}
+	fa_mload_stop(l);
+	if (show)
+		progress(k, in->n, 1);
+	return rc;
 }
 
 /*
@@ -393,6 +470,7 @@ fa_cmd_merge(int argc, char **argv)
 	struct fa_out_opts out = { .json = 1, .txt = 1, .xml = 1, .html = 1,
 	    .fail_on = FA_SEV_HIGH };
 	struct fa_merge *m = NULL;
+	struct inputs in = { NULL, 0, 0 };
 	json_t *mj = NULL;
 	char *why = NULL, *sum;
 	const char *expect = NULL, *failed = NULL, *pubpath = NULL;
@@ -472,10 +550,12 @@ fa_cmd_merge(int argc, char **argv)
 	    (failed != NULL && (rc = each_line(m, "--failed", failed,
 	    failed_line)) != 0))
 		goto out;
-	nfolded = 0;
 	for (i = optind; i < argc; i++)
-		if ((rc = add_input(m, argv[i])) != 0)
+		if ((rc = add_input(&in, argv[i])) != 0)
 			goto out;
+	if ((rc = fold_all(m, &in, !out.quiet && isatty(STDERR_FILENO))) !=
+	    0)
+		goto out;
 	if ((rc = fa_merge_finish(m, time(NULL), &mj, &why)) != 0) {
 		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(rc));
 		rc = FA_EXIT_NORUN;
@@ -518,5 +598,8 @@ out:
 	EVP_PKEY_free(pubkey);
 	pubkey = NULL;
 	require_sig = 0;
+	while (in.n > 0)
+		free(in.v[--in.n]);
+	free(in.v);
 	return rc;
 }

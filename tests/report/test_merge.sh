@@ -56,7 +56,8 @@ expect_eq "ib not collected on n2 only" \
     "$(jq -c '[.merged.families.ib.not_collected[] | .node]' "$J")" '["n2"]'
 expect_eq "HOST-PRIVILEGED fail on n1 and n2" \
     "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED" and
-	.status == "fail") | .targets[].node]' "$J")" '["n1","n2"]'
+	.status == "fail") | .targets[] | (.node_set.names // [.node]) |
+	.[]]' "$J")" '["n1","n2"]'
 expect_eq "HOST-PRIVILEGED pass on n3" \
     "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED" and
 	.status == "pass") | .targets[].node]' "$J")" '["n3"]'
@@ -83,7 +84,8 @@ expect_eq "summary counts equal the results by status" \
     "$(jq -c '[("pass", "fail", "not_tested", "not_applicable", "error")
 	as $s | [.results[] | select(.status == $s)] | length]' "$J")"
 expect_eq "every input result is a target or a sighting (seen_by)" \
-    "$(jq '[.results[].targets[] | (.seen_by // 1)] | add' "$J")" \
+    "$(jq '[.results[].targets[] | (.seen_by // .node_set.count // 1)] |
+    add' "$J")" \
     "$(cat "$T/n1.json" "$T/n2.json" "$T/n3.json" |
 	jq -s '[.[].results | length] | add')"
 expect_eq "failing_at_or_above as counted" \
@@ -173,8 +175,13 @@ expect_eq "300: one result per (id, status, severity)" \
     "$(jq '[.results[] | [.id, .status, .severity]] | unique | length' "$R")"
 expect_eq "300: HOST-PRIVILEGED is one result with 300 targets" \
     "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED") |
-	[(.targets | length), .nodes, .target, .coverage.decided]]' "$J")" \
+	[(.targets | map(.node_set.count // 1) | add), .nodes, .target,
+	.coverage.decided]]' "$J")" \
     '[[300,300,"300 targets on 300 nodes",300]]'
+expect_eq "300: ... one row: on every scanned node, none named" \
+    "$(jq -c '[.results[] | select(.id == "HOST-PRIVILEGED") | .targets |
+	length, .[0].node_set]' "$J")" \
+    '[1,{"all_scanned_but":[],"count":300}]'
 expect_eq "300: HOST-CGROUP-ESCAPE: 6 targets on each node" \
     "$(jq -r '.results[] | select(.id == "HOST-CGROUP-ESCAPE") | .target' \
 	"$J")" "1800 targets on 300 nodes"
@@ -182,15 +189,17 @@ expect_eq "300: SM_Key port one target seen by 300 nodes" \
     "$(jq -c '[.results[] | select(.id == "IB-SMKEY-DISCLOSED") |
 	.targets[] | [.node, .seen_by]]' "$J")" '[["node1",300]]'
 expect_eq "300: every input result accounted for" \
-    "$(jq '[.results[].targets[] | (.seen_by // 1)] | add' "$J")" \
-    "$((300 * NRES))"
+    "$(jq '[.results[].targets[] | (.seen_by // .node_set.count // 1)] |
+    add' "$J")" "$((300 * NRES))"
 expect_eq "300: summary.fail as in one node's report (grouped)" \
     "$(jq .summary.fail "$J")" \
     "$(jq '[.results[] | select(.status == "fail") | [.id, .severity]] |
 	unique | length' "$R")"
 expect_eq "300: every node failing" "$(jq .summary.nodes_failing "$J")" 300
-expect_grep "300: bounded target listing in report.txt" \
-    '^      \.\.\. and 280 more$' "$T/o300/report.txt"
+expect_grep "300: report.txt: a row for all 300 nodes, none listed" \
+    '^      300 nodes +host$' "$T/o300/report.txt"
+expect_grep "300: ... said to be every scanned node" \
+    '^        on every scanned node$' "$T/o300/report.txt"
 expect_grep "300: stdout summary" '^Merged 300 nodes: ' "$T/stdout"
 
 # Bad inputs: exit 2, a line naming the file, no output directory.

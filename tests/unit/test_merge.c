@@ -128,6 +128,21 @@ sget(const json_t *o, const char *k)
 	return json_string_value(json_object_get(o, k));
 }
 
+/* The (node, target) pairs of a merged result: a node_set row counts. */
+static size_t
+pairs(const json_t *r)
+{
+	const json_t *t, *set;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(r, "targets"), i, t) {
+		set = json_object_get(t, "node_set");
+		n += set != NULL ? (size_t)json_integer_value(
+		    json_object_get(set, "count")) : 1;
+	}
+	return n;
+}
+
 /* The same node-local finding on three nodes is one result. */
 static void
 test_group(void **state)
@@ -171,8 +186,16 @@ test_group(void **state)
 	assert_string_equal(sget(r, "title"), "title");
 	assert_string_equal(sget(r, "family"), "host");
 	assert_string_equal(sget(r, "msa_clause"), "clause");
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 3);
-	t = json_array_get(json_object_get(r, "targets"), 2);
+	assert_int_equal(pairs(r), 3);
+	/* n1 and n2 alike: one row naming both; n3's other reason apart. */
+	assert_int_equal(json_array_size(json_object_get(r, "targets")), 2);
+	t = json_array_get(json_object_get(r, "targets"), 0);
+	assert_null(json_object_get(t, "node"));
+	assert_int_equal(inum(json_object_get(t, "node_set"), "count", NULL),
+	    2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+	    json_object_get(t, "node_set"), "names"), 1)), "n2");
+	t = json_array_get(json_object_get(r, "targets"), 1);
 	assert_string_equal(sget(t, "node"), "n3");
 	assert_string_equal(sget(t, "target"), "host");
 	assert_string_equal(sget(t, "reason"), "other");
@@ -233,7 +256,7 @@ test_dedupe(void **state)
 	}
 	mj = finish(m);
 	r = find(mj, "IB-XTENANT-REACHABLE", "fail", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 2);
+	assert_int_equal(pairs(r), 2);
 	assert_int_equal(inum(json_array_get(json_object_get(r, "targets"), 0),
 	    "seen_by", NULL), 2);
 	assert_string_equal(sget(json_array_get(json_object_get(r, "targets"),
@@ -243,16 +266,16 @@ test_dedupe(void **state)
 	assert_int_equal(inum(r, "nodes", NULL), 3);
 	assert_string_equal(sget(r, "target"), "2 targets on 3 nodes");
 	r = find(mj, "IB-SAKEY-DEFAULT", "fail", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 2);
+	assert_int_equal(pairs(r), 2);
 	r = find(mj, "IB-SMP-UNRESTRICTED", "fail", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 3);
+	assert_int_equal(pairs(r), 3);
 	r = find(mj, "IB-VSKEY-UNSET", "not_tested", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 3);
+	assert_int_equal(pairs(r), 3);
 	assert_int_equal(inum(r, "coverage", "not_tested"), 3);
 	assert_int_equal(inum(r, "coverage", "decided"), 0);
 	/* Not the GUID form (15 hex digits): node-local, not folded. */
 	r = find(mj, "IB-PKEY-DEFAULT-FULL", "fail", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 3);
+	assert_int_equal(pairs(r), 3);
 	json_decref(mj);
 	fa_merge_free(m);
 }
@@ -276,7 +299,7 @@ test_waived(void **state)
 	mj = finish(m);
 	r = find(mj, "HOST-LSM-OFF", "fail", 0);
 	assert_non_null(r);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 1);
+	assert_int_equal(pairs(r), 1);
 	assert_string_equal(sget(r, "target"), "host");
 	r = find(mj, "HOST-LSM-OFF", "fail", 1);
 	assert_non_null(r);
@@ -334,7 +357,7 @@ test_coverage(void **state)
 	    "c");
 	mj = finish(m);
 	r = find(mj, "IB-MKEY-UNSET", "fail", 0);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 1);
+	assert_int_equal(pairs(r), 1);
 	assert_int_equal(inum(r, "coverage", "decided"), 2);
 	assert_int_equal(inum(r, "coverage", "not_tested"), 1);
 	assert_int_equal(inum(r, "coverage", "absent"), 0);
@@ -408,8 +431,7 @@ test_duplicates(void **state)
 	mj = finish(m);
 	assert_int_equal(inum(mj, "merged", "reports"), 3);
 	assert_non_null(find(mj, "HOST-LSM-OFF", "fail", 0));
-	assert_int_equal(json_array_size(json_object_get(find(mj,
-	    "HOST-LSM-OFF", "fail", 0), "targets")), 3);
+	assert_int_equal(pairs(find(mj, "HOST-LSM-OFF", "fail", 0)), 3);
 	assert_null(find(mj, "HOST-LSM-OFF", "pass", 0));
 	assert_string_equal(sget(json_array_get(json_object_get(
 	    json_object_get(mj, "merged"), "nodes"), 2), "node"),
@@ -490,8 +512,7 @@ test_identity(void **state)
 	assert_string_equal(sget(json_array_get(nodes, 1), "signature"),
 	    "unchecked");
 	/* Both localhost failures are kept, one per node. */
-	assert_int_equal(json_array_size(json_object_get(find(mj,
-	    "HOST-LSM-OFF", "fail", 0), "targets")), 2);
+	assert_int_equal(pairs(find(mj, "HOST-LSM-OFF", "fail", 0)), 2);
 	w = json_object_get(json_object_get(mj, "merged"), "warnings");
 	assert_int_equal(json_array_size(w), 2);
 	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
@@ -771,10 +792,12 @@ test_bounds(void **state)
 	r = json_array_get(json_object_get(mj, "results"), 0);
 	assert_int_equal(strlen(sget(r, "reason")), 1023 + 3);
 	assert_int_equal(inum(r, "reasons", NULL), 1);
-	assert_int_equal(json_array_size(json_object_get(r, "targets")), 2);
+	assert_int_equal(pairs(r), 2);
 	assert_string_equal(sget(r, "reason") + 1023, "...");
-	assert_int_equal(strlen(sget(json_array_get(json_object_get(r,
-	    "targets"), 0), "node")), 256 + 3);
+	/* Alike as bounded: one row of both nodes, the long name cut. */
+	assert_int_equal(strlen(json_string_value(json_array_get(
+	    json_object_get(json_object_get(json_array_get(json_object_get(r,
+	    "targets"), 0), "node_set"), "names"), 0))), 256 + 3);
 	ev = json_object_get(r, "evidence");
 	/* 32 kept (the reproduce item among them) and a note. */
 	assert_int_equal(json_array_size(ev), 33);
@@ -866,10 +889,10 @@ test_txt(void **state)
 	assert_null(strchr(txt, '\x1b'));
 	assert_non_null(strstr(txt, "node\\x1b[31m00"));
 	assert_non_null(strstr(txt, "30 targets on 30 of 30 nodes"));
-	assert_non_null(strstr(txt, "      ... and 10 more\n"));
-	/* Exactly 20 targets listed: 00 to 19. */
-	assert_non_null(strstr(txt, "\n      node\\x1b[31m19 "));
-	assert_null(strstr(txt, "\n      node\\x1b[31m20 "));
+	/* One row for the 30 alike, 20 of its nodes named: 00 to 19. */
+	assert_non_null(strstr(txt, "\n      30 nodes                 host\n"
+	    "        on: node\\x1b[31m00, "));
+	assert_non_null(strstr(txt, "node\\x1b[31m19, ... and 10 more\n"));
 	assert_non_null(strstr(txt, "Merged 30 nodes: 1 fail (1 at or above "
 	    "high and not waived, on 30 nodes; 0 waived)"));
 	assert_non_null(strstr(txt, "\n  node\\x1b[31m29 "));
