@@ -108,14 +108,19 @@ $(MAN7): $(BIN)
 BENCH_SIZES	?= 648 2016 10044
 BENCH_BINS	 = $(B)/bench/mkfattree $(B)/bench/rusage \
 		   $(B)/bench/smpceiling $(B)/bench/librmppsim.so \
-		   $(B)/bench/librmpprecv.so $(B)/bench/mkethcap
+		   $(B)/bench/librmpprecv.so $(B)/bench/mkethcap \
+		   $(B)/bench/mkreports
 ETHBENCH_FRAMES	?= 10000000
-.PHONY: bench bench-build bench-eth
+MERGEBENCH_NODES ?= 10000
+.PHONY: bench bench-build bench-eth bench-merge
 bench: $(BIN) $(BENCH_BINS)
 	@sh bench/run.sh $(B) $(BENCH_SIZES)
 	@sh bench/ethbench.sh $(B) $(ETHBENCH_FRAMES)
+	@sh bench/mergebench.sh $(B) $(MERGEBENCH_NODES)
 bench-eth: $(BIN) $(BENCH_BINS)
 	@sh bench/ethbench.sh $(B) $(ETHBENCH_FRAMES)
+bench-merge: $(BIN) $(BENCH_BINS)
+	@sh bench/mergebench.sh $(B) $(MERGEBENCH_NODES)
 bench-build: $(BENCH_BINS)
 $(B)/bench/mkfattree: $(B)/bench/mkfattree.o $(LIBREPORTS) $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
@@ -123,6 +128,9 @@ $(B)/bench/mkfattree: $(B)/bench/mkfattree.o $(LIBREPORTS) $(LIBCORE)
 $(B)/bench/rusage: $(B)/bench/rusage.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+$(B)/bench/mkreports: $(B)/bench/mkreports.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PURE_LIBS)
 $(B)/bench/mkethcap: $(B)/bench/mkethcap.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
