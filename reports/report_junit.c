@@ -13,7 +13,11 @@
  *   error, or an unreadable entry <error message=reason>
  *   not_tested, not_applicable    <skipped message="not tested: reason">
  * Failures, errors and waived failures carry the evidence and the
- * remediation as text.  Written with libxml2's xmlTextWriter.
+ * remediation as text.  A merged cluster report has one more suite,
+ * fabaudit.nodes: an <error> per node whose results it lacks (rejected,
+ * failed, timed out, missing: reports/merge.h), or one passing testcase
+ * when every node was scanned, so that a CI job sees an incomplete
+ * cluster audit.  Written with libxml2's xmlTextWriter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -476,12 +480,75 @@ testsuite(struct fa_xw *x, const json_t *rep, const struct suite *s,
 	free(cls);
 }
 
+/* merged.nodes entries whose state is not "scanned" (0 without any). */
+static size_t
+unscanned(const json_t *rep)
+{
+	const json_t *n, *st;
+	size_t i, k = 0;
+
+	json_array_foreach(json_object_get(json_object_get(rep, "merged"),
+	    "nodes"), i, n)
+		if (json_is_string(st = json_object_get(n, "state")) &&
+		    strcmp(json_string_value(st), "scanned") != 0)
+			k++;
+	return k;
+}
+
+/* The fabaudit.nodes suite of a merged report (s: its counts). */
+static void
+nodes_suite(struct fa_xw *x, const json_t *rep, const struct suite *s)
+{
+	const json_t *n, *st;
+	struct text t;
+	size_t i;
+
+	fa_xw_start(x, "testsuite");
+	fa_xw_attr(x, "name", "fabaudit.nodes");
+	attr_counts(x, s);
+	fa_xw_attr(x, "time", "0");
+	if (s->errors == 0) {
+		fa_xw_start(x, "testcase");
+		fa_xw_attr(x, "classname", "fabaudit.nodes");
+		fa_xw_attr(x, "name", "every node scanned");
+		fa_xw_attr(x, "time", "0");
+		fa_xw_end(x);
+	}
+	json_array_foreach(json_object_get(json_object_get(rep, "merged"),
+	    "nodes"), i, n) {
+		if (!json_is_string(st = json_object_get(n, "state")) ||
+		    strcmp(json_string_value(st), "scanned") == 0)
+			continue;
+		fa_xw_start(x, "testcase");
+		fa_xw_attr(x, "classname", "fabaudit.nodes");
+		if (text_open(x, &t) != NULL) {
+			put_str(t.f, json_object_get(n, "node"), "?");
+			text_put(x, &t, "name");
+		}
+		fa_xw_attr(x, "time", "0");
+		fa_xw_start(x, "error");
+		if (text_open(x, &t) != NULL) {
+			put_str(t.f, st, "?");
+			fputs(": ", t.f);
+			put_str(t.f, json_object_get(n, strcmp(
+			    json_string_value(st), "rejected") == 0 ?
+			    "signature_detail" : "reason"), "");
+			text_put(x, &t, "message");
+		}
+		fa_xw_end(x);
+		fa_xw_end(x);
+	}
+	fa_xw_end(x);
+}
+
 int
 fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 {
 	struct tally t = { NULL, 0, 0 };
-	struct suite all;
+	struct suite all, nodes = { "nodes", 0, 0, 0, 0 };
 	struct fa_xw x;
+	int merged = json_is_array(json_object_get(json_object_get(report,
+	    "merged"), "nodes"));
 	const json_t *scan = json_object_get(report, "scan");
 	const char *stamp;
 	char secs[32];
@@ -498,6 +565,12 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 			*why = fa_strdup("out of memory");
 		return r;
 	}
+	if (merged) {
+		nodes.errors = unscanned(report);
+		nodes.tests = nodes.errors > 0 ? nodes.errors : 1;
+		all.tests += nodes.tests;
+		all.errors += nodes.errors;
+	}
 	stamp = fa_xml_jstr(json_object_get(scan, "started"));
 	if (!fa_xml_is_datetime(stamp))
 		stamp = NULL;
@@ -510,6 +583,8 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 		for (i = 0; i < t.n; i++)
 			if (t.v[i].tests > 0)
 				testsuite(&x, report, &t.v[i], stamp);
+		if (merged)
+			nodes_suite(&x, report, &nodes);
 		fa_xw_end(&x);
 	}
 	free(t.v);

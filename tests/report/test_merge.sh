@@ -361,6 +361,14 @@ expect_grep "... a bad signature is a warning" \
 expect_grep "... report.txt says INCOMPLETE" \
     "INCOMPLETE: 2 nodes not in this report \\(0 failed, 1 timed out, \
 1 missing, 0 rejected\\)" "$T/acc/report.txt"
+"$FA" merge -q -f junit --expect "$T/expected" --failed "$T/failed" \
+    -o "$T/accj" "$T/sig" >/dev/null 2>&1
+expect_eq "junit: an error per node not scanned, in fabaudit.nodes" \
+    "$(xmllint --xpath 'count(//testsuite[@name="fabaudit.nodes"]/testcase/error)' \
+    "$T/accj/junit.xml" 2>/dev/null)" 2
+expect_grep "... naming the state and reason" \
+    'name="g6".*|error message="timed_out: killed after 600 s"' \
+    "$T/accj/junit.xml"
 "$FA" merge -q -f json --fail-on none --pubkey "$T/k.pub" \
     --require-signature --expect "$T/expected" -o "$T/req" "$T/sig" \
     >/dev/null 2>&1
