@@ -10,7 +10,10 @@
  * type (reports/report.h).
  *
  * Input: up to 16 reports separated by NUL bytes.  The --fail-on severity
- * is the input's length modulo the number of severities.
+ * is the input's length modulo the number of severities.  A report whose
+ * SHA-256 starts with 0 is refused for a bad signature (fa_merge_reject);
+ * a document that is not JSON is a --expect / --failed list: each line
+ * (at most 8) a node name, or NODE TAB STATE TAB REASON.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +54,38 @@ render(const json_t *j, int ours)
 	}
 }
 
+/* A document that is not JSON, as node lists; the names taken. */
+static size_t
+lists(struct fa_merge *m, const uint8_t *p, size_t n)
+{
+	char *copy, *line, *save = NULL, *st, *reason, *why = NULL;
+	size_t k = 0, taken = 0;
+	int r;
+
+	if ((copy = malloc(n + 1)) == NULL)
+		abort();
+	memcpy(copy, p, n);
+	copy[n] = '\0';
+	for (line = strtok_r(copy, "\n", &save); line != NULL && k < 8;
+	    line = strtok_r(NULL, "\n", &save), k++) {
+		if ((st = strchr(line, '\t')) != NULL) {
+			*st++ = '\0';
+			if ((reason = strchr(st, '\t')) != NULL)
+				*reason++ = '\0';
+			r = fa_merge_unscanned(m, line, st, reason, &why);
+		} else
+			r = fa_merge_expect(m, line, &why);
+		if (r == 0)
+			taken++;
+		else if (r != FA_ERR_INPUT || why == NULL)
+			abort();
+		free(why);
+		why = NULL;
+	}
+	free(copy);
+	return taken;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -76,7 +111,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    JSON_REJECT_DUPLICATES, &je)) != NULL) {
 			if (nul == NULL && ndocs == 1)
 				render(j, 0);
-			r = fa_merge_add(m, j, name, sha, &why);
+			if (sha[0] == '0') {
+				const struct fa_merge_src src = { name, sha,
+				    "bad", "the fuzzer says so" };
+
+				r = fa_merge_reject(m, j, &src, &why);
+			} else
+				r = fa_merge_add(m, j, name, sha, &why);
 			if (r == 0)
 				added++;
 			else if (r != FA_ERR_INPUT && r != FA_ERR_TOOBIG)
@@ -86,7 +127,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(why);
 			why = NULL;
 			json_decref(j);
-		}
+		} else
+			added += lists(m, p, n);
 		if (nul == NULL)
 			break;
 		p = nul + 1;

@@ -1305,22 +1305,34 @@ fa_merge_unscanned(struct fa_merge *m, const char *node, const char *state,
     const char *reason, char **why)
 {
 	json_t *e;
+	char *safe;
 	int r;
 
 	if (why != NULL)
 		*why = NULL;
-	if (strcmp(state, "failed") != 0 && strcmp(state, "timed_out") != 0)
-		return fa_why(why, "state must be failed or timed_out, not "
-		    "\"%.32s\"", state);
+	if (strcmp(state, "failed") != 0 && strcmp(state, "timed_out") != 0) {
+		safe = fa_str_sanitize(state, strlen(state) < 32 ?
+		    strlen(state) : 32);
+		r = fa_why(why, "state must be failed or timed_out, not "
+		    "\"%s\"", safe != NULL ? safe : "?");
+		free(safe);
+		return r;
+	}
 	if ((e = json_object_get(m->expected, node)) == NULL) {
 		if ((r = fa_merge_expect(m, node, why)) != 0)
 			return r;
 		e = json_object_get(m->expected, node);
 	} else if (json_object_get(e, "state") != NULL)
 		return fa_why(why, "node %s is listed twice", node);
-	return put_new(e, "state", json_string(state)) != 0 ||
-	    put_new(e, "reason", bstr(reason != NULL && *reason != '\0' ?
-	    reason : "no reason given", MAX_LINE)) != 0 ? FA_ERR_NOMEM : 0;
+	/* The reason is bytes from a file: escaped, as any such string. */
+	if ((safe = fa_str_sanitize(reason != NULL && *reason != '\0' ?
+	    reason : "no reason given", reason != NULL && *reason != '\0' ?
+	    strlen(reason) : 15)) == NULL)
+		return FA_ERR_NOMEM;
+	r = put_new(e, "state", json_string(state)) != 0 ||
+	    put_new(e, "reason", bstr(safe, MAX_LINE)) != 0 ? FA_ERR_NOMEM : 0;
+	free(safe);
+	return r;
 }
 
 /* "a (3 reports), b (1 report), ... and K more" of a value->count map. */

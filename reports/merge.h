@@ -113,7 +113,8 @@ int fa_merge_expect(struct fa_merge *m, const char *node, char **why);
 
 /*
  * An expected node whose scan did not produce a report (merge --failed):
- * state "failed" or "timed_out", with the reason.  An expected node with
+ * state "failed" or "timed_out", with the reason (any bytes: escaped as
+ * fa_str_sanitize() does, cut at 1024).  An expected node with
  * neither a report nor such a line is "missing".  FA_ERR_INPUT for another
  * state or a node named twice.
  */

@@ -448,20 +448,14 @@ expect_line(struct fa_merge *m, char *l, char **why)
 static int
 failed_line(struct fa_merge *m, char *l, char **why)
 {
-	char *st, *reason, *safe;
-	int r;
+	char *st, *reason;
 
 	if ((st = strchr(l, '\t')) == NULL)
 		return fa_why(why, "not NODE<TAB>STATE<TAB>REASON");
 	*st++ = '\0';
 	if ((reason = strchr(st, '\t')) != NULL)
 		*reason++ = '\0';
-	if ((safe = fa_str_sanitize(reason != NULL ? reason : "",
-	    reason != NULL ? strlen(reason) : 0)) == NULL)
-		return FA_ERR_NOMEM;
-	r = fa_merge_unscanned(m, l, st, safe, why);
-	free(safe);
-	return r;
+	return fa_merge_unscanned(m, l, st, reason, why);
 }
 
 int
