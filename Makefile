@@ -63,7 +63,7 @@ UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS)) \
 
 .SECONDARY:
 .PHONY: all deps demo check fixtures unit unit-asan scenarios lint-man install \
-	uninstall clean
+	uninstall clean deb deb-test
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -267,6 +267,14 @@ install: $(BIN)
 	$(INSTALL) -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 0644 data/host-cves.json data/fabaudit-report.xsd \
 		data/junit.xsd $(DESTDIR)$(DATADIR)/
+
+# A Debian package (debian/), built as a provider-neutral admin would to
+# install fabaudit on many nodes: ../fabaudit_VERSION_ARCH.deb.  Needs
+# debhelper (apt-get install debhelper).
+deb:
+	dpkg-buildpackage -us -uc -b
+deb-test:
+	@sh tests/deb.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
