@@ -16,7 +16,7 @@ libjansson-dev
 libcmocka-dev libdpkg-dev libcap-dev librpm-dev rpm golang-go
 ibsim-utils libumad2sim0 opensm infiniband-diags
 mandoc jq tshark tcpdump lldpd
-slurmctld slurmd slurm-client munge
+slurmctld slurmd slurm-client munge debhelper dpkg-dev
 libxml2-utils chromium poppler-utils python3-yaml python3-kubernetes util-linux
 runc crun podman catatonit uidmap docker.io containerd systemd-container
 passwd procps"

@@ -74,6 +74,7 @@ for t in "$A"/tests/test_* "$A"/tests/ftest_*; do
 done
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
+run "debian package" sh tests/deb.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 # Every libFuzzer target: its regressions, then 3 s of fuzzing (its own
 # sanitizer settings, before the ones of the scenario suites below).
