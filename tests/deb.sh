@@ -30,7 +30,10 @@ fi || { fa_fail "a clean copy of the tree"; exit 1; }
 rc=$?
 expect_eq "dpkg-buildpackage -us -uc -b succeeds" "$rc" 0
 [ "$rc" -eq 0 ] || tail -n 30 "$T/build.log"
-deb=$(ls "$T"/fabaudit_*.deb 2>/dev/null | head -n 1)
+deb=
+for f in "$T"/fabaudit_*.deb; do
+	[ -f "$f" ] && deb=$f
+done
 expect_eq "a .deb is written beside the tree" "$(test -n "$deb" && echo yes)" \
     yes
 [ -n "$deb" ] || { fa_done; exit; }
