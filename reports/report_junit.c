@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * junit.xml: the results of report.json in the JUnit XML format that
  * Jenkins, GitLab and Surefire read (no official schema exists;
@@ -13,11 +14,11 @@
  *   error, or an unreadable entry <error message=reason>
  *   not_tested, not_applicable    <skipped message="not tested: reason">
  * Failures, errors and waived failures carry the evidence and the
- * remediation as text.  A merged cluster report has one more suite,
- * fabaudit.nodes: an <error> per node whose results it lacks (rejected,
- * failed, timed out, missing: reports/merge.h), or one passing testcase
- * when every node was scanned, so that a CI job sees an incomplete
- * cluster audit.  Written with libxml2's xmlTextWriter.
+ * remediation as text.  A merged cluster report with nodes whose results
+ * it lacks (rejected, failed, timed out, missing: reports/merge.h) has
+ * one more suite, fabaudit.nodes, an <error> per such node, so that a CI
+ * job sees an incomplete cluster audit.  Written with libxml2's
+ * xmlTextWriter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,13 +508,6 @@ nodes_suite(struct fa_xw *x, const json_t *rep, const struct suite *s)
 	fa_xw_attr(x, "name", "fabaudit.nodes");
 	attr_counts(x, s);
 	fa_xw_attr(x, "time", "0");
-	if (s->errors == 0) {
-		fa_xw_start(x, "testcase");
-		fa_xw_attr(x, "classname", "fabaudit.nodes");
-		fa_xw_attr(x, "name", "every node scanned");
-		fa_xw_attr(x, "time", "0");
-		fa_xw_end(x);
-	}
 	json_array_foreach(json_object_get(json_object_get(rep, "merged"),
 	    "nodes"), i, n) {
 		if (!json_is_string(st = json_object_get(n, "state")) ||
@@ -547,8 +541,7 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 	struct tally t = { NULL, 0, 0 };
 	struct suite all, nodes = { "nodes", 0, 0, 0, 0 };
 	struct fa_xw x;
-	int merged = json_is_array(json_object_get(json_object_get(report,
-	    "merged"), "nodes"));
+	size_t left = unscanned(report);
 	const json_t *scan = json_object_get(report, "scan");
 	const char *stamp;
 	char secs[32];
@@ -565,11 +558,10 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 			*why = fa_strdup("out of memory");
 		return r;
 	}
-	if (merged) {
-		nodes.errors = unscanned(report);
-		nodes.tests = nodes.errors > 0 ? nodes.errors : 1;
-		all.tests += nodes.tests;
-		all.errors += nodes.errors;
+	if (left > 0) {
+		nodes.tests = nodes.errors = left;
+		all.tests += left;
+		all.errors += left;
 	}
 	stamp = fa_xml_jstr(json_object_get(scan, "started"));
 	if (!fa_xml_is_datetime(stamp))
@@ -583,7 +575,7 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 		for (i = 0; i < t.n; i++)
 			if (t.v[i].tests > 0)
 				testsuite(&x, report, &t.v[i], stamp);
-		if (merged)
+		if (left > 0)
 			nodes_suite(&x, report, &nodes);
 		fa_xw_end(&x);
 	}
