@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # fabaudit: tenant-side InfiniBand, Ethernet and host isolation audit.
 # Plain GNU make.  `make demo` and `make check` install what is missing
 # (through `make deps`) and then build and run; see README.md.

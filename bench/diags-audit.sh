@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # diags-audit.sh: "the script a user would write instead" of fabaudit, for
 # `make bench` to time: the same per-port questions asked with the
 # infiniband-diags command-line tools, one process per query.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ethbench.sh: part of `make bench` (bench/README): how fast and how lean
 # is a --pcap scan of a large capture, next to tshark reading the same
 # file?  bench/mkethcap writes a classic pcap of a busy cluster segment

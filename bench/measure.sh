@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # measure.sh: every measurement of one fabric size, run by bench/run.sh
 # INSIDE one fabric session (tests/ib/with-fabric.sh: ibsim + a real
 # opensm already up, LD_PRELOAD=libumad2sim.so (and librmpprecv.so behind

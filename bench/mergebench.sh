@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # mergebench.sh: part of `make bench` (bench/README): how fast and how lean
 # is `fabaudit merge` of a large cluster's node reports?  Issue 23's
 # target: 10,000 node reports merged in at most 10 s and 256 MiB peak RSS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mkethcap: writes a large classic pcap (Ethernet, little-endian,
  * microsecond time stamps) of a busy cluster segment for bench/ethbench.sh:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mkfattree: writes a simulated fat-tree fabric for `make bench` as a
  * scenario directory that tests/ib/with-fabric.sh can bring up:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mkreports: N node reports for the merge bench (bench/mergebench.sh),
  * made from one real report.json.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck disable=SC2317  # functions run from traps look unreachable
 # run.sh: `make bench`.  For each fabric size: write a fat tree with
 # bench/mkfattree, bring up ibsim + a real opensm ONCE with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rusage: run a command and report its wall-clock time and peak resident
  * set size, for `make bench` (/usr/bin/time may not be installed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * smpceiling: how many SMPs per second the fabric (for `make bench`: the
  * simulator) answers to one client that keeps many in flight, the ceiling

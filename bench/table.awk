@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # table.awk: the table `make bench` prints, from the all.kv file
 # (key=value lines) bench/run.sh writes per fabric size.
 #

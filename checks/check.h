@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A check: metadata (data, always present) plus a pure evaluation function
  * (observations in, results out; no I/O, no globals).  One file per check,

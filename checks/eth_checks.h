@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Ethernet checks, and the observation kinds they read (fabric/eth_*.c):
  *

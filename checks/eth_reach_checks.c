@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The policy's must-not-reach targets (eth.reach): ETH-MGMT-REACHABLE,
  * ETH-XTENANT-REACHABLE and ETH-MGMT-TLS-WEAK.  One result per policy

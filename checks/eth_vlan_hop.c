@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ETH-VLAN-HOP: the tenant port delivers frames into a VLAN it should not
  * reach (eth.vlan_probe, sent only under --active).  A reply to an ARP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the wire showed (eth.capture): ETH-FOREIGN-VLAN, ETH-TRUNK-PORT,
  * ETH-DTP-EXPOSED, ETH-STP-EXPOSED, ETH-CDP-EXPOSED, ETH-LLDP-LEAK,

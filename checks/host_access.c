@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the audited process can reach on the host's file systems (see
  * host_checks.h): which mount holds a path, and whether a file on it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host and container checks, and the observation kinds they read (written
  * by fabric/host_*.c; see those headers for each kind's data members).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The container's own confinement, from /proc/self/status, the LSM label,
  * uid_map and the namespace links: HOST-PRIVILEGED, HOST-CAP-DANGEROUS,

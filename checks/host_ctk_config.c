@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * HOST-NVIDIA-CTK-CONFIG: NVIDIA Container Toolkit settings that weaken
  * isolation or re-open fixed CVEs.  On a host: config.toml (keys from the

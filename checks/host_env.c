@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the audited environment is (see host_checks.h): a container or not,
  * and on a VM or on bare metal, decided from every tell read and weighed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What reaches the host from here, by stat and mount table:
  * HOST-RUNTIME-SOCKET, HOST-HOSTPATH, HOST-CGROUP-ESCAPE,

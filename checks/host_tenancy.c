@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * HOST-TENANCY: bare metal, VM or container, and whether the physical host
  * may be shared.  A container shares its node's kernel with every other

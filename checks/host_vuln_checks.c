@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The *-VULN checks: component versions inside a catalogued vulnerable
  * range (HOST-NVIDIA-CTK-VULN, HOST-NVIDIA-DRIVER-VULN, HOST-RUNC-VULN,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * InfiniBand checks, and the observation kinds they read.  The kinds and
  * their data members are written by fabric/ib_*.c; see those files for how

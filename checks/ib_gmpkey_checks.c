@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * IB-CCKEY-UNSET, IB-VSKEY-UNSET, IB-AMKEY-UNSET: the key of the
  * Congestion Control, vendor-specific (Mellanox 0x0A) and SHARP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The M_Key checks over the PortInfo that discovery read from every port
  * (CA ports and switch port 0, whose M_Key guards the whole switch):

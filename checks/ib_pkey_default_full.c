@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * IB-PKEY-DEFAULT-FULL: the tenant port is a full member of the default
  * partition.  A P_Key's bit 15 is the membership bit (1 full, 0 limited)

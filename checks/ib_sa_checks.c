@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SA access control, from two PKeyTableRecord queries of our own port:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a default InfiniBand scan sends, one row per management class,
  * method and attribute: the table that fabaudit-checks(7) prints under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Subnet manager checks, from the SMInfo Gets to every SM port and the
  * SA's SMInfoRecords:

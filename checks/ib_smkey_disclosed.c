@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * IB-SMKEY-DISCLOSED: an SM returns a non-zero SM_Key to an unauthenticated
  * SubnGet(SMInfo).  The SM_Key (SMInfo bytes 8-15, IBA vol. 1 14.2.5) guards

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Read helpers over the IB topology observation (see ib_topo.h). */
 #include <limits.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Read helpers over the IB observations for the checks: the topology's
  * nodes and ports, the local port, and the tenant/provider/foreign

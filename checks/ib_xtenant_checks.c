@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Cross-tenant checks from the SA's PathRecords to every other CA port.
  * OpenSM returns a path only when both ends share a partition in which at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The catalogue of implemented checks, in report order.  Every ID here must
  * also be in fa_known_check_ids (core/model.c); tests enforce both.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Result lists, evidence items and the evaluation loop shared by every check.
  * The loop is fail-closed: a check that adds nothing gets a not_tested row.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Capability set decoding (see caps.h).  Names come from libcap
  * (cap_to_name/cap_from_name), which knows the capabilities of the kernel

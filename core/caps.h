@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Linux capability sets as /proc/PID/status shows them ("CapEff:
  * 000001ffffffffff"), decoded to names with libcap's own table, so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The merge of advisory feeds into a host CVE catalogue (see cvebuild.h).
  * Records are grouped by (CVE, component) after a sort; each group makes

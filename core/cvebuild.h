@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * `fabaudit catalogue build`'s merge: advisory feeds (core/cvefeed.h) and
  * a hand-kept overlay in, a host CVE catalogue (format 2, data/README.md)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Loading and validating the host CVE catalogue (see cvedb.h).  Nothing in
  * the file is trusted: every member is checked for type, length and

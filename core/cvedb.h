@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host CVE catalogue: a dated JSON file (data/host-cves.json, or
  * --cve-db FILE) listing, per CVE, the component it affects, the version

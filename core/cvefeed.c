@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The feed records' storage and the helpers every feed parser shares
  * (core/cvefeed.h): bounded strings, dates, the file's SHA-256.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Advisory feeds as `fabaudit catalogue build` reads them: each parser
  * turns one downloaded file (OSV JSON, CVE JSON 5.x, NVIDIA CSAF 2.0, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * NVIDIA's CSAF 2.0 security advisories (core/cvefeed.h) turned into
  * feed records: one per (CVE, driver branch) for the Linux GPU driver,

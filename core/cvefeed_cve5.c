@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * CVE JSON 5.x records (github.com/CVEProject/cve-schema) as feed records
  * (core/cvefeed.h): a file holds one record or a JSON array of them.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Debian security tracker's JSON (security-tracker.debian.org/tracker
  * /data/json) as feed records (core/cvefeed.h): per source package the

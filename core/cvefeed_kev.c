@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The CISA Known Exploited Vulnerabilities catalogue
  * (known_exploited_vulnerabilities.json) as feed records

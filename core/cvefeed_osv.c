@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * OSV 1.x records (ossf.github.io/osv-schema: golang/vulndb, GitHub
  * advisories, Ubuntu and Debian OSV) as feed records (core/cvefeed.h).

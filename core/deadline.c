@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scan's time budget (see deadline.h).  CLOCK_MONOTONIC: a clock step
  * (NTP, an operator's date) must neither end a scan early nor extend it.

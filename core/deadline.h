@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scan's global time budget (`fabaudit scan --max-time SECONDS`).
  * One process-wide deadline, like the interrupt table: the acquisition

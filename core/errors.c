@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Messages for the FA_ERR_* codes of errors.h. */
 #include "errors.h"
 

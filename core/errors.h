@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Error codes returned by every layer below scanner/.  Functions return 0 on
  * success or one of these negative values; only scanner/ prints or exits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The history directory of scheduled scans (layout in history.h).  The
  * directory may hold anything (other tools, a hostile local user with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The history directory of scheduled scans: one subdirectory per run,
  * named by its UTC start time, a `latest` link to the last published run,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Interrupt cleanup (see interrupt.h).  The handler may only call
  * async-signal-safe functions (POSIX.1-2017 2.4.3): kill, waitpid, unlink,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What an interrupted run leaves behind: nothing.  SIGINT, SIGTERM and
  * SIGHUP end the process at once with 128 + the signal number (130, 143,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* String tables for the result-contract enums, and the published check IDs. */
 #include <string.h>
 

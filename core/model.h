@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The ordered enums of the result contract (design.md section 3) and their
  * string tables: family, status, severity.  Strings are contracts too: they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * NVIDIA's branch names and version phrases (core/nvbranch.h): a
  * word-by-word grammar that accepts the forms the header lists and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The small grammar of the version phrases NVIDIA writes in its security
  * bulletins and CSAF files: branch and platform names ("Linux(R580)",

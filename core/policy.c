@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The fabaudit.conf(5) parser and the classification helpers (see policy.h).
  * The text is hostile input: every line, token and number is bounded, every

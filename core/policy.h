@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The tenant policy of fabaudit.conf(5): what the tenant owns and expects.
  * The parser works on text in memory (no I/O), so the scanner can read a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Dropping root (see privdrop.h).  The order matters: the bounding set
  * needs CAP_SETPCAP and the group changes CAP_SETGID, both lost with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Dropping root (`fabaudit scan --user NAME`).  The process that talks to
  * the fabric and the wire, and parses what comes back, runs as NAME with

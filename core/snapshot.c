@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The snapshot model (see snapshot.h): observation storage, lookup, and the
  * conversion to and from JSON.  Loading checks every member, because a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The snapshot: every observation a scan made, the state of each family's
  * collection, the scan metadata and the policy text.  It is the seam between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A snapshot on a pipe: the acquisition child's answer (see snapwire.h). */
 #include <errno.h>
 #include <stdlib.h>

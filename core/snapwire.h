@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A snapshot on a pipe, as the acquisition child sends it back to the
  * parent (scanner/privsep.c): JSON documents, one per line (compact JSON

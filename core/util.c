@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Bounded parsing, formatting and time helpers (see util.h). */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Small bounded helpers shared by every layer: strict number parsing (the
  * strtonum idea: range and reason, never a silent 0), allocation-checked

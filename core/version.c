@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Version comparison for the catalogue (see version.h).  The ordering
  * itself is libdpkg's (dpkg_version_compare, the algorithm of Debian Policy

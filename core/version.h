@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Version strings as the host shows them, compared the way their owners
  * order them.  Three schemes:

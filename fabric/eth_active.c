@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The --active VLAN probe (see eth_active.h).  Frames: Ethernet II to the
  * broadcast address from our MAC, 802.1Q tag(s) (IEEE 802.1Q-2018 9.6),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Ethernet family's --active probe: can this port put frames into a
  * VLAN it should not have?  For each VID of the policy's foreign_vlan and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Summarising decoded frames into an eth.capture observation (see
  * eth_capture.h).

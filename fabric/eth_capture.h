@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the wire shows: frames from a saved capture (--pcap, read by
  * eth_pcap_read.c) or a live interface (--listen, eth_live.c), decoded by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Ethernet frame decoding (see eth_frame.h).  Layouts: IEEE 802.1Q-2018
  * 9.6 (tags); IEEE 802.2 5.3/5.4 (LLC: DSAP, SSAP, a control field of 1

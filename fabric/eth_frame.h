@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One Ethernet frame, decoded: the VLAN tags it carries and, when it is one
  * of the signals the Ethernet checks look for, the facts it reveals.  Pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Link types and the Linux cooked headers (see eth_linktype.h).
  */

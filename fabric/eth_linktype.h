@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The link types a saved capture may hold, and the Linux "cooked" headers
  * of "tcpdump -i any" (LINUX_SLL, LINUX_SLL2) made into the frame the

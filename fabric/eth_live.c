@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Links through libnl-route-3 and live capture through libpcap (see
  * eth_live.h).  The capture handle is promiscuous (foreign unicast is a

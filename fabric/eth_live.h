@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Ethernet family's live acquisition: the host's links and addresses
  * through libnl (no privilege needed), and listening on interfaces with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading a saved capture (--pcap) into eth.capture observations
  * (eth_capture.h), one per capture source, streaming: the whole file, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A bounded pcapng block reader (see eth_pcapng.h).  Section numbers are
  * those of draft-ietf-opsawg-pcapng: 3.1 the general block structure, 3.4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A small, bounded, streaming reader of pcapng capture files
  * (draft-ietf-opsawg-pcapng, "PCAP Next Generation (pcapng) Capture File

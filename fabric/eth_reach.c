@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Must-not-reach probes (see eth_reach.h).  A small engine keeps at most
  * FA_REACH_WINDOW probes in flight, starts at most FA_REACH_RATE a second,

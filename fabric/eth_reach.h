@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reachability of the policy's must-not-reach targets (mgmt_target,
  * foreign_target): bounded, rate-limited TCP connects, UDP datagrams and

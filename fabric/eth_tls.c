@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * TLS handshakes with OpenSSL 3 (see eth_tls.h).  The client allows every
  * version and cipher (security level 0) so that it can tell what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A TLS look at a management endpoint (OpenSSL): which protocol versions
  * it completes a handshake with, one connection per version from TLS 1.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host and container acquisition: every collector of fabric/host_*.c run
  * against one sysroot, plus the CVE catalogue the *-VULN checks will match

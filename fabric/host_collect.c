@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host family's collection run (see host.h). */
 #include <stdlib.h>
 

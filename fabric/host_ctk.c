@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * NVIDIA Container Toolkit config.toml and CDI specs (see host_ctk.h).
  * The subset read: TOML v1.0 comments, [table] and [a.b] headers, bare

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The NVIDIA Container Toolkit's configuration and the CDI specs on a host
  * (they are host files: inside a container they are normally absent).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dpkg status reading (see host_dpkg.h).  libdpkg's own parser (parsedb)
  * loads into process-global package tables and reports malformed input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Installed container-stack packages from the dpkg database
  * (SYSROOT/var/lib/dpkg/status, deb822 stanzas, deb-control(5)): runc,

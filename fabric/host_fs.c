@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sysroot-confined, bounded, read-only file access (see host_fs.h).
  * openat2(2) is called through syscall(2): glibc 2.36 has no wrapper.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Every read the host family makes goes through a sysroot (--host=SYSROOT,
  * "/" by default), so that a fixture tree stands for a real machine.  Paths

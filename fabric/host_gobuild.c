@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Go build information read from ELF files (see host_gobuild.h): the ELF
  * walk and the blob parser.  Everything read is untrusted: each offset,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Versions of Go programs (runc, containerd, dockerd) read from the Go
  * build information the linker embeds in the ELF file, never by running

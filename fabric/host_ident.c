@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tenancy, LSM and user-namespace evidence (see host_ident.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who we are running as, beyond /proc/self/status: the tenancy evidence
  * (bare metal, VM or container), the LSM label, and the user-namespace

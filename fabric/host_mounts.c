@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mountinfo decoding and collection (see host_mounts.h).  The format is
  * the kernel's, Documentation/filesystems/proc.rst section 3.5

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scanning process's mounts, /proc/self/mountinfo
  * (proc_pid_mountinfo(5), kernel Documentation/filesystems/proc.rst

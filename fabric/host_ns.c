@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Namespace identity from /proc/self/ns links (see host_ns.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scanning process's namespaces, /proc/self/ns/<type>, read as link
  * text ("pid:[4026531836]") without entering them, and PID 1's where the

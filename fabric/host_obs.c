@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Read, decode, record: see host_obs.h. */
 #include <stdlib.h>
 

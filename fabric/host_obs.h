@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host collectors' common step: read one file through the sysroot,
  * decode it, and record one observation that is complete with the decoded

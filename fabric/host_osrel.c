@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * /etc/os-release as data (see host_osrel.h).  The file is untrusted: a
  * value that is not a plain lower-case name is not used, and a line that

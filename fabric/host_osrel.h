@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The distribution the host (or the sysroot) runs: /etc/os-release, else
  * /usr/lib/os-release (os-release(5)), read as data, never sourced by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Stat-only probes of sensitive paths and device nodes (see host_paths.h).
  * Nothing here opens a socket, a device or the service-account token: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sensitive paths and device nodes, by stat only: runtime and kubelet
  * sockets (at their well-known paths, bind-mounted anywhere, or inside a

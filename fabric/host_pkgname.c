@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Package names of the container stack (see host_pkgname.h). */
 #include <stddef.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The container-stack packages by name, as the distributions and the
  * vendors' repositories call them, and the catalogue component each one

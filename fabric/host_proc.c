@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * /proc/self/status decoding and collection (see host_proc.h).  The file is
  * "Name:\tvalue" lines (proc_pid_status(5)); only the fields the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Process confinement as the kernel reports it for the scanning process:
  * /proc/self/status (capability sets, Seccomp, NoNewPrivs, Uid; see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * RPM database reading (see host_rpm.h).  The database is copied out of
  * the sysroot through fa_sysroot_read (RESOLVE_IN_ROOT, bounded) into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Installed container-stack packages from the RPM database of the audited
  * root (RHEL, Rocky, AlmaLinux, Fedora, Amazon Linux...): runc,

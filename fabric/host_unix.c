@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * /proc/net/unix decoding and collection (see host_unix.h).  Read only:
  * no socket is created or connected to; what a listening socket serves is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Unix sockets of the scanning process's network namespace,
  * /proc/net/unix (proc(5); written by unix_seq_show() in the kernel's

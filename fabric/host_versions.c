@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Kernel and NVIDIA driver versions from files (see host_versions.h).  The
  * values are untrusted: each is validated with the catalogue's version

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Component versions read from files, never by running the component:
  * the kernel release (/proc/sys/kernel/osrelease, with the distribution

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * InfiniBand acquisition: discovery through libibnetdisc, then SMP, SA and
  * keyed-class Gets through the MAD engine (ib_mad.c), recorded as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --active M_Key probe: intrusive, and designed to change nothing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The IB family's acquisition run: open the local port, discover, read
  * our own port, then every other phase at once: each phase starts a feed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fabric discovery with libibnetdisc (directed-route NodeInfo, PortInfo,
  * SwitchInfo, NodeDescription Gets only).  The topology is recorded as one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Feeds: how a collection phase streams its work through the MAD engine
  * with memory bounded by the window, not by the fabric.  A feed owns a

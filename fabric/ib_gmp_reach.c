@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --active GMP reachability: one PerfMgt Get(ClassPortInfo) to every other
  * CA port for each partition (P_Key base) in our own table, sent with the

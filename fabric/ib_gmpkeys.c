@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Key probes of the GMP classes that carry a management key in bytes
  * 24-31 of the MAD: Congestion Control (CC_Key, Annex A10.4.1), the

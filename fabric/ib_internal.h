@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared state of one IB acquisition run; private to fabric/ib_*.c. */
 #ifndef FA_FABRIC_IB_INTERNAL_H
 #define FA_FABRIC_IB_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The local (tenant) port: which CA and port the scan runs from, its LID,
  * GUIDs, master SM LID, and its node's NodeInfo and NodeDescription: as

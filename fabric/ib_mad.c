@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The MAD engine (see ib_mad.h).  Requests wait in the queue of their
  * destination; a destination with requests queued and room under its cap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The MAD engine: every MAD fabaudit sends after discovery (SMP, SA, CC,
  * vendor-specific, SHARP AM, baseboard management, PerfMgt) leaves through

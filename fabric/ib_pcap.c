@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The mads.pcap writer (ib_pcap.h): each MAD becomes one synthesised IBA
  * local UD packet in a classic libpcap file, written to a temporary file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mads.pcap: every MAD the scanner's engine sends and receives, written
  * with libpcap.  The link type is DLT_ERF (197): one ERF record of type 21

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The tenant port's own P_Key table, block by block (32 entries of 16 bits
  * per block, IBA vol. 1 14.2.5; the block count follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The P_Key tables of every other CA port discovered, LID-routed SubnGet
  * (P_KeyTable) block by block (IBA vol. 1 14.2.5; blocks from the node's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Kept umad ports (see ib_portkeep.h).  Like the discovery tap (ib_tap.c),
  * this file defines libibumad's umad_open_port() and umad_close_port() in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * umad ports opened before the scanner drops its privileges (see
  * core/privdrop.h): /dev/infiniband/umadN is usually root's (or a group's)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Subnet administration probes, all Get/GetTable, sent to the SA at the
  * master SM's LID on QP1 through the MAD engine:

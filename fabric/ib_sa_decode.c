@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the SA records the IB scan reads, kept apart from the I/O
  * so that the fuzz target (fuzz/fuzz_ib_sa.c) drives exactly what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the SA records the IB scan reads (PKeyTableRecord,
  * SMInfoRecord, PathRecord): bytes in, facts out, no I/O.  The scanner

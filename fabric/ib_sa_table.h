@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The records of one SA GetTable answer, and whether they are all of
  * them.  Pure: bytes in, a bounded view out, no I/O.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SMInfo of every subnet manager found: the master SM LID from our own
  * PortInfo, and every port whose PortInfo CapabilityMask has IsSM (bit 1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SMP Gets through the MAD engine, synchronous or as prepared requests,
  * the naming helpers every IB collector shares, and the recording of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the SMP and GMP attributes the IB scan reads, kept apart
  * from the I/O so that the fuzz targets (fuzz/fuzz_ib_smp.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the SMP and GMP attributes the IB scan reads (NodeInfo,
  * PortInfo, P_KeyTable, SMInfo, CongestionKeyInfo): bytes in, facts out,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The discovery tap: libibnetdisc sends and receives its SMPs itself, so to
  * put them in mads.pcap too, this file defines libibumad's umad_send() and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The discovery tap (ib_tap.c): capture libibnetdisc's MADs, pace them per
  * destination, and count them.

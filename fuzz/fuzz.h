@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The libFuzzer entry point every fuzz/fuzz_*.c defines.  The fuzz build
  * force-includes this file (-include fuzz/fuzz.h), so a target needs no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: a snapshot file as `fabaudit check SNAPSHOT` reads it
  * (scanner/cmd_check.c): jansson's parser (duplicate keys refused), the

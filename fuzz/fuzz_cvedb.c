@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: the host CVE catalogue (data/host-cves.json, or
  * --cve-db FILE) and the version strings it is matched with.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: two report.json files as `fabaudit diff OLD NEW`
  * (scanner/cmd_diff.c) and `check --baseline OLD` read them: jansson's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: one Ethernet frame as the analyser sees it.  Drives
  * fabric/eth_frame.c fa_eth_decode (Ethernet, whole or cut) and

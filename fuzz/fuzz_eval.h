@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the fuzz targets whose input ends up in a snapshot (fuzz_check,
  * fuzz_pcap): evaluate every registered check on it, as `fabaudit check`

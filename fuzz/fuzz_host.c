@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: the host files the host family reads, each through
  * the decoder its collector calls on the file's bytes (NUL-terminated, as

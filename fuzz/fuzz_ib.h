@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the InfiniBand fuzz targets (fuzz_ib_*.c): a request answered
  * with the fuzzer's bytes through the engine's own answer handling

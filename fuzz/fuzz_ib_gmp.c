@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz target: the GMP answers of the IB scan's probes, through the
  * engine's answer handling (fa_mad_set_resp, fa_mad_data in ib_mad.c):

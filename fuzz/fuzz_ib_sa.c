@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz target: the SA answers the IB scan decodes (fabric/ib_sa.c through
  * ib_sa_decode.c and ib_sa_table.c), from the engine's answer handling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz target: fa_sa_table_parse() (fabric/ib_sa_table.c), the framing of
  * an SA GetTable answer (MAD header, RMPP header, SA header, records).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz target: the SMP answers the IB scan decodes (fabric/ib_smp_decode.c
  * through the engine's answer handling, fa_mad_set_resp in ib_mad.c):

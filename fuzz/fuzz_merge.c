@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: node reports as `fabaudit merge -o DIR R1 R2 ...`
  * reads them (scanner/cmd_merge.c): jansson's parser (duplicate keys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: a capture file as read by `fabaudit scan --pcap`.
  * Drives fabric/eth_pcap_read.c fa_eth_read_pcap_stream on an fmemopen(3)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: the tenant policy file, fabaudit.conf(5), as `scan -c`
  * and `check -c` read it and as `check` re-reads the copy embedded in a

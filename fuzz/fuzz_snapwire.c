@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: the acquisition child's answer as the parent of a
  * root scan reads it from the pipe (core/snapwire.c fa_snapwire_read, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: what `fabaudit verify` reads from an output directory
  * it is asked to trust: SHA256SUMS (reports/sign.c fa_sums_parse, whose

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Run the libFuzzer targets built by `make fuzz-build` (fuzz/README).
 # usage: fuzz/run.sh BUILD_FUZZ_DIR [--time SECONDS] [TARGET...]
 # TARGET is NAME or fuzz_NAME of fuzz/fuzz_NAME.c; default: all of them.

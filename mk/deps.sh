@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Install the Debian packages fabaudit needs to build, test and run the demo.
 # libclang-rt-dev holds clang's sanitizer and libFuzzer runtimes (make
 # fuzz); clang only recommends it.  The real-runtime test bed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing two reports finding by finding (fabaudit diff, scan
  * --baseline): results are matched by check ID and target; in a cluster

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Report comparison by check ID and target (fabaudit diff, --baseline). */
 #ifndef FA_DIFF_H
 #define FA_DIFF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Cluster merge: many nodes' report.json folded into one report of the
  * same schema (its text: merge_txt.c).  See merge.h for the grouping,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Cluster merge: fold the report.json of many nodes into one report of the
  * same schema (FA_REPORT_SCHEMA, evaluation.mode "merge") that every

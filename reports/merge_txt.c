@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The text of a merged cluster report (reports/merge.h): report.txt and
  * the one-line summary.  They read only the JSON, any member of which

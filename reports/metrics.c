@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Metrics for node_exporter's textfile collector, in the Prometheus text
  * exposition format 0.0.4

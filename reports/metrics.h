@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Prometheus metrics for node_exporter's textfile collector: a run's
  * outcome (findings by severity and status, per-check state, run time,

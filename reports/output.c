@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Atomic output: a report is either complete or absent.  Data goes to a
  * temporary file created next to its final name, is flushed to disk, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Rendering: results plus evidence into report.json (jansson) and
  * report.txt, the exit-code tally, and atomic file output.  Strings from the

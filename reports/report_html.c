@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.html: one self-contained page for procurement and legal readers,
  * made from a finished report.json.  Inline CSS (with a print stylesheet),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report.json: the machine-readable report (design.md section 3). */
 #include <string.h>
 

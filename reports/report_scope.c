@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scope section of report.json: who is audited and by whom, when,
  * from where, with which tool and catalogue, on which fabric (subnet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.txt and the stdout summary: the same content as report.json for a
  * reader at a terminal.  Every string that did not come from this program

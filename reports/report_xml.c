@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.xml: report.json rendered as XML in the namespace
  * urn:fabaudit:report:1, valid against data/fabaudit-report.xsd whatever

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SHA256SUMS and its detached signature, their verification, the hash
  * chain of a history directory, and key generation; see sign.h for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Integrity of an output directory: SHA256SUMS over the files written and
  * a detached signature of SHA256SUMS (OpenSSL EVP: Ed25519, RSA, ECDSA),

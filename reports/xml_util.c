@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers shared by the XML renderings: a libxml2 xmlTextWriter into an
  * xmlBuffer that remembers its first error, and the sanitising of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers shared by the XML renderings (report.xml, junit.xml): a libxml2
  * xmlTextWriter into memory that remembers its first error, and the

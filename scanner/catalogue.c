@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Finding and loading the host CVE catalogue, and the summary of it that
  * every report carries (scan.catalogue).  The default is the first that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit catalogue build: the host CVE catalogue from advisory files the
  * user downloaded (no network), merged by core/cvebuild.c, written with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit check SNAPSHOT.json: re-evaluate a saved snapshot offline, with
  * the policy embedded in it or a new one (-c).  Sends nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit checks: list the catalogue of implemented checks as text, as
  * JSON, or as the mdoc(7) page fabaudit-checks(7), which the build

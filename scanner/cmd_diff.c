@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit diff: compare two reports (report.json) finding by finding,
  * matched by check ID and target: new failures, resolved ones, changed

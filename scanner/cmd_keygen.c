@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit keygen -o PREFIX: a signing key pair for --sign, as PREFIX.pem
  * (unencrypted PKCS#8 PEM, mode 0600) and PREFIX.pub.pem

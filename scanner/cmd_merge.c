@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit merge: fold the report.json of many nodes into one cluster
  * report of the same schema (reports/merge.c) and write it, its text

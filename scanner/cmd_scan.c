@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit scan: decide which families can run, acquire, evaluate, write.
  * Families: ib, eth and host (with no family option, every one that can

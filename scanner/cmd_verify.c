@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit verify OUTDIR: check an output directory against its
  * SHA256SUMS and, with --pubkey, SHA256SUMS against SHA256SUMS.sig.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers shared by the subcommands: diagnostics, bounded file reads,
  * output options, policy loading, and the evaluate-render-write step.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fabaudit(8): subcommand dispatch, global help and version. */
 #include <signal.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The reading side of `fabaudit merge`: node reports read, hashed, their
  * signatures checked and their JSON parsed by worker threads, handed to

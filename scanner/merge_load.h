@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Node reports for `fabaudit merge`, loaded by worker threads and handed
  * over in input order (scanner/merge_load.c).

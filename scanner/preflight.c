@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Checks of inputs made before a command writes anything, so that a bad
  * one is a usage error (exit 2) with no report rather than a failure

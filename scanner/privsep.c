@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Privilege separation of `fabaudit scan` (see scanner.h): who runs the
  * network-facing acquisition, and running it in a child that drops root.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The re-audit loop around a scan (--history, --keep, --metrics,
  * --syslog): a locked history directory with one directory per run whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The command layer: the only code that prints diagnostics or chooses an
  * exit status.  Exit codes are design.md's contract.

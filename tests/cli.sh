@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Command-line contract tests that need no fabric: usage and exit codes,
 # the catalogue, a policy with several bad lines (each reported), a scan
 # with no InfiniBand device (exit 3, honest report), and agreement between

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The Debian package: `dpkg-buildpackage -us -uc -b` on a clean copy of the
 # tree builds fabaudit_VERSION_ARCH.deb; the package holds the binary, the
 # manuals and the data under /usr; unpacked into a scratch directory with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # `make install` honours PREFIX and DESTDIR and installs the binary and
 # the manuals, the host CVE catalogue and the XML schemas; the installed
 # binary runs.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the shell test scripts.  Each assertion prints one
 # "PASS: name" or "FAIL: name" line; tests/run.sh counts them.
 # shellcheck shell=sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # lint-man.sh: lint fabaudit's manual pages with mandoc(1), and check that
 # the generated catalogue page fabaudit-checks(7) says what the binary's
 # check registry says.

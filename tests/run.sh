@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The test runner behind `make check`: unit tests (plain and ASan+UBSan
 # builds), man page lint, CLI tests, a short pass of every fuzz target,
 # and the scenario suites (IB on the simulator, Ethernet test bed, host
@@ -75,6 +76,7 @@ done
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
 run "debian package" sh tests/deb.sh
+run "licence lines" sh tests/lint-spdx.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 # Every libFuzzer target: its regressions, then 3 s of fuzzing (its own
 # sanitizer settings, before the ones of the scenario suites below).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench.sh: every experiment of bench/rmpp/README, in order, printing what
 # the README quotes.  Run from the repository root after `make -C
 # bench/rmpp`:

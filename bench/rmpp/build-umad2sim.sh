@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # build-umad2sim.sh: build libumad2sim.so from an ibsim source tree with
 # one fix, for the RMPP bench (README, "umad2sim loses MAD bytes
 # 224-255").  Upstream umad2sim (0.10 as packaged by Debian, and 0.12)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # gen-fattree.sh: a two-level fat tree for the RMPP bench, as a scenario
 # directory (net, opensm.conf, partitions.conf, scenario) that run.sh and
 # tests/ib/with-fabric.sh accept.

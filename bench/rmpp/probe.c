@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe: question 1 of issue 7.  Send one SA GetTable and print every MAD
  * that comes back, with its RMPP header, so that what the stack delivers

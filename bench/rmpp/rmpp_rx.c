@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rmpp_rx: receiver of one RMPP transfer (see rmpp_rx.h).  Written from
  * IBA vol. 1 13.6 (RMPP) and 15.2.1.1 (SA header); segment layout as the

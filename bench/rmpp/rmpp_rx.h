@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rmpp_rx: the receiving side of one RMPP transfer (IBA vol. 1 13.6.5),
  * as a pure state machine: the caller feeds it the MADs that carry its

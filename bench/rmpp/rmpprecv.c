@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * librmpprecv.so: the RMPP receiver of a client host's kernel, for the
  * simulator.  Preloaded BEHIND libumad2sim.so in the clients (fabaudit,

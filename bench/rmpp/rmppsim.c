@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * librmppsim.so: the RMPP sender of the SA host's kernel, for the
  * simulator.  Preloaded into opensm IN FRONT OF libumad2sim.so:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run.sh: the bench's fabric runner.  Like tests/ib/with-fabric.sh (which
 # this does not replace), but it can put librmppsim.so in front of
 # libumad2sim.so in opensm, so that the simulated SA host segments its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench/rmpp: SA client helpers (see sa.h).  libibumad does the port and
  * agent handling; the MADs are laid out by hand after IBA vol. 1 13.4.2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench/rmpp: the little SA client the RMPP experiments share.  A
  * libibumad port with one SA agent registered with a chosen RMPP version,

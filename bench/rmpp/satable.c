@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * satable: questions 2 and 3 of issue 7.  Reads an SA table two ways and
  * counts what it costs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_rmpp_rx: the RMPP receiver (rmpp_rx.c) against well-formed,
  * lossy and hostile segment streams, without a fabric.  Each case builds

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 # Extract the answer MADs of a fabaudit mads.pcap (fabric/ib_pcap.c: ERF
 # records of IBA local UD packets, interface 1 = received) into seed files
 # for the IB fuzz targets, in their input formats (fuzz/fuzz_ib_*.c):

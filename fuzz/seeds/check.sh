@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_check: the real scan fixtures/reports/careless.snapshot.json
 # and, smaller (faster to mutate), one copy per family and one per
 # observation kind with only those observations, and one without its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_cvedb (see its header for the selector byte): the
 # catalogue data/host-cves.json whole and per component; then triples of
 # versions from it for the upstream scheme, from the host fixtures'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_diff: report.json of the real scan
 # fixtures/reports/careless.snapshot.json, made by `fabaudit check` (the
 # binary $FABAUDIT, default build/fabaudit; without it only the committed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_eth: every frame of the Ethernet test captures (see
 # pcap.sh), each as given (header 00 00 00 00 00) and with VLAN 120 from
 # metadata (header 01 00 78 81 00, see fuzz/fuzz_eth.c).  The records are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_host (see its header for the selector byte): the files
 # of the host fixture trees fixtures/host/*, each behind the selector of
 # its decoder, and the Cap* values of their status files.

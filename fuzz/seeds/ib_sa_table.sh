@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds of fuzz_ib_sa_table from the real SA answers of fuzz/corpus/ib_sa/
 # (selector and LID bytes dropped), each with the minimum record size
 # its scanner caller asks for: 28 (SMInfoRecord), 64 (PathRecord), 72

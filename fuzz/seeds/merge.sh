@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_merge: the reports diff.sh makes from
 # fixtures/reports/careless.snapshot.json with `fabaudit check` (the
 # binary $FABAUDIT, default build/fabaudit; without it only the committed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_pcap: the Ethernet test captures (clean, leaky with every
 # signal, malformed frames, empty, non-Ethernet, cut short), written by
 # tests/eth/mkcaptures, which is compiled here into a temporary directory.

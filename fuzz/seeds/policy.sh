@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_policy: the policies of the fabric and host fixtures
 # (fixtures/ib/*/policy.conf, fixtures/host/*/FIXTURE.conf) and the
 # example of fabaudit.conf(5), which uses every keyword.

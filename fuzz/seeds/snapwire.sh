@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_snapwire: the real scan of
 # fixtures/reports/careless.snapshot.json as the acquisition child would
 # send it (core/snapwire.h: one {"obs": ...} line per observation, then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Seeds for fuzz_sums: SHA256SUMS over the report fixtures and data files,
 # in sha256sum(1)'s format, whole and one line; and a real signature of
 # each type made by openssl(1) (the target takes any input as a

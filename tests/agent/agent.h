@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fabaudit spec-conforming test agent (tests/agent/README).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scenario file named by $FA_AGENT_SCENARIO (syntax: tests/agent/README).
  * Line based, "#" starts a comment.  Any line the parser does not fully

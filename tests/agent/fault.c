@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Faults for the robustness scenarios (tests/ib/test_faults.sh): answers
  * made malformed on their way to the caller (mangle), a node whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The behaviours: what conforming hardware does with each MAD the scanner
  * sends, where ibsim does something else.  References are to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which node a MAD is for.  Rules are keyed by node GUID, MADs are
  * addressed by directed-route path or LID, so the agent keeps maps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mkcaptures: write the Ethernet test captures (test code, never
  * installed).  Each frame is built here byte by byte from the layouts cited

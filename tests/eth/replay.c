@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * replay: send the frames of a capture file out of an interface, as the
  * other end of the Ethernet test bed (test code, never installed).

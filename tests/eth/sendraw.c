@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sendraw: send Ethernet frames out of an interface through an AF_PACKET
  * raw socket, as a switch or another party of the segment would (test

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Ethernet family tests: the real scanner on captures written by
 # tests/eth/mkcaptures (one frame per signal, malformed and truncated
 # frames, an empty file, a non-Ethernet file, a file cut short), then the

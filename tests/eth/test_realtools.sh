@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Ethernet captures written by the real tools, not by our own writer:
 # tcpdump (on "any" in its default link type, LINUX_SLL2, and in
 # LINUX_SLL; on the interface, Ethernet; microsecond and nanosecond;

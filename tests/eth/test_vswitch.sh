@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The switched Ethernet test bed: the scanner in a tenant namespace behind
 # tests/eth/vswitch (a user-space VLAN switch: this kernel has neither
 # 802.1Q nor bridge VLAN filtering), with a host of the tenant's VLAN 120

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vswitch: a small user-space VLAN switch for the Ethernet test bed (test
  * code, never installed).  This kernel has no 802.1Q module and no bridge

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Build a minimal root file system holding one fabaudit binary, for the
 # real-runtime test bed (tests/host/test_runtimes.sh): no shell, no
 # package manager, no network configuration; only what the binary needs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mkspecial: create the device nodes and sockets a host fixture tree
  * needs, which git cannot store.  Reads DIR/FIXTURE.nodes, one per line:

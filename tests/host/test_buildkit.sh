@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The BuildKit of a host, from binaries the Go toolchain itself built
 # (go build -mod=vendor, as moby builds dockerd: the vendored modules'
 # versions go into the build information, `go version -m` shows them):

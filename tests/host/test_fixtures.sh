@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Host family scenario tests: the real scanner on the fixture trees of
 # fixtures/host/ (see fixtures/host/README), compared with their reviewed
 # results; offline re-evaluation from the snapshot; the catalogue in every

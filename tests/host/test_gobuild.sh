@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Versions of the Go programs installed on this machine (runc, containerd,
 # dockerd), as fabaudit reads them from the Go build information in the
 # ELF file (fabric/host_gobuild.c, through `ftest_host_gobuild PATH`),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The RPM database of an RPM-based root, as real rpm writes it: packages
 # built by rpmbuild (names, epochs, releases and Vendor tags as Rocky,
 # Docker's and NVIDIA's repositories ship them), registered by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The real-runtime test bed (issue 19): the built fabaudit, in a root file
 # system of its own (tests/host/mkrootfs.sh), run as `fabaudit scan --host`
 # inside real containers of the runtimes Debian packages, and the host

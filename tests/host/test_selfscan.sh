@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The live self-test (issue 19): `fabaudit scan --host` of the machine the
 # test runs on, asserted against what this test establishes on its own
 # with shell tools: the namespaces of this process against the kernel's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # demo.sh: the `make demo` run. Scans the bundled demo cluster
 # (fixtures/ib/demo: ibsim + a real OpenSM, see fixtures/ib/README) with
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ibsim-ctl.sh: send console commands to the ibsim of a running
 # tests/ib/with-fabric.sh (from its CMD) and wait until ibsim has done them.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Test-only LD_PRELOAD shim: logs every MAD a process sends through
  * libibumad (management class, method, attribute, modifier, M_Key field)

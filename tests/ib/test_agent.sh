@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The spec-conforming test agent (tests/agent/README) on the real simulator
 # stack: ibsim + opensm + libumad2sim.so, with the agent preloaded in front
 # of umad2sim, driven by the infiniband-diags tools (and, for AM and BM,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A partition shared by a thousand storage clients (issue 21), on ibsim +
 # a real opensm: a generated two-level fat tree of 1,044 HCAs
 # (bench/mkfattree), the tenant's 18 HCAs on the first leaf, the SM host

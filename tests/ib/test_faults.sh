@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fault scenarios on the simulated fabric (issue 8, "Faults"): MAD loss
 # of 5, 20 and 50 % (ibsim's "Error" console command on the tenant's
 # node: every packet entering one of its ports is dropped with that

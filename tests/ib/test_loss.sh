@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Loss degrades only what it touched (issue 21): MAD loss on one remote
 # switch (ibsim's "Error" console command on ib-leaf02 of the careful
 # fixture; the tenant, the SM and the SA hang off ib-leaf01) with retries

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # mads.pcap as Wireshark sees it: the fabric unit test leaves its sample
 # capture (FA_PCAP_KEEP), and tshark must decode every packet as ERF
 # InfiniBand down to the MAD header, with the class, method and attribute

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Scenario tests for what ibsim cannot express, through the spec-conforming
 # test agent (tests/agent/, loaded before umad2sim in the scanner process
 # only): M_Key protection levels 0/1/2, partition enforcement bits, and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Every failing IB finding's "reproduce" command, run against the fabric it
 # was found on (ibsim + opensm + umad2sim), must exit 0 and show the fact
 # the finding claims.  For each fixture: one scan from the tenant node,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # SA PathRecord reachability as one GetTable (fabric/ib_sa.c) on the real
 # simulator stack.
 #  - "solo" (fixtures/ib/careful with tenant acme reduced to its one node,

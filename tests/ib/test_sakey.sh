@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # SA_Key scenarios on the real stack (ibsim + opensm + umad2sim), one scan
 # each, with the verdicts OpenSM's own code decides (osm_sa_mad_ctrl.c drops
 # a request whose non-zero SM_Key is not sa_key and logs ERR 1A04 for it;

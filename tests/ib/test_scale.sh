@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The MAD window (--max-outstanding) on the real simulator stack: for each
 # fixture fabric, scans with 1 MAD in flight (polite mode), the default
 # and 64 must give the same (check, target, status) results; the

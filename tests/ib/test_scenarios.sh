@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Scenario tests on the real simulator stack (ibsim + opensm + umad2sim):
 # for each fixture fabric, scan as the tenant node and assert the exact
 # status of every implemented check, that keys are redacted unless asked,

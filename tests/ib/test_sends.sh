@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What a scan sends is what fabaudit-checks(7) says it sends (issue 21).
 # The page's "MADs a scan sends" table lists every management class,
 # method and attribute of a default IB scan with how many are sent.  On

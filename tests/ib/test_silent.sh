@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Silent and lossy parts of a real fabric (issue 21), on ibsim + a real
 # opensm, through ibsim's "Error" console command (tests/ib/ibsim-ctl.sh):
 #   - a switch that answers nothing (Error "ib-leaf02" 100): the link that

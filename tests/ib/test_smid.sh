@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # SM identity on the real simulator stack (ibsim + opensm + umad2sim):
 #
 #  1. "swsm": the master SM runs on a managed switch's port 0 (opensm

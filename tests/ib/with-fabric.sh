@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck disable=SC2317  # functions run from traps look unreachable
 # with-fabric.sh: run a command against a simulated InfiniBand fabric.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Validate Kubernetes manifests offline against the Kubernetes API schema.
 
 The schema is the one Debian's python3-kubernetes carries: each API model

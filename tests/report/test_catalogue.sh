@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fabaudit catalogue build, end to end: real-format advisory samples
 # (fixtures/cve/: OSV, CVE 5, NVIDIA CSAF, Debian tracker, CISA KEV) in, a
 # catalogue the scanner loads out, with a build report whose inputs are

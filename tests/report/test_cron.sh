@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The re-audit loop as cron runs it: --history (one directory per run,
 # `latest`, the hash chain, retention), --quiet silent until a failure is
 # new, --baseline, the history lock against overlapping runs, --metrics,

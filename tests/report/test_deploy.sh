@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The deployment examples under deploy/ are syntactically valid for the
 # tool that reads each (YAML for Kubernetes, systemd-analyze, sh, cron),
 # keep the privileges they document, use only fabaudit options the binary

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # test_html.sh: report.html as a browser shows and prints it.
 #
 #   sh tests/report/test_html.sh BUILD_DIR      (from the repository root)

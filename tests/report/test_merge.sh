@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fabaudit merge: node reports made by `fabaudit check` from the careless
 # fixture and jq-edited into distinct nodes (one without InfiniBand, one
 # with a different finding), merged 3 and 300 at a time; bad inputs are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Signed output directories end to end: keygen for each key type, check
 # --sign, verify (and what it must catch: a changed byte, a missing file,
 # a wrong key, a truncated or missing signature, a bad SHA256SUMS line),

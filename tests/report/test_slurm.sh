@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The shipped deploy/slurm/fabaudit-cluster.sbatch, unmodified, on a real
 # Slurm: munged, slurmctld and four slurmd (fa1..fa4, one machine, distinct
 # ports; every node has this machine's host name, so the host names are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # report.xml and junit.xml end to end: the files `fabaudit check -f
 # json,xml,junit` writes validate against data/fabaudit-report.xsd and
 # data/junit.xsd and agree with report.json (every result, the JUnit counts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # figures.sh: issue 8's robustness figures in one table.
 #
 #   tests/robust/figures.sh [--fuzz-time SECONDS] BUILD_DIR FUZZ_BUILD_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Test-only LD_PRELOAD shim: every MAD a process sends through libibumad
  * waits first, so that a scan of a small simulated fabric lasts long

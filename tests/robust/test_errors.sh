@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Bad invocations and inputs, for every command: each must exit 2 (usage
 # or input error) or 3 (as fabaudit(8) EXIT STATUS says), print exactly
 # one line on stderr naming the option, or the file (and line, for a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Ethernet capture faults: the capture interface vanishes (the veth is
 # deleted) or goes down in the middle of `scan --eth=IF --listen N`, in a
 # network namespace, while the other end replays the tenant's clean

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A hostile host sysroot (--host=SYSROOT): each file the host family reads
 # is replaced in a scratch copy of a fixture tree by something that cannot
 # be read as the file it should be: mode 000 (the scan runs as nobody, as

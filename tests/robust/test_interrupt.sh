@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Interrupted runs leave nothing half written (core/interrupt.h): real
 # scans (InfiniBand on the simulated careless fabric, a live Ethernet
 # capture, the host family, --history runs) and check / diff / merge are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # --max-time SECONDS (core/deadline.h): the scan stops sending when the
 # budget is spent and still writes a complete report, in which whatever
 # was not observed is not_tested with the reason, and no pass appears that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Output directory faults: a full disk (a small tmpfs) and a read-only
 # directory (a read-only tmpfs: root ignores mode bits), each in a private
 # mount namespace (unshare -m).  scan, check, merge and keygen must exit

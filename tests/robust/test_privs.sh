@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Privileges of `fabaudit scan` (see core/privdrop.h, scanner/cmd_scan.c):
 # started as root, the network-facing acquisition runs as --user (default
 # nobody) with no capability but CAP_NET_RAW while it captures; the report

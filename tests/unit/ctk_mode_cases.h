@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The machines of the HOST-NVIDIA-CTK-CONFIG effective-mode tests, shared
  * by two binaries that cannot link each other's layer:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * For the Ethernet check tests: the one result of a check on a
  * hand-built snapshot, under a policy given as text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the Ethernet frame decoder (fabric/eth_frame.c): the
  * facts of frames written by tests/eth/mkcaptures (embedded below, one per

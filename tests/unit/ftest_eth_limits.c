@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The capture summary's bound (fabric/eth_capture.c): past FA_ETH_UNIQUE_MAX
  * distinct entries a signal's table keeps no more, and says per signal how

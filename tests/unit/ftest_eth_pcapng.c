@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Saved captures as `fabaudit scan --pcap` reads them
  * (fabric/eth_pcap_read.c, fabric/eth_pcapng.c, fabric/eth_linktype.c):

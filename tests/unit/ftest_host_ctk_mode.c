@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The collectors behind HOST-NVIDIA-CTK-CONFIG's effective mode
  * (fabric/host_ctk.c, fabric/host_dpkg.c): each machine of ctk_mode_cases.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the dpkg status reader (fabric/host_dpkg.c): upstream
  * versions from real Debian, Docker and NVIDIA package versions, stanza

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A table of dpkg status stanzas, one per Status dpkg writes and per way a
  * stanza can be malformed, each with what the reader must make of it

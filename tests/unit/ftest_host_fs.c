@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for sysroot-confined reads (fabric/host_fs.c) on a scratch
  * tree: absolute and ".." symlinks stay inside the sysroot, magic links

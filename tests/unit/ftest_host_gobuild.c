@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for Go build information read from ELF files
  * (fabric/host_gobuild.c): hand-made blobs and ELF images (Go 1.18+

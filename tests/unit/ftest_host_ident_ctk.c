@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the tenancy/LSM/uid_map collector (fabric/host_ident.c),
  * the toolkit config reader and CDI listing (fabric/host_ctk.c) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the environment tells the tenancy collector gathers
  * (fabric/host_ident.c): NICs told from virtual interfaces and SR-IOV VFs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the mountinfo decoder and collector
  * (fabric/host_mounts.c): this process's own mounts, a privileged

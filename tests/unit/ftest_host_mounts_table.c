@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A table of mountinfo lines, one per kind of line real machines show,
  * each with the entry it must decode to or the reason it is skipped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for namespace identity (fabric/host_ns.c): link parsing, the
  * initial-namespace rule per type and kernel release, fixture trees

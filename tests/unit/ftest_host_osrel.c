@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * /etc/os-release as fabric/host_osrel.c reads it: the files Debian 12 and
  * Ubuntu 24.04 install (os-release(5) syntax: KEY=VALUE, values bare or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the /proc/PID/status decoder and collector
  * (fabric/host_proc.c): this process's own status file, a privileged

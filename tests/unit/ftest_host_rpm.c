@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The pieces of fabric/host_rpm.c that read header values: the source
  * package in a SOURCERPM value (NAME-VERSION-RELEASE.src.rpm, rpm's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the /proc/sys integers the host collector reads beside
  * /proc/self/status (fabric/host_proc.c): the decoder on the kernel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the runtime socket search (issue 19, "a pass without
  * looking"): the /proc/net/unix decoder (fabric/host_unix.c) on a table of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for kernel and NVIDIA driver versions read from files
  * (fabric/host_versions.c): the real formats of /proc/driver/nvidia/version

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the IB attribute and SA record decoders
  * (fabric/ib_smp_decode.c, ib_sa_decode.c) and the engine's answer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the MAD engine's counters (fabric/ib_mad.c fa_mad_count):
  * every finished request lands in one of answered, unanswered, silent,

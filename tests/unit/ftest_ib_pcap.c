@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the mads.pcap writer (fabric/ib_pcap.c): captures written
  * and read back with libpcap (link type ERF, the ERF record header, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the SA GetTable answer parser (fabric/ib_sa_table.c):
  * when an answer holds every record (shorter than a MAD, reassembled by

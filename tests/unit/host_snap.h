@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Hand-built snapshots for the host check tests: an empty one with the
  * host family collected, one observation added, and the observations a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * For the IB check tests: building the text of IB observations as
  * fabric/ib_*.c writes them (the snapshot format of fabaudit check).

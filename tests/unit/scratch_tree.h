@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scratch sysroot trees for the host collector tests: make one under /tmp,
  * write a file at a path inside it (parents created), count what a

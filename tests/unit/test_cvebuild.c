@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The merge of advisory feeds into a catalogue (core/cvebuild.c): the
  * trust order and its conflicts, distribution rows, KEV marks, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the host CVE catalogue loader (core/cvedb.c): a valid
  * catalogue indexes and matches versions per line; every malformed member

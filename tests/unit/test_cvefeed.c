@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the advisory feed parsers (core/cvefeed_osv.c, _cve5.c,
  * _kev.c, _debian.c): the sample files under fixtures/cve/ (real record

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the NVIDIA CSAF 2.0 parser (core/cvefeed_csaf.c): whole
  * advisories from fixtures/cve/csaf/ (read from the source tree, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the --max-time budget (core/deadline.c) and what the
  * evaluation makes of a cut family (checks/results.c): the clock clamp,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who a frame's sender is (checks/eth_wire_checks.c), judged as the
  * standards say the frame was sent: a duplicate address detection probe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Ethernet wire checks fail closed on a signal table that filled
  * (checks/eth_wire_checks.c): a capture of a busy segment keeps at most

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the history directory (core/history.c), each in a fresh
  * temporary directory: the lock excludes a second holder, run names and

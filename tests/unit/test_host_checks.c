@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the host checks (checks/host_*.c) on synthetic snapshots:
  * the environment classification, each decision rule, fail-closed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * HOST-NVIDIA-CTK-CONFIG judges the toolkit's effective mode, not the
  * literal string: each machine of ctk_mode_cases.h (whose observations

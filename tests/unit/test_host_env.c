@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the environment decision (checks/host_env.c): container
  * or not, VM or bare metal, from every tell weighed.  Each case is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for privilege judged against the running kernel and its user
  * namespace (issue 19): HOST-PRIVILEGED against the kernel's own

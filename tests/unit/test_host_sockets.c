@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for issue 19's "a pass without looking" in
  * checks/host_path_checks.c, on hand-built snapshots: HOST-RUNTIME-SOCKET

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the InfiniBand checks (checks/ib_*.c), from hand-written
  * snapshot JSON loaded through fa_snapshot_from_json() and small policies

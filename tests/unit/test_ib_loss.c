@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for what MAD loss does to the IB verdicts (checks/results.c):
  * loss degrades only what it touched.  A check whose observations were all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the SA access checks (checks/ib_sa_checks.c) against what
  * OpenSM really does with the two PKeyTableRecord queries of the tenant's

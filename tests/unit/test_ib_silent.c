@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for silent parts of the fabric (issue 21): a switch that
  * stops answering SMPs leaves the port that leads to it with a link up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for subnet manager identity in the SM checks
  * (checks/ib_sm_checks.c): who an SM is, how often it is counted, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for IB-XTENANT-REACHABLE and IB-PKEY-SHARED
  * (checks/ib_xtenant_checks.c) on fabrics shaped like rented clusters:

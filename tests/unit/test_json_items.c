@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for snapshot.json written observation by observation
  * (fa_write_atomic_json_items with fa_snapshot_head_json/obs_json): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the cluster merge (reports/merge.c): grouping, fabric-wide
  * de-duplication, coverage, summary counts, duplicate and hostile input,

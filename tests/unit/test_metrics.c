@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the textfile-collector metrics (reports/metrics.c): the
  * exact text for a report shaped like the careless-provider scan, label

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the model and rendering: number parsing, sanitising of
  * hostile strings, snapshot round trip and validation, secret redaction,

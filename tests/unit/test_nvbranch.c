@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for NVIDIA's branch names and version phrases
  * (core/nvbranch.c): every accepted form, the boundaries of each, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for output sets (fa_output_begin/fa_output_end in
  * reports/output.c): a set abandoned half-way puts back every file it

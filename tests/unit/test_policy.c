@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the fabaudit.conf(5) parser and the classification helpers
  * (core/policy.c): every keyword, the lexical rules, and every error path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for report.html (reports/report_html.c): hostile strings in
  * every field the page renders, wrong-typed and missing fields, the size

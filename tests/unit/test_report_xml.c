@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the XML renderings of report.json (reports/report_xml.c,
  * reports/report_junit.c): every output parses and validates against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for reports/sign.c: SHA256SUMS and its signature for each key
  * type, verification against tampering (a changed byte, a missing file, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the acquisition child's answer (core/snapwire.c): a
  * snapshot written as JSON lines, observations first as they are flushed

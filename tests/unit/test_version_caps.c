@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the host catalogue's building blocks: version comparison
  * in the formats hosts really show (driver, toolkit, Debian package,
