@@ -331,9 +331,10 @@ dispatch_one(struct listen_ctx *c, short revents, long heard)
 }
 
 int
-fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
-    struct fa_snapshot *snap)
+fa_eth_listen(char *const *ifaces, unsigned seconds,
+    fa_eth_progress_fn progress, void *arg, struct fa_snapshot *snap)
 {
+	struct fa_eth_progress pr = { 0, 0, 0, 0 };
 	struct listen_ctx c[FA_ETH_LISTEN_MAX];
 	struct pollfd pfd[FA_ETH_LISTEN_MAX];
 	unsigned long long frames;
@@ -359,11 +360,12 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 	    !(cut = fa_deadline_passed())) {
 		for (i = 0, frames = 0; i < n; i++)
 			frames += fa_eth_agg_frames(c[i].agg);
-		if (progress)
-			fprintf(stderr, "\rfabaudit: eth: listening on %zu "
-			    "interface%s: %3ld s left, %llu frames ", n,
-			    n > 1 ? "s" : "", (long)(seconds - (now - start)),
-			    frames);
+		if (progress != NULL) {
+			pr.ifaces = n;
+			pr.left = (long)(seconds - (now - start));
+			pr.frames = frames;
+			progress(&pr, arg);
+		}
 		/* A lost capture's fd is set to -1: poll(2) skips it. */
 		if (poll(pfd, n, fa_deadline_clamp_ms(200)) > 0)
 			for (i = 0; i < n && r >= 0; i++) {
@@ -382,8 +384,10 @@ fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
 				r = c[i].err;
 		now = time(NULL);
 	}
-	if (progress && n > 0)
-		fputs("\n", stderr);
+	if (progress != NULL && n > 0) {
+		pr.done = 1;
+		progress(&pr, arg);
+	}
 	/* --max-time: what was heard is kept, marked as a shorter listen. */
 	if (cut && n > 0) {
 		snprintf(why, sizeof(why), "--max-time %u s reached after %ld "

@@ -29,15 +29,26 @@ int fa_eth_collect_links(struct fa_snapshot *snap);
  */
 char **fa_eth_up_interfaces(const struct fa_snapshot *snap);
 
+/* What a listen is doing, for the caller's progress line. */
+struct fa_eth_progress {
+	size_t			 ifaces;	/* listened on */
+	long			 left;		/* seconds */
+	unsigned long long	 frames;	/* heard so far */
+	int			 done;		/* the last call */
+};
+typedef void (*fa_eth_progress_fn)(const struct fa_eth_progress *p,
+    void *arg);
+
 /*
  * Listen on every interface of the NULL-terminated list (at most
  * FA_ETH_LISTEN_MAX) at once for seconds, and record an eth.capture for
- * each.  A progress line is written to stderr when progress is set.  An
- * interface that cannot be opened (no permission, no such device, not
+ * each.  progress (if not NULL) is called with arg about five times a
+ * second, and once with done set at the end; this layer prints nothing.
+ * An interface that cannot be opened (no permission, no such device, not
  * Ethernet) is recorded as not_collected with the reason; returns 0 or
  * FA_ERR_NOMEM.
  */
-int fa_eth_listen(char *const *ifaces, unsigned seconds, int progress,
-    struct fa_snapshot *snap);
+int fa_eth_listen(char *const *ifaces, unsigned seconds,
+    fa_eth_progress_fn progress, void *arg, struct fa_snapshot *snap);
 
 #endif

@@ -366,6 +366,19 @@ ib_progress(const struct fa_ib_progress *p, void *arg)
 	fflush(stderr);
 }
 
+/* The progress line of a live Ethernet listen (fabric/eth_live.h). */
+static void
+eth_progress(const struct fa_eth_progress *p, void *arg)
+{
+	(void)arg;
+	if (p->done)
+		fputs("\n", stderr);
+	else
+		fprintf(stderr, "\rfabaudit: eth: listening on %zu "
+		    "interface%s: %3ld s left, %llu frames ", p->ifaces,
+		    p->ifaces > 1 ? "s" : "", p->left, p->frames);
+}
+
 /* The IB family: 0, or FA_EXIT_NORUN after a diagnostic. */
 static int
 run_ib(struct fa_ib_opts *ib, struct fa_snapshot *snap, int quiet,
@@ -470,7 +483,8 @@ run_eth(struct eth_opts *e, const struct fa_policy *policy,
 			fa_diag("eth", "no interface is up: nothing to listen "
 			    "on");
 		else if (fa_eth_listen(e->ifaces != NULL ? list : ifs,
-		    e->listen, !quiet && isatty(STDERR_FILENO), snap) != 0 ||
+		    e->listen, !quiet && isatty(STDERR_FILENO) ?
+		    eth_progress : NULL, NULL, snap) != 0 ||
 		    (e->active && policy->n_foreign_vlan > 0 &&
 		    fa_eth_vlan_probe(e->ifaces != NULL ? list : ifs, policy,
 		    snap) != 0) || (e->active && fa_eth_arp_scan(
