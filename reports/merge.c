@@ -678,7 +678,7 @@ row_key(const json_t *r, size_t gi, enum fa_status st, const char *subnet)
 /* Add node ni's result r to the row of key in group gi; 0 or ENOMEM. */
 static int
 row_add(struct fa_merge *m, const char *key, const json_t *r, size_t gi,
-    size_t ni, const char *node, enum fa_status st)
+    size_t ni, const char *node)
 {
 	struct group *g = &m->groups[gi];
 	const json_t *j = json_object_get(m->seen, key);
@@ -701,7 +701,6 @@ row_add(struct fa_merge *m, const char *key, const json_t *r, size_t gi,
 		w = &m->rows[m->nrows];
 		memset(w, 0, sizeof(*w));
 		w->fabric = key[0] == 'F';
-		(void)st;
 		if ((w->entry = target_entry(r, node)) == NULL ||
 		    (w->fabric && json_object_set_new(w->entry, "seen_by",
 		    json_integer(1)) != 0) ||
@@ -760,7 +759,7 @@ fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
 	}
 	if ((key = row_key(r, gi, st, subnet)) == NULL)
 		return FA_ERR_NOMEM;
-	rc = row_add(m, key, r, gi, ni, node, st);
+	rc = row_add(m, key, r, gi, ni, node);
 	free(key);
 	return rc;
 }
@@ -1326,9 +1325,9 @@ fa_merge_unscanned(struct fa_merge *m, const char *node, const char *state,
 	} else if (json_object_get(e, "state") != NULL)
 		return fa_why(why, "node %s is listed twice", node);
 	/* The reason is bytes from a file: escaped, as any such string. */
-	if ((safe = fa_str_sanitize(reason != NULL && *reason != '\0' ?
-	    reason : "no reason given", reason != NULL && *reason != '\0' ?
-	    strlen(reason) : 15)) == NULL)
+	if (reason == NULL || *reason == '\0')
+		reason = "no reason given";
+	if ((safe = fa_str_sanitize(reason, strlen(reason))) == NULL)
 		return FA_ERR_NOMEM;
 	r = put_new(e, "state", json_string(state)) != 0 ||
 	    put_new(e, "reason", bstr(safe, MAX_LINE)) != 0 ? FA_ERR_NOMEM : 0;

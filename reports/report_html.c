@@ -1065,7 +1065,7 @@ summary_verdict(struct html *h, xmlNodePtr sec)
 		    "is: %zu %s at or above %s severity.", h->failing,
 		    plural(h->failing, "failure", "failures"), fo);
 	else if (left > 0)
-		;
+		;	/* the incomplete verdict above says it all */
 	else if (h->nres == 0)
 		put(h, el(h, sec, "p", "verdict open"), "No conclusion is "
 		    "possible: this report holds no check results.");

@@ -179,8 +179,7 @@ cluster_node(const char *nodes, const char *name, EVP_PKEY *pub,
 	why = NULL;
 	memset(&v, 0, sizeof(v));
 	r = fa_verify_outdir(d, pub, &v, &why);
-	if (r == FA_ERR_NOTFOUND || (r != 0 && why != NULL &&
-	    strstr(why, FA_SUMS_NAME ": missing") != NULL)) {
+	if (r == FA_ERR_NOTFOUND) {	/* no SHA256SUMS */
 		if (pub != NULL)
 			bad += cluster_problem(d, "not signed (no "
 			    FA_SUMS_NAME ")");
@@ -202,7 +201,7 @@ verify_cluster(const char *dir, EVP_PKEY *pub, const char *signer)
 	const char *k;
 	json_t *rep, *n, *shas, *e;
 	struct dirent *de;
-	size_t len = 0, bad = 0, nn = 0, b, i;
+	size_t len = 0, bad = 0, b, i;
 	int r;
 	DIR *dd;
 
@@ -248,7 +247,6 @@ verify_cluster(const char *dir, EVP_PKEY *pub, const char *signer)
 			goto out;
 		}
 		bad += b;
-		nn++;
 	}
 	closedir(dd);
 	json_object_foreach(shas, k, e) {
@@ -271,7 +269,6 @@ verify_cluster(const char *dir, EVP_PKEY *pub, const char *signer)
 		    json_object_size(shas) == 1 ? "" : "s", pub != NULL ?
 		    ", each signed by that key" : "; their signatures were "
 		    "NOT checked (no --pubkey)");
-	(void)nn;
 out:
 	free(buf);
 	free(why);
