@@ -192,7 +192,21 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "observation %s holds a malformed port", topo->id);
 	}
 	if (examined == 0) {
+		long long lost;
+
 		json_decref(l.items);
+		/* Ports whose PortInfo went unanswered are named ... */
+		r = fa_ib_unexplored_gate(c, topo, out, "no CA port or switch "
+		    "port 0 could be examined");
+		if (r != 0)
+			return r < 0 ? r : 0;
+		/* ... else say whether discovery lost MADs on the way. */
+		if ((lost = fa_ib_discovery_lost(ctx->snap)) > 0)
+			return fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    "fabric", NULL, NULL, "discovery returned no CA "
+			    "port or switch port 0 to examine, and %lld of its "
+			    "MADs were lost: the ports may lie beyond them",
+			    lost);
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "discovery returned no CA port or switch port 0 to "
 		    "examine");

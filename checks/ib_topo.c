@@ -466,3 +466,17 @@ fa_ib_mads_lost(const struct fa_snapshot *s)
 	(void)fa_json_get_int(o->data, "lost_sends", 0, LLONG_MAX, &a);
 	return a;
 }
+
+long long
+fa_ib_discovery_lost(const struct fa_snapshot *s)
+{
+	const struct fa_obs *o;
+	long long a = 0;
+	size_t it = 0;
+
+	if ((o = fa_snapshot_next(s, "ib.engine", &it)) == NULL)
+		return 0;
+	(void)fa_json_get_int(json_object_get(o->data, "discovery"),
+	    "lost_sends", 0, LLONG_MAX, &a);
+	return a;
+}

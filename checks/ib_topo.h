@@ -180,4 +180,11 @@ int fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o);
  */
 long long fa_ib_mads_lost(const struct fa_snapshot *s);
 
+/*
+ * Sends discovery lost (ib.engine discovery.lost_sends, retried or not),
+ * for a check that found nothing to examine: it may be because of them.
+ * 0 when not recorded.
+ */
+long long fa_ib_discovery_lost(const struct fa_snapshot *s);
+
 #endif

@@ -387,6 +387,77 @@ portinfo_unanswered(void **state)
 	expect_named(&fa_chk_ib_mkey_unset, &f, FA_ST_FAIL, "4 of 4 ports");
 }
 
+/*
+ * Discovery lost so many MADs that nothing was left to examine: no CA
+ * port and no switch port 0 in the topology (only a switch's external
+ * port, seen dark).  The M_Key checks cannot decide, and the reason says
+ * that discovery's MADs were lost (ib.engine discovery.lost_sends), so
+ * the reader knows the cause was loss, not an empty fabric.
+ */
+static struct fa_snapshot *
+bare(long long lost)
+{
+	struct fa_snapshot *s = NULL;
+	char *t, *eng, *why = NULL;
+	json_error_t e;
+	json_t *j;
+
+	eng = xfmt(",{\"id\":\"ib.engine\",\"family\":\"ib\",\"kind\":"
+	    "\"ib.engine\",\"target\":\"fabric\",\"request\":\"MAD engine "
+	    "counters\",\"state\":\"complete\",\"reason\":null,\"data\":{"
+	    "\"lost_sends\":0,\"discovery\":{\"lost_sends\":%lld}}}", lost);
+	t = xfmt("{\"schema\":\"fabaudit-snapshot/1\",\"tool\":{\"name\":"
+	    "\"fabaudit\"},\"families\":{\"ib\":{\"state\":\"collected\","
+	    "\"reason\":null}},\"observations\":[{\"id\":\"ib.topology\","
+	    "\"family\":\"ib\",\"kind\":\"ib.topology\",\"target\":"
+	    "\"fabric\",\"request\":\"libibnetdisc discovery\",\"state\":"
+	    "\"complete\",\"reason\":null,\"data\":{\"max_hops\":0,"
+	    "\"nodes\":[{\"type\":\"Switch\",\"desc\":\"leaf01\",\"guid\":"
+	    "\"" LEAF "\",\"num_ports\":40,\"partition_cap\":8,\"ports\":"
+	    "[{\"num\":7,\"lid\":2,\"state\":1,\"phys_state\":2,\"guid\":"
+	    "\"" LEAF "\"}]}]}}%s]}", lost < 0 ? "" : eng);
+	free(eng);
+	j = json_loads(t, 0, &e);
+	if (j == NULL)
+		fail_msg("bad test JSON: %s at %d", e.text, e.position);
+	free(t);
+	if (fa_snapshot_from_json(j, &s, &why) != 0)
+		fail_msg("snapshot rejected: %s", why != NULL ? why : "?");
+	json_decref(j);
+	return s;
+}
+
+static void
+nothing_to_examine(void **state)
+{
+	const struct fa_check *cs[] = { &fa_chk_ib_mkey_unset,
+	    &fa_chk_ib_mkey_readable, &fa_chk_ib_mkey_protect_low };
+	struct fa_results r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		ib_eval(cs[i], bare(37), POLICY, NOW, &r);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.v[0].status, FA_ST_NOT_TESTED);
+		if (strstr(r.v[0].reason, "37 of its MADs were lost") == NULL)
+			fail_msg("%s: the loss is not named: %s", cs[i]->id,
+			    r.v[0].reason);
+		fa_results_free(&r);
+		/* Nothing lost, or not recorded: no loss claimed. */
+		ib_eval(cs[i], bare(0), POLICY, NOW, &r);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.v[0].status, FA_ST_NOT_TESTED);
+		assert_null(strstr(r.v[0].reason, "lost"));
+		fa_results_free(&r);
+		ib_eval(cs[i], bare(-1), POLICY, NOW, &r);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(r.v[0].status, FA_ST_NOT_TESTED);
+		assert_null(strstr(r.v[0].reason, "lost"));
+		fa_results_free(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -397,6 +468,7 @@ main(void)
 		cmocka_unit_test(fail_stays),
 		cmocka_unit_test(mkey_silent),
 		cmocka_unit_test(portinfo_unanswered),
+		cmocka_unit_test(nothing_to_examine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
