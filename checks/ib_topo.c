@@ -454,8 +454,9 @@ fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o)
 	    "of the fifth line (offset 0x40) of the \"rcv buf\" dump");
 }
 
-long long
-fa_ib_mads_lost(const struct fa_snapshot *s)
+/* ib.engine's lost_sends, of the audit (section NULL) or discovery. */
+static long long
+engine_lost(const struct fa_snapshot *s, const char *section)
 {
 	const struct fa_obs *o;
 	long long a = 0;
@@ -463,20 +464,19 @@ fa_ib_mads_lost(const struct fa_snapshot *s)
 
 	if ((o = fa_snapshot_next(s, "ib.engine", &it)) == NULL)
 		return 0;
-	(void)fa_json_get_int(o->data, "lost_sends", 0, LLONG_MAX, &a);
+	(void)fa_json_get_int(section != NULL ? json_object_get(o->data,
+	    section) : o->data, "lost_sends", 0, LLONG_MAX, &a);
 	return a;
+}
+
+long long
+fa_ib_mads_lost(const struct fa_snapshot *s)
+{
+	return engine_lost(s, NULL);
 }
 
 long long
 fa_ib_discovery_lost(const struct fa_snapshot *s)
 {
-	const struct fa_obs *o;
-	long long a = 0;
-	size_t it = 0;
-
-	if ((o = fa_snapshot_next(s, "ib.engine", &it)) == NULL)
-		return 0;
-	(void)fa_json_get_int(json_object_get(o->data, "discovery"),
-	    "lost_sends", 0, LLONG_MAX, &a);
-	return a;
+	return engine_lost(s, "discovery");
 }
