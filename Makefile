@@ -63,8 +63,8 @@ UNIT_BINS	= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS)) \
 		  $(patsubst tests/unit/%.c,$(B)/tests/%,$(FUNIT_SRCS))
 
 .SECONDARY:
-.PHONY: all deps demo check fixtures unit unit-asan scenarios lint-man install \
-	uninstall clean deb deb-test
+.PHONY: all deps demo check fixtures unit unit-asan fuzz-smoke scenarios \
+	lint-man install uninstall clean deb deb-test
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -169,7 +169,7 @@ FUZZ_BINS	 = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_B) --time $(FUZZ_TIME) $(FUZZ_TARGETS)
 fuzz-build:
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang SAN=1 \
+	@$(SUBMAKE) B=$(FUZZ_B) CC=clang SAN=1 \
 		CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
 # Only meaningful in that sub-make (B=build-fuzz, CC=clang).
 fuzz-bins: $(FUZZ_BINS)
@@ -238,16 +238,37 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/ib/demo.sh $(BIN)
 
-# The scenario suites run the ASan+UBSan build of fabaudit (tests/run.sh),
-# so that build has the test tools too.  The clang build keeps both
-# compilers warning-free; its binaries are not run.
+# The test tiers (tests/run.sh): `make unit`, `make unit-asan`, `make
+# fuzz-smoke` and `make scenarios` build what their tier needs and run
+# exactly it; `make check` installs what is missing, builds everything and
+# runs the four, printing the time of each.  The scenario suites run the
+# ASan+UBSan build of fabaudit, so that build has the test tools too.  The
+# clang build keeps both compilers warning-free; its binaries are not
+# run.  Builds use one job per CPU unless make was given -j.
+NPROC	:= $(shell nproc 2>/dev/null || echo 1)
+JOBS	 = $(if $(findstring j,$(MAKEFLAGS)),,-j$(NPROC))
+SUBMAKE	 = $(MAKE) --no-print-directory $(JOBS)
+ASAN_B	 = build-asan
+unit:
+	@$(SUBMAKE) unit-build
+	@sh tests/run.sh --tier unit $(B) $(ASAN_B)
+unit-asan:
+	@$(SUBMAKE) B=$(ASAN_B) SAN=1 unit-build
+	@sh tests/run.sh --tier unit-asan $(B) $(ASAN_B)
+fuzz-smoke: fuzz-build
+	@sh tests/run.sh --tier fuzz-smoke $(B) $(ASAN_B)
+scenarios:
+	@$(SUBMAKE) all test-tools
+	@$(SUBMAKE) B=$(ASAN_B) SAN=1 all test-tools
+	@sh tests/run.sh --tier scenarios $(B) $(ASAN_B)
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS) test-tools
-	@$(MAKE) --no-print-directory fuzz-build
-	@$(MAKE) --no-print-directory B=build-asan SAN=1 all unit-build \
-		test-tools
-	@$(MAKE) --no-print-directory B=build-clang CC=clang all unit-build
-	@sh tests/run.sh $(B) build-asan
+	@t=$$(date +%s) && \
+	$(SUBMAKE) all $(UNIT_BINS) test-tools && \
+	$(SUBMAKE) fuzz-build && \
+	$(SUBMAKE) B=$(ASAN_B) SAN=1 all unit-build test-tools && \
+	$(SUBMAKE) B=build-clang CC=clang all unit-build && \
+	echo "builds (plain, fuzz, ASan+UBSan, clang): $$(($$(date +%s) - t)) s"
+	@sh tests/run.sh $(B) $(ASAN_B)
 
 unit-build: $(UNIT_BINS)
 

@@ -1,24 +1,49 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The test runner behind `make check`: unit tests (plain and ASan+UBSan
-# builds), man page lint, CLI tests, a short pass of every fuzz target,
-# and the scenario suites (IB on the simulator, Ethernet test bed, host
-# trees, reports), which run the ASan+UBSan build of fabaudit.  Prints
-# every result and ends with "N passed, N failed, N skipped" (a SKIP: line
-# is a case that could not run on this machine, never counted as passed).
-# usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]
+# The test runner behind `make check` and its tiers:
+#   unit        the cmocka unit tests of the plain build
+#   unit-asan   the same tests built with ASan+UBSan
+#   fuzz-smoke  every libFuzzer target: its regressions, then 3 s of fuzzing
+#   scenarios   man page and licence lint, install and package, the CLI
+#               contract, and the scenario suites (IB on the simulator,
+#               Ethernet test bed, host trees and real runtimes, reports,
+#               real Slurm, robustness), which run the ASan+UBSan build
+#   all         the four, in that order (make check)
+# Prints every result, the time of each suite, and ends with one line per
+# tier ("tier NAME: N passed, N failed, N skipped in M:SS") and "N passed,
+# N failed, N skipped" (a SKIP: line is a case that could not run on this
+# machine, never counted as passed).
+# usage: tests/run.sh [--tier TIER] BUILD_DIR ASAN_BUILD_DIR [FILTER]
 set -u
 cd "$(dirname "$0")/.." || exit 2
-B=${1:?usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]}
-A=${2:?usage: tests/run.sh BUILD_DIR ASAN_BUILD_DIR [FILTER]}
+TIER=all
+if [ "${1:-}" = --tier ]; then
+	TIER=${2:?usage: tests/run.sh [--tier TIER] BUILD ASAN_BUILD [FILTER]}
+	shift 2
+fi
+case $TIER in
+unit|unit-asan|fuzz-smoke|scenarios|all) ;;
+*) echo "tests/run.sh: unknown tier '$TIER' (unit, unit-asan, fuzz-smoke," \
+       "scenarios, all)" >&2
+   exit 2 ;;
+esac
+B=${1:?usage: tests/run.sh [--tier TIER] BUILD_DIR ASAN_BUILD_DIR [FILTER]}
+A=${2:?usage: tests/run.sh [--tier TIER] BUILD_DIR ASAN_BUILD_DIR [FILTER]}
 FILTER=${3:-}
 passed=0
 failed=0
 skipped=0
 log=$(mktemp)
 all=$(mktemp)
+times=$(mktemp)
+tiers=$(mktemp)
 san=$(mktemp -d)
-trap 'rm -f "$log" "$all"; rm -rf "$san"' EXIT
+trap 'rm -f "$log" "$all" "$times" "$tiers"; rm -rf "$san"' EXIT
+
+# mmss SECONDS
+mmss() {
+	printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
+}
 
 # run NAME CMD...: run one suite, count its results.
 run() {
@@ -26,9 +51,13 @@ run() {
 	shift
 	case "$name" in *"$FILTER"*) ;; *) return 0 ;; esac
 	echo "== $name"
+	t0=$(date +%s)
 	"$@" >"$log" 2>&1
 	rc=$?
+	dt=$(($(date +%s) - t0))
 	cat "$log"
+	echo "   ($name: $(mmss "$dt"))"
+	printf '%s\t%s\n' "$dt" "$name" >>"$times"
 	cat "$log" >>"$all"
 	# cmocka summaries, then PASS:/FAIL: lines from shell suites.
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
@@ -52,36 +81,69 @@ run() {
 	failed=$((failed + f))
 }
 
-# Every unit test source must have produced a binary in both builds.
-for src in tests/unit/test_*.c tests/unit/ftest_*.c; do
-	[ -e "$src" ] || continue
-	n=$(basename "$src" .c)
-	for d in "$B" "$A"; do
-		if [ ! -x "$d/tests/$n" ]; then
-			echo "FAIL: $d/tests/$n was not built"
+# tier_begin NAME / tier_end: whether the tier runs, and its line.
+tier_begin() {
+	tname=$1
+	case $TIER in "$1"|all) ;; *) return 1 ;; esac
+	echo "=== tier $1"
+	tp=$passed tf=$failed ts=$skipped
+	tt=$(date +%s)
+}
+tier_end() {
+	printf 'tier %-12s %d passed, %d failed, %d skipped in %s\n' \
+	    "$tname:" $((passed - tp)) $((failed - tf)) $((skipped - ts)) \
+	    "$(mmss $(($(date +%s) - tt)))" >>"$tiers"
+}
+
+# Every unit test source must have produced a binary in the build a tier
+# runs.  missing DIR
+missing() {
+	for src in tests/unit/test_*.c tests/unit/ftest_*.c; do
+		[ -e "$src" ] || continue
+		n=$(basename "$src" .c)
+		if [ ! -x "$1/tests/$n" ]; then
+			echo "FAIL: $1/tests/$n was not built"
 			failed=$((failed + 1))
 		fi
 	done
-done
-for t in "$B"/tests/test_* "$B"/tests/ftest_*; do
-	[ -x "$t" ] || continue
-	run "unit $(basename "$t")" "$t"
-done
-for t in "$A"/tests/test_* "$A"/tests/ftest_*; do
-	[ -x "$t" ] || continue
-	run "unit-asan $(basename "$t")" env \
-	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
-done
+}
+
+if tier_begin unit; then
+	missing "$B"
+	for t in "$B"/tests/test_* "$B"/tests/ftest_*; do
+		[ -x "$t" ] || continue
+		run "unit $(basename "$t")" "$t"
+	done
+	tier_end
+fi
+if tier_begin unit-asan; then
+	missing "$A"
+	for t in "$A"/tests/test_* "$A"/tests/ftest_*; do
+		[ -x "$t" ] || continue
+		run "unit-asan $(basename "$t")" env \
+		    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$t"
+	done
+	tier_end
+fi
+# Every libFuzzer target: its regressions, then 3 s of fuzzing (its own
+# sanitizer settings, before the ones of the scenario suites below).
+if tier_begin fuzz-smoke; then
+	run "fuzz (short)" sh fuzz/run.sh build-fuzz --time 3
+	tier_end
+fi
+
+tier_begin scenarios || {
+	printf '%s\n' "$(cat "$tiers")"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+	exit
+}
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
 run "debian package" sh tests/deb.sh
 run "licence lines" sh tests/lint-spdx.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
-# Every libFuzzer target: its regressions, then 3 s of fuzzing (its own
-# sanitizer settings, before the ones of the scenario suites below).
-run "fuzz (short)" sh fuzz/run.sh build-fuzz --time 3
-
 # From here on the suites run the ASan+UBSan build ($A, with its own test
 # tools).  Every sanitizer report (memory error, undefined behaviour, leak;
 # on error paths too) goes to a file in $san, one per process, and each one
@@ -153,6 +215,12 @@ failed=$((failed + nsan))
 # suites have counted their own failures already.
 echo "== robustness figures"
 sh tests/robust/figures.sh --from "$all" || true
+tier_end
 
+echo "== the slowest suites"
+sort -rn "$times" | head -12 | while IFS='	' read -r dt name; do
+	printf '%8s  %s\n' "$(mmss "$dt")" "$name"
+done
+printf '%s\n' "$(cat "$tiers")"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
