@@ -3,6 +3,8 @@
  * Atomic output: a report is either complete or absent.  Data goes to a
  * temporary file created next to its final name, is flushed to disk, and
  * only then renamed over it (rename(2) is atomic within a file system).
+ * A run's files form one output set: all in place, the earlier run's
+ * other files gone, or the directory as it was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,17 +21,43 @@
 #include "../core/util.h"
 #include "report.h"
 
-int
-fa_write_atomic(const char *dir, const char *name, const void *buf,
-    size_t len, char **why)
-{
-	return fa_write_atomic_mode(dir, name, buf, len, 0640, why);
-}
+/*
+ * An output set: the directory, held open (every file is created,
+ * renamed and removed relative to this descriptor, so a directory renamed
+ * or replaced by a symbolic link mid-run cannot redirect a write), and
+ * each file put in place with the hard link that keeps the file it
+ * replaced, if any.
+ */
+struct placed {
+	char	*name;
+	char	*prev;		/* link to the replaced file, or NULL */
+	int	 existed;	/* name existed but could not be kept */
+};
+struct fa_outset {
+	int		 dfd;
+	char		*dir;
+	int		 run;		/* FA_OUTSET_RUN */
+	struct placed	*v;
+	size_t		 n, cap;
+	const char	*keep[FA_RUN_FILES_MAX];
+	size_t		 nkeep;
+	const char	*adopted[FA_RUN_FILES_MAX];
+	size_t		 nadopted;
+};
+
+const char *const fa_run_files[] = {
+	"report.json", "report.txt", "report.html", "report.xml",
+	"junit.xml", "snapshot.json", "mads.pcap", "SHA256SUMS",
+	"SHA256SUMS.sig", NULL
+};
 
 /* An output file being written: its temporary name and descriptor. */
 struct atomic {
-	char	*tmp, *dst;
-	int	 fd;
+	struct fa_outset *set;
+	const char	*name;
+	char		*tmp;		/* in the directory */
+	char		*path;		/* dir/tmp, for the interrupt handler */
+	int		 fd;
 };
 
 static int
@@ -38,38 +66,78 @@ atomic_fail(struct atomic *a, char **why)
 	int saved = errno;
 
 	if (why != NULL && *why == NULL)
-		*why = fa_strfmt("%s: %s", a->dst, strerror(saved));
+		*why = fa_strfmt("%s/%s: %s", a->set->dir, a->name,
+		    strerror(saved));
 	return FA_ERR_IO;
 }
 
-/* Create the temporary file next to dir/name; 0 or an error. */
+/*
+ * Create a temporary file ".NAME.XXXXXX" in the set's directory: the
+ * suffix from getentropy(), O_EXCL and O_NOFOLLOW, so nothing already
+ * there (a file, a symbolic link) is opened.
+ */
 static int
-atomic_open(struct atomic *a, const char *dir, const char *name, mode_t mode,
-    char **why)
+tmp_create(struct atomic *a, mode_t mode)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[6];
+	char *t;
+	size_t i, len;
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getentropy(rnd, sizeof(rnd)) != 0)
+			return -1;
+		free(a->tmp);
+		if ((a->tmp = fa_strfmt(".%s.XXXXXX", a->name)) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		len = strlen(a->tmp);
+		t = a->tmp + len - sizeof(rnd);
+		for (i = 0; i < sizeof(rnd); i++)
+			t[i] = abc[rnd[i] % (sizeof(abc) - 1)];
+		a->fd = openat(a->set->dfd, a->tmp, O_WRONLY | O_CREAT |
+		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (a->fd >= 0 || errno != EEXIST)
+			return a->fd >= 0 ? 0 : -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Create the temporary file beside name; 0 or an error. */
+static int
+atomic_open(struct atomic *a, struct fa_outset *set, const char *name,
+    mode_t mode, char **why)
 {
 	sigset_t old;
-	int saved;
+	int saved, r;
 
+	a->set = set;
+	a->name = name;
 	a->fd = -1;
-	a->tmp = fa_strfmt("%s/.%s.XXXXXX", dir, name);
-	a->dst = fa_strfmt("%s/%s", dir, name);
-	if (a->tmp == NULL || a->dst == NULL)
-		return FA_ERR_NOMEM;
 	/*
-	 * Created and listed for removal in one step that no signal splits.
+	 * Created and listed for removal in one step that no signal splits
+	 * (the handler removes by path: it cannot use our descriptor).
 	 * Without a slot, an interruption may leave the temp file.
 	 */
 	fa_interrupt_defer(&old);
-	if ((a->fd = mkostemp(a->tmp, O_CLOEXEC)) >= 0)
-		(void)fa_interrupt_add(a->tmp, 0);
+	r = tmp_create(a, 0600);
 	saved = errno;
+	if (r == 0 && (a->path = fa_strfmt("%s/%s", set->dir, a->tmp)) !=
+	    NULL)
+		(void)fa_interrupt_add(a->path, 0);
 	fa_interrupt_undefer(&old);
-	if (a->fd < 0) {
+	if (r != 0) {
 		free(a->tmp);
 		a->tmp = NULL;
 		errno = saved;
-		return atomic_fail(a, why);
+		return saved == ENOMEM ? FA_ERR_NOMEM : atomic_fail(a, why);
 	}
+	if (a->path == NULL)
+		return FA_ERR_NOMEM;
 	if (fchmod(a->fd, mode) != 0)
 		return atomic_fail(a, why);
 	return 0;
@@ -94,78 +162,32 @@ atomic_write(struct atomic *a, const void *buf, size_t len, char **why)
 }
 
 /*
- * The output set being written (fa_output_begin): each file put in place,
- * with the hard link that keeps the file it replaced, if any.
- */
-struct placed {
-	char	*dst;
-	char	*prev;		/* link to the replaced file, or NULL */
-	int	 existed;	/* dst existed but could not be kept */
-};
-static struct {
-	int		 active;
-	struct placed	*v;
-	size_t		 n, cap;
-} set;
-
-void
-fa_output_begin(void)
-{
-	fa_output_end(1);
-	set.active = 1;
-}
-
-void
-fa_output_end(int keep)
-{
-	struct placed *p;
-	size_t i;
-
-	for (i = set.n; i > 0; i--) {
-		p = &set.v[i - 1];
-		if (keep && p->prev != NULL)
-			(void)unlink(p->prev);
-		else if (!keep && p->prev != NULL)
-			(void)rename(p->prev, p->dst);	/* atomic: old back */
-		else if (!keep && !p->existed)
-			(void)unlink(p->dst);		/* new: removed */
-		free(p->dst);
-		free(p->prev);
-	}
-	free(set.v);
-	set.v = NULL;
-	set.n = set.cap = 0;
-	set.active = 0;
-}
-
-/*
- * In an output set, keep the file dst is about to replace as a hard link
- * (no data is copied: this works on a full disk) and record dst.  0, or
- * FA_ERR_NOMEM; a file system without hard links loses only the undo.
+ * Keep the file `name` is about to replace (or, at the end of a run, the
+ * earlier run's file about to be removed) as a hard link named tmp.prev
+ * (no data is copied: this works on a full disk), and record name.  0,
+ * or FA_ERR_NOMEM; a file system without hard links loses only the undo.
  */
 static int
-set_record(const struct atomic *a)
+set_record(struct fa_outset *set, const char *name, const char *tmp)
 {
 	struct placed *p;
 	struct stat st;
 
-	if (!set.active)
-		return 0;
-	if (fa_grow(&set.v, &set.cap, set.n + 1, sizeof(*set.v)) != 0)
+	if (fa_grow(&set->v, &set->cap, set->n + 1, sizeof(*set->v)) != 0)
 		return FA_ERR_NOMEM;
-	p = &set.v[set.n];
+	p = &set->v[set->n];
 	p->prev = NULL;
-	p->existed = lstat(a->dst, &st) == 0;
-	if ((p->dst = fa_strdup(a->dst)) == NULL)
+	p->existed = fstatat(set->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if ((p->name = fa_strdup(name)) == NULL)
 		return FA_ERR_NOMEM;
 	/* The temporary name is unique in dir: so is it with ".prev". */
 	if (p->existed && S_ISREG(st.st_mode) &&
-	    (p->prev = fa_strfmt("%s.prev", a->tmp)) != NULL &&
-	    link(a->dst, p->prev) != 0) {
+	    (p->prev = fa_strfmt("%s.prev", tmp)) != NULL &&
+	    linkat(set->dfd, name, set->dfd, p->prev, 0) != 0) {
 		free(p->prev);
 		p->prev = NULL;
 	}
-	set.n++;
+	set->n++;
 	return 0;
 }
 
@@ -180,11 +202,11 @@ atomic_commit(struct atomic *a, char **why)
 	a->fd = -1;
 	if (close(fd) != 0)
 		return atomic_fail(a, why);
-	if (set_record(a) != 0)
+	if (set_record(a->set, a->name, a->tmp) != 0)
 		return FA_ERR_NOMEM;
-	if (rename(a->tmp, a->dst) != 0)
+	if (renameat(a->set->dfd, a->tmp, a->set->dfd, a->name) != 0)
 		return atomic_fail(a, why);
-	fa_interrupt_forget(a->tmp);
+	fa_interrupt_forget(a->path);
 	free(a->tmp);
 	a->tmp = NULL;
 	return 0;
@@ -196,28 +218,260 @@ atomic_end(struct atomic *a)
 {
 	if (a->fd >= 0)
 		close(a->fd);
-	if (a->tmp != NULL) {
-		unlink(a->tmp);
-		fa_interrupt_forget(a->tmp);
-	}
+	if (a->tmp != NULL)
+		(void)unlinkat(a->set->dfd, a->tmp, 0);
+	if (a->path != NULL)
+		fa_interrupt_forget(a->path);
 	free(a->tmp);
-	free(a->dst);
+	free(a->path);
 }
 
 int
-fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
+fa_outset_open(const char *dir, int flags, struct fa_outset **out,
+    char **warn, char **why)
+{
+	struct fa_outset *set;
+	struct stat st;
+	int r = FA_ERR_IO;
+
+	*out = NULL;
+	if (warn != NULL)
+		*warn = NULL;
+	if (why != NULL)
+		*why = NULL;
+	if ((set = calloc(1, sizeof(*set))) == NULL ||
+	    (set->dir = fa_strdup(dir)) == NULL) {
+		free(set);
+		return FA_ERR_NOMEM;
+	}
+	set->run = (flags & FA_OUTSET_RUN) != 0;
+	if ((set->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    fstat(set->dfd, &st) != 0) {
+		if (why != NULL)
+			*why = fa_strfmt("%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	/*
+	 * Whoever may write the directory may replace a report after it is
+	 * written.  World-writable without the sticky bit: anyone can, so
+	 * refused; with it (as /tmp) others cannot touch our files, only
+	 * make names first (a run then fails, it is not misled), and a
+	 * group-writable directory is often a team's on purpose: warned.
+	 */
+	if (set->run && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		if (why != NULL)
+			*why = fa_strfmt("%s: every user may write this "
+			    "directory (mode %04o), and so replace the report "
+			    "in it: choose a directory of your own, or chmod "
+			    "o-w", dir, (unsigned)(st.st_mode & 07777));
+		r = FA_ERR_INPUT;
+		goto bad;
+	}
+	if (set->run && warn != NULL && (st.st_mode & (S_IWGRP | S_IWOTH)))
+		*warn = fa_strfmt("%s: %s may write this directory (mode "
+		    "%04o) and replace a report in it; a signed report "
+		    "(--sign) shows it", dir, st.st_mode & S_IWOTH ?
+		    "every user" : "its group", (unsigned)(st.st_mode & 07777));
+	*out = set;
+	return 0;
+bad:
+	if (set->dfd >= 0)
+		close(set->dfd);
+	free(set->dir);
+	free(set);
+	return r;
+}
+
+int
+fa_outset_dirfd(const struct fa_outset *set)
+{
+	return set->dfd;
+}
+
+const char *
+fa_outset_dir(const struct fa_outset *set)
+{
+	return set->dir;
+}
+
+/* name in v[0..n) (names are fa_run_files' own pointers or equal). */
+static int
+listed(const char *const *v, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+add_name(const char **v, size_t *n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; fa_run_files[i] != NULL; i++)
+		if (strcmp(fa_run_files[i], name) == 0)
+			break;
+	if (fa_run_files[i] == NULL)
+		return FA_ERR_INPUT;	/* not a run file: nothing to do */
+	if (!listed(v, *n, name) && *n < FA_RUN_FILES_MAX)
+		v[(*n)++] = fa_run_files[i];
+	return 0;
+}
+
+int
+fa_outset_keep(struct fa_outset *set, const char *name)
+{
+	return add_name(set->keep, &set->nkeep, name);
+}
+
+int
+fa_outset_adopt(struct fa_outset *set, const char *name)
+{
+	return add_name(set->adopted, &set->nadopted, name);
+}
+
+/* 1 when this run wrote name (or was told so). */
+static int
+written(const struct fa_outset *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (strcmp(set->v[i].name, name) == 0)
+			return 1;
+	return listed(set->adopted, set->nadopted, name);
+}
+
+/*
+ * The files of an earlier run this run did not write, removed as the
+ * replaced ones are kept: linked aside first, so that a failure puts
+ * them back with the rest.
+ */
+static int
+remove_stale(struct fa_outset *set, char **why)
+{
+	struct stat st;
+	char *tmp;
+	size_t i;
+	int r;
+
+	for (i = 0; fa_run_files[i] != NULL; i++) {
+		const char *name = fa_run_files[i];
+
+		if (written(set, name) || listed(set->keep, set->nkeep, name) ||
+		    fstatat(set->dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if ((tmp = fa_strfmt(".%s.stale", name)) == NULL)
+			return FA_ERR_NOMEM;
+		(void)unlinkat(set->dfd, tmp, 0);	/* an old leftover */
+		r = set_record(set, name, tmp);
+		free(tmp);
+		if (r != 0)
+			return r;
+		if (unlinkat(set->dfd, name, 0) != 0) {
+			if (why != NULL)
+				*why = fa_strfmt("%s/%s (left by an earlier "
+				    "run): cannot remove: %s", set->dir, name,
+				    strerror(errno));
+			set->v[set->n - 1].existed = 1;	/* still there */
+			return FA_ERR_IO;
+		}
+	}
+	return 0;
+}
+
+int
+fa_outset_close(struct fa_outset *set, int keep, char **why)
+{
+	struct placed *p;
+	size_t i;
+	int r = 0;
+
+	if (why != NULL)
+		*why = NULL;
+	if (set == NULL)
+		return 0;
+	if (keep && set->run && (r = remove_stale(set, why)) != 0)
+		keep = 0;
+	for (i = set->n; i > 0; i--) {
+		p = &set->v[i - 1];
+		if (keep && p->prev != NULL)
+			(void)unlinkat(set->dfd, p->prev, 0);
+		else if (!keep && p->prev != NULL)	/* atomic: old back */
+			(void)renameat(set->dfd, p->prev, set->dfd, p->name);
+		else if (!keep && !p->existed)		/* new: removed */
+			(void)unlinkat(set->dfd, p->name, 0);
+		free(p->name);
+		free(p->prev);
+	}
+	/* The renames and removals durable before the run says done. */
+	if (keep && fsync(set->dfd) != 0 && errno != EINVAL && r == 0) {
+		if (why != NULL)
+			*why = fa_strfmt("%s: %s", set->dir, strerror(errno));
+		r = FA_ERR_IO;
+	}
+	close(set->dfd);
+	free(set->v);
+	free(set->dir);
+	free(set);
+	return r;
+}
+
+int
+fa_outset_write(struct fa_outset *set, const char *name, const void *buf,
     size_t len, mode_t mode, char **why)
 {
-	struct atomic a = { NULL, NULL, -1 };
+	struct atomic a = { NULL, NULL, NULL, NULL, -1 };
 	int r;
 
 	if (why != NULL)
 		*why = NULL;
-	if ((r = atomic_open(&a, dir, name, mode, why)) == 0 &&
+	if ((r = atomic_open(&a, set, name, mode, why)) == 0 &&
 	    (r = atomic_write(&a, buf, len, why)) == 0)
 		r = atomic_commit(&a, why);
 	atomic_end(&a);
 	return r;
+}
+
+/* A set for one file, dir/name, outside any run: errors name the file. */
+static int
+single_open(const char *dir, const char *name, struct fa_outset **set,
+    char **why)
+{
+	int r, saved;
+
+	if ((r = fa_outset_open(dir, 0, set, NULL, NULL)) != 0 &&
+	    why != NULL) {
+		saved = errno;
+		*why = fa_strfmt("%s/%s: %s", dir, name, r == FA_ERR_NOMEM ?
+		    strerror(ENOMEM) : strerror(saved));
+	}
+	return r;
+}
+
+/* One file in dir, outside any run's set. */
+int
+fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
+    size_t len, mode_t mode, char **why)
+{
+	struct fa_outset *set;
+	int r;
+
+	if ((r = single_open(dir, name, &set, why)) != 0)
+		return r;
+	r = fa_outset_write(set, name, buf, len, mode, why);
+	(void)fa_outset_close(set, r == 0, NULL);
+	return r;
+}
+
+int
+fa_write_atomic(const char *dir, const char *name, const void *buf,
+    size_t len, char **why)
+{
+	return fa_write_atomic_mode(dir, name, buf, len, 0640, why);
 }
 
 /*
@@ -273,11 +527,11 @@ json_emit(const char *p, size_t len, void *arg)
  * the way; its SHA-256 to sha256 (if not NULL).
  */
 static int
-write_hashed(const char *dir, const char *name,
+write_hashed(struct fa_outset *set, const char *name,
     int (*body)(struct json_out *o, const void *arg), const void *arg,
     char sha256[65], char **why)
 {
-	struct atomic a = { NULL, NULL, -1 };
+	struct atomic a = { set, name, NULL, NULL, -1 };
 	struct json_out o = { &a, NULL, NULL, 0, why, 0 };
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0, i;
@@ -295,7 +549,7 @@ write_hashed(const char *dir, const char *name,
 		r = FA_ERR_INTERNAL;
 		goto out;
 	}
-	if ((r = atomic_open(&a, dir, name, 0640, why)) != 0)
+	if ((r = atomic_open(&a, set, name, 0640, why)) != 0)
 		goto out;
 	if (body(&o, arg) != 0 || json_flush(&o) != 0) {
 		r = o.err != 0 ? o.err : FA_ERR_NOMEM;
@@ -337,12 +591,26 @@ plain_body(struct json_out *o, const void *arg)
 }
 
 int
-fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
-    size_t flags, char sha256[65], char **why)
+fa_outset_write_json(struct fa_outset *set, const char *name,
+    const json_t *j, size_t flags, char sha256[65], char **why)
 {
 	struct plain p = { j, flags };
 
-	return write_hashed(dir, name, plain_body, &p, sha256, why);
+	return write_hashed(set, name, plain_body, &p, sha256, why);
+}
+
+int
+fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
+    size_t flags, char sha256[65], char **why)
+{
+	struct fa_outset *set;
+	int r;
+
+	if ((r = single_open(dir, name, &set, why)) != 0)
+		return r;
+	r = fa_outset_write_json(set, name, j, flags, sha256, why);
+	(void)fa_outset_close(set, r == 0, NULL);
+	return r;
 }
 
 /*
@@ -424,7 +692,7 @@ out:
 }
 
 int
-fa_write_atomic_json_items(const char *dir, const char *name,
+fa_outset_write_json_items(struct fa_outset *set, const char *name,
     const json_t *head, const char *key, size_t n,
     json_t *(*item)(size_t i, void *arg),
     void (*after)(size_t i, void *arg), void *arg, char sha256[65],
@@ -432,5 +700,23 @@ fa_write_atomic_json_items(const char *dir, const char *name,
 {
 	struct spliced sp = { head, key, n, item, after, arg };
 
-	return write_hashed(dir, name, spliced_body, &sp, sha256, why);
+	return write_hashed(set, name, spliced_body, &sp, sha256, why);
+}
+
+int
+fa_write_atomic_json_items(const char *dir, const char *name,
+    const json_t *head, const char *key, size_t n,
+    json_t *(*item)(size_t i, void *arg),
+    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
+    char **why)
+{
+	struct fa_outset *set;
+	int r;
+
+	if ((r = single_open(dir, name, &set, why)) != 0)
+		return r;
+	r = fa_outset_write_json_items(set, name, head, key, n, item, after,
+	    arg, sha256, why);
+	(void)fa_outset_close(set, r == 0, NULL);
+	return r;
 }

@@ -73,18 +73,51 @@ int fa_report_junit(const json_t *report, char **buf, size_t *len,
 char *fa_report_summary(const struct fa_report_ctx *ctx);
 
 /*
- * An output set: the files one run writes, all or none.  After
- * fa_output_begin(), each file fa_write_atomic*() puts in place is
- * recorded, a file it replaces kept as a hard link beside it;
- * fa_output_end(0) (the run failed half-way: a full disk) puts every
- * replaced file back and removes every new one, so that the previous
- * report set is as it was; fa_output_end(1) drops what was kept.
+ * An output set: the files one run writes to its output directory, all or
+ * none, and nothing of an earlier run beside them.  fa_outset_open() holds
+ * the directory open; every file is written through that descriptor.
+ * With FA_OUTSET_RUN a directory every user may write (without the sticky
+ * bit) is refused (FA_ERR_INPUT, *why says so), one its group or, sticky,
+ * everyone may write gives *warn (a new string, or NULL).  Each file
+ * fa_outset_write*() puts in place is recorded, a file it replaces kept
+ * as a hard link beside it.  fa_outset_close(set, 1) then removes the
+ * files of fa_run_files[] this run neither wrote, adopted (written by
+ * another process: mads.pcap) nor was told to keep (the snapshot a
+ * `check` re-evaluates), and drops what was kept; if that fails, or with
+ * keep 0 (the run failed half-way: a full disk), every replaced or
+ * removed file is put back and every new one removed, so that the
+ * directory is as it was.  Close frees the set; 0 or FA_ERR_* with *why.
  */
-void fa_output_begin(void);
-void fa_output_end(int keep);
+#define FA_OUTSET_RUN		1
+#define FA_RUN_FILES_MAX	16
+extern const char *const fa_run_files[];	/* NULL-terminated */
+struct fa_outset;
+int fa_outset_open(const char *dir, int flags, struct fa_outset **out,
+    char **warn, char **why);
+int fa_outset_dirfd(const struct fa_outset *set);
+const char *fa_outset_dir(const struct fa_outset *set);
+/* name (one of fa_run_files[]) is this run's though not written by it /
+ * is an earlier run's file this run reads: 0, or FA_ERR_INPUT. */
+int fa_outset_adopt(struct fa_outset *set, const char *name);
+int fa_outset_keep(struct fa_outset *set, const char *name);
+int fa_outset_close(struct fa_outset *set, int keep, char **why);
+/* buf as set's name, atomically, with the file's mode. */
+int fa_outset_write(struct fa_outset *set, const char *name, const void *buf,
+    size_t len, mode_t mode, char **why);
+/* j dumped with jansson flags and a final newline, streamed and hashed
+ * (SHA-256 to sha256, if not NULL). */
+int fa_outset_write_json(struct fa_outset *set, const char *name,
+    const json_t *j, size_t flags, char sha256[65], char **why);
+/* As fa_write_atomic_json_items() below, in the set. */
+int fa_outset_write_json_items(struct fa_outset *set, const char *name,
+    const json_t *head, const char *key, size_t n,
+    json_t *(*item)(size_t i, void *arg),
+    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
+    char **why);
 
 /*
- * Write buf to dir/name atomically: a temporary file in dir, fsync, rename.
+ * One file outside any run's set (a catalogue, a metrics file): write buf
+ * to dir/name atomically: a temporary file in dir, fsync, rename.
  * Returns 0 or FA_ERR_IO / FA_ERR_NOMEM with *why (if not NULL) a new
  * string naming the file and the system error.
  */

@@ -676,12 +676,29 @@ int
 fa_sign_outdir(const char *dir, const char *const *names, size_t n,
     const char *keypath, char **why)
 {
+	struct fa_outset *set;
+	int r;
+
+	if ((r = fa_outset_open(dir, 0, &set, NULL, why)) != 0) {
+		if (*why == NULL)
+			*why = fa_strfmt("%s: out of memory", dir);
+		return r;
+	}
+	r = fa_sign_outset(set, names, n, keypath, why);
+	(void)fa_outset_close(set, r == 0, NULL);
+	return r;
+}
+
+int
+fa_sign_outset(struct fa_outset *set, const char *const *names, size_t n,
+    const char *keypath, char **why)
+{
 	EVP_PKEY *k = NULL;
-	const char **sorted = NULL;
+	const char **sorted = NULL, *dir = fa_outset_dir(set);
 	unsigned char *sig = NULL;
 	char *text = NULL, *show, *label, hex[65];
 	size_t i, len = 0, siglen = 0;
-	int dfd = -1, r, saved;
+	int dfd = fa_outset_dirfd(set), r, saved;
 
 	*why = NULL;
 	if (keypath != NULL && (r = fa_key_load_private(keypath, &k,
@@ -716,11 +733,6 @@ fa_sign_outdir(const char *dir, const char *const *names, size_t n,
 			r = FA_ERR_INPUT;
 			goto out;
 		}
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		*why = fa_strfmt("%s: %s", dir, strerror(errno));
-		r = FA_ERR_IO;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		if ((r = hash_at(dfd, sorted[i], hex)) != 0) {
 			saved = errno;
@@ -735,7 +747,8 @@ fa_sign_outdir(const char *dir, const char *const *names, size_t n,
 		len += (size_t)snprintf(text + len, 64 + 2 + NAME_MAX_LEN + 2,
 		    "%s  %s\n", hex, sorted[i]);
 	}
-	if ((r = fa_write_atomic(dir, FA_SUMS_NAME, text, len, why)) != 0)
+	if ((r = fa_outset_write(set, FA_SUMS_NAME, text, len, 0640,
+	    why)) != 0)
 		goto out;
 	if (k == NULL) {
 		/* A signature left by an earlier run no longer applies. */
@@ -748,10 +761,8 @@ fa_sign_outdir(const char *dir, const char *const *names, size_t n,
 	}
 	if ((r = fa_sign_buf(k, text, len, &sig, &siglen, why)) != 0)
 		goto out;
-	r = fa_write_atomic(dir, FA_SIG_NAME, sig, siglen, why);
+	r = fa_outset_write(set, FA_SIG_NAME, sig, siglen, 0640, why);
 out:
-	if (dfd >= 0)
-		close(dfd);
 	EVP_PKEY_free(k);
 	free(sig);
 	free(sorted);

@@ -38,6 +38,10 @@
  */
 int fa_sign_outdir(const char *dir, const char *const *names, size_t n,
     const char *keypath, char **why);
+/* The same in a run's output set (reports/report.h). */
+struct fa_outset;
+int fa_sign_outset(struct fa_outset *set, const char *const *names,
+    size_t n, const char *keypath, char **why);
 
 /*
  * 1 if name may be listed in SHA256SUMS: 1 to 255 printable ASCII bytes,

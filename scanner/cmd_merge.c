@@ -189,18 +189,13 @@ emit(const struct fa_out_opts *o, const json_t *mj)
 			fa_diag("report.txt", "out of memory");
 			return FA_EXIT_NORUN;
 		}
-		r = fa_write_atomic(o->outdir, "report.txt", buf, strlen(buf),
-		    &why);
+		r = fa_write_out(o->set, "report.txt", buf, strlen(buf));
 		free(buf);
-		if (r != 0) {
-			fa_diag(NULL, "cannot write %s", why != NULL ? why :
-			    "report.txt");
-			free(why);
-			return FA_EXIT_NORUN;
-		}
+		if (r != 0)
+			return r;
 		names[n++] = "report.txt";
 	}
-	if (o->sign_key != NULL && fa_sign_outdir(o->outdir, names, n,
+	if (o->sign_key != NULL && fa_sign_outset(o->set, names, n,
 	    o->sign_key, &why) != 0) {
 		fa_diag("--sign", "%s", why != NULL ? why : "signing failed");
 		free(why);
@@ -469,7 +464,8 @@ fa_cmd_merge(int argc, char **argv)
 	json_t *mj = NULL;
 	char *why = NULL, *sum;
 	const char *expect = NULL, *failed = NULL, *pubpath = NULL;
-	int c, i, rc = FA_EXIT_USAGE;
+	char *ow = NULL;
+	int c, i, r, rc = FA_EXIT_USAGE;
 	static const int once[] = { 'f', 'o', OPT_FAIL_ON, OPT_SIGN,
 	    OPT_PUBKEY, OPT_REQUIRE, OPT_EXPECT, OPT_FAILED, 0 };
 	unsigned char seen[FA_OPT_SEEN] = { 0 };
@@ -559,9 +555,18 @@ fa_cmd_merge(int argc, char **argv)
 	if ((rc = fa_prepare_outdir(out.outdir)) != 0)
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
-	fa_output_begin();	/* a failure leaves the old report */
-	rc = emit(&out, mj);
-	fa_output_end(rc == 0);
+	if ((r = fa_outset_open(out.outdir, FA_OUTSET_RUN, &out.set, NULL,
+	    &ow)) != 0) {
+		fa_diag(NULL, "%s", ow != NULL ? ow : fa_strerror(r));
+		rc = FA_EXIT_NORUN;
+	} else if ((rc = emit(&out, mj)) == 0 &&
+	    (r = fa_outset_close(out.set, 1, &ow)) != 0) {
+		fa_diag(NULL, "%s", ow != NULL ? ow : fa_strerror(r));
+		rc = FA_EXIT_NORUN;
+	} else if (rc != 0)
+		(void)fa_outset_close(out.set, 0, NULL);  /* the old report */
+	out.set = NULL;
+	free(ow);
 	fa_interrupt_release();
 	if (rc != 0)
 		goto out;

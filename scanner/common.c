@@ -287,7 +287,10 @@ mkdir_p(const char *dir)
 int
 fa_prepare_outdir(const char *dir)
 {
+	struct fa_outset *set;
 	struct stat st;
+	char *warn = NULL, *why = NULL;
+	int r;
 
 	if (*dir == '\0') {
 		fa_diag(NULL, "the output directory name is empty");
@@ -307,20 +310,30 @@ fa_prepare_outdir(const char *dir)
 		    strerror(errno));
 		return FA_EXIT_USAGE;
 	}
+	/* Who else may write it: refused or warned now, before any scan. */
+	if ((r = fa_outset_open(dir, FA_OUTSET_RUN, &set, &warn, &why)) != 0) {
+		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return FA_EXIT_USAGE;
+	}
+	(void)fa_outset_close(set, 0, NULL);	/* nothing written */
+	if (warn != NULL)
+		fa_diag(NULL, "warning: %s", warn);
+	free(warn);
 	return 0;
 }
 
 /* Write j as dir/name (indented, keys sorted); its SHA-256 to sha256 if
  * not NULL.  0 or FA_EXIT_NORUN (diagnostic printed). */
 static int
-write_json(const char *dir, const char *name, const json_t *j,
+write_json(struct fa_outset *set, const char *name, const json_t *j,
     char sha256[65])
 {
 	char *why = NULL;
 	int r;
 
-	r = fa_write_atomic_json(dir, name, j, JSON_INDENT(2) | JSON_SORT_KEYS,
-	    sha256, &why);
+	r = fa_outset_write_json(set, name, j, JSON_INDENT(2) |
+	    JSON_SORT_KEYS, sha256, &why);
 	if (r == FA_ERR_NOMEM && why == NULL)
 		fa_diag(name, "out of memory");
 	else if (r != 0)
@@ -371,8 +384,8 @@ snap_item_done(size_t i, void *arg)
  * FA_EXIT_NORUN (diagnostic printed).
  */
 static int
-write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
-    char sha256[65])
+write_snapshot(struct fa_outset *set, const struct fa_snapshot *snap,
+    int reveal, char sha256[65])
 {
 	struct snap_items si = { snap, reveal, { NULL, NULL, 0, 0, NULL } };
 	char *why = NULL;
@@ -383,7 +396,7 @@ write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
 		fa_diag("snapshot.json", "out of memory");
 		return FA_EXIT_NORUN;
 	}
-	r = fa_write_atomic_json_items(dir, "snapshot.json", head,
+	r = fa_outset_write_json_items(set, "snapshot.json", head,
 	    "observations", snap->nobs, snap_item, snap_item_done, &si,
 	    sha256, &why);
 	json_decref(head);
@@ -396,13 +409,13 @@ write_snapshot(const char *dir, const struct fa_snapshot *snap, int reveal,
 	return r != 0 ? FA_EXIT_NORUN : 0;
 }
 
-/* Write buf to outdir/name; 0 or FA_EXIT_NORUN (diagnostic printed). */
-static int
-write_file(const char *dir, const char *name, const char *buf, size_t len)
+int
+fa_write_out(struct fa_outset *set, const char *name, const char *buf,
+    size_t len)
 {
 	char *why = NULL;
 
-	if (fa_write_atomic(dir, name, buf, len, &why) != 0) {
+	if (fa_outset_write(set, name, buf, len, 0640, &why) != 0) {
 		fa_diag(NULL, "cannot write %s", why != NULL ? why : name);
 		free(why);
 		return FA_EXIT_NORUN;
@@ -519,7 +532,7 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 	int r = 0;
 
 	if (o->json) {
-		if ((r = write_json(o->outdir, "report.json", j, NULL)) != 0)
+		if ((r = write_json(o->set, "report.json", j, NULL)) != 0)
 			return r;
 		names[(*n)++] = "report.json";
 	}
@@ -533,7 +546,7 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 			r = FA_EXIT_NORUN;
 			break;
 		}
-		if ((r = write_file(o->outdir, rend[i].name, buf, len)) != 0)
+		if ((r = fa_write_out(o->set, rend[i].name, buf, len)) != 0)
 			break;
 		names[(*n)++] = rend[i].name;
 		free(buf);
@@ -577,6 +590,34 @@ emit_renderings(const struct fa_out_opts *o, const struct fa_report_ctx *rctx,
 	return 0;
 }
 
+/*
+ * The output set of this run in o->outdir.  A `check` of the snapshot in
+ * that directory keeps it and its capture: they are its evidence.  0 or
+ * FA_EXIT_NORUN (diagnostic printed).
+ */
+static int
+open_set(const struct fa_out_opts *o, const char *snapshot_name,
+    struct fa_outset **set)
+{
+	struct stat a, b;
+	char *why = NULL;
+	int r;
+
+	if ((r = fa_outset_open(o->outdir, FA_OUTSET_RUN, set, NULL,
+	    &why)) != 0) {
+		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(r));
+		free(why);
+		return FA_EXIT_NORUN;
+	}
+	if (snapshot_name != NULL && stat(snapshot_name, &a) == 0 &&
+	    fstatat(fa_outset_dirfd(*set), "snapshot.json", &b, 0) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		(void)fa_outset_keep(*set, "snapshot.json");
+		(void)fa_outset_keep(*set, "mads.pcap");
+	}
+	return 0;
+}
+
 int
 fa_evaluate_and_emit(const struct fa_snapshot *snap,
     const struct fa_policy *policy, const struct fa_out_opts *o,
@@ -589,6 +630,8 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	struct fa_tally t;
 	struct written w = { { NULL }, 0 };
 	struct fa_emitted local = { NULL, 0 };
+	struct fa_outset *set = NULL;
+	struct fa_out_opts oo;
 	char *txt = NULL, *why = NULL, sha[65];
 	int r, rc = FA_EXIT_NORUN;
 
@@ -596,7 +639,11 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		fa_diag(NULL, "evaluation failed: %s", fa_strerror(r));
 		goto out;
 	}
-	fa_output_begin();	/* a failure below leaves the old report */
+	if (o->outdir != NULL && (r = open_set(o, snapshot_name, &set)) != 0)
+		goto out;
+	oo = *o;
+	oo.set = set;
+	o = &oo;
 	memset(&rctx, 0, sizeof(rctx));
 	rctx.snap = snap;
 	rctx.res = &res;
@@ -608,12 +655,13 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	rctx.generated = time(NULL);
 	if (snapshot_name == NULL) {
 		/* A scan: write the snapshot, hashing what is written. */
-		if ((r = write_snapshot(o->outdir, snap, o->reveal,
-		    sha)) != 0)
+		if ((r = write_snapshot(set, snap, o->reveal, sha)) != 0)
 			goto out;
 		wrote(&w, "snapshot.json");
-		if (o->pcap)
+		if (o->pcap) {
 			wrote(&w, "mads.pcap");
+			(void)fa_outset_adopt(set, "mads.pcap");
+		}
 		snapshot_name = "snapshot.json";
 		snapshot_sha256 = sha;
 	}
@@ -631,20 +679,23 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 			fa_diag(NULL, "out of memory");
 			goto out;
 		}
-		if (fa_write_atomic(o->outdir, "report.txt", txt, strlen(txt),
-		    &why) != 0) {
-			fa_diag(NULL, "cannot write %s", why != NULL ? why :
-			    "report.txt");
+		if (fa_write_out(set, "report.txt", txt, strlen(txt)) != 0)
 			goto out;
-		}
 		free(txt);
 		txt = NULL;
 		wrote(&w, "report.txt");
 	}
 	/* Last: SHA256SUMS covers every file above, and is then signed. */
 	if (o->outdir != NULL && o->sign_key != NULL &&
-	    fa_sign_outdir(o->outdir, w.v, w.n, o->sign_key, &why) != 0) {
+	    fa_sign_outset(set, w.v, w.n, o->sign_key, &why) != 0) {
 		fa_diag("--sign", "%s", why != NULL ? why : "signing failed");
+		goto out;
+	}
+	/* In place, and the earlier run's other files gone (or all undone). */
+	r = fa_outset_close(set, 1, &why);
+	set = NULL;
+	if (r != 0) {
+		fa_diag(NULL, "%s", why != NULL ? why : fa_strerror(r));
 		goto out;
 	}
 	fa_tally(&res, o->fail_on, &t);
@@ -670,7 +721,7 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	else
 		rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 out:
-	fa_output_end(rc != FA_EXIT_NORUN);
+	(void)fa_outset_close(set, 0, NULL);	/* failed: as it was */
 	if (done == &local)
 		json_decref(local.report);
 	free(txt);

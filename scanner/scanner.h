@@ -21,6 +21,8 @@ enum fa_exit {
 	FA_EXIT_NORUN = 3,	/* the scan could not run; output unwritable */
 };
 
+struct fa_outset;
+
 struct fa_out_opts {
 	const char	*outdir;	/* NULL: none (check) or default (scan) */
 	int		 json;		/* write report.json */
@@ -36,6 +38,8 @@ struct fa_out_opts {
 	int		 reveal;
 	const char	*sign_key;	/* --sign: private key (PEM), or NULL */
 	int		 pcap;		/* the scan wrote outdir/mads.pcap */
+	struct fa_outset *set;		/* the output set being written (set
+					   by fa_evaluate_and_emit, merge) */
 	json_t		*baseline;	/* --baseline: the report compared with */
 	const char	*baseline_file;
 	char		 baseline_sha[65];
@@ -46,12 +50,16 @@ struct fa_out_opts {
 
 /*
  * Write report.json and the renderings chosen in o (xml, html, junit) of
- * the finished report j into o->outdir; each name written is appended to
+ * the finished report j into the output set o->set; each name written is appended to
  * names[*n] (room for FA_OUT_MAX_FILES in all).  0 or FA_EXIT_NORUN
  * (diagnostic printed).
  */
 int fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
     const char **names, size_t *n);
+
+/* Write buf as the set's name; 0 or FA_EXIT_NORUN (diagnostic printed). */
+int fa_write_out(struct fa_outset *set, const char *name, const char *buf,
+    size_t len);
 
 /* What the emit step leaves for the caller (metrics, syslog). */
 struct fa_emitted {
@@ -89,7 +97,11 @@ int fa_load_policy(const char *path, struct fa_policy **out);
 int fa_load_policy_text(const char *name, const char *text, time_t now,
     struct fa_policy **out);
 
-/* Create outdir if missing (mode 0750); 0 or FA_EXIT_USAGE. */
+/*
+ * Create outdir if missing (mode 0750); refuse one every user may write
+ * (not sticky), warn about one others may write (reports/report.h,
+ * fa_outset_open).  0 or FA_EXIT_USAGE (diagnostic printed).
+ */
 int fa_prepare_outdir(const char *dir);
 
 /*
