@@ -294,7 +294,7 @@ install: $(BIN)
 # install fabaudit on many nodes: ../fabaudit_VERSION_ARCH.deb.  Needs
 # debhelper (apt-get install debhelper).
 deb:
-	dpkg-buildpackage -us -uc -b
+	dpkg-buildpackage -us -uc -b -j$(NPROC)
 deb-test:
 	@sh tests/deb.sh
 

@@ -48,7 +48,7 @@ fa_ib_sm_enum_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 /*
  * An incomplete topology (discovery lost SMPs at random, ib_discover.c)
  * is still read: what it shows is true, and a failure seen on it is one;
- * results.c keeps any check from passing on it.
+ * checks/evaluate.c keeps any check from passing on it.
  */
 const struct fa_obs *
 fa_ib_topology(const struct fa_snapshot *s)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The catalogue of implemented checks, in report order.  Every ID here must
- * also be in fa_known_check_ids (core/model.c); tests enforce both.
+ * also be in fa_known_check_ids (core/model.c); tests enforce both.  A
+ * check is found by its ID here (fa_check_find).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "check.h"
 #include "eth_checks.h"
@@ -63,3 +65,14 @@ const struct fa_check *const fa_checks[] = {
 	&fa_chk_host_buildkit_vuln,
 	NULL
 };
+
+const struct fa_check *
+fa_check_find(const char *id)
+{
+	const struct fa_check *const *c;
+
+	for (c = fa_checks; *c != NULL; c++)
+		if (strcmp((*c)->id, id) == 0)
+			return *c;
+	return NULL;
+}

@@ -7,7 +7,7 @@
  * it has passed.  A family whose acquisition was cut is noted here with
  * what was left undone; fa_deadline_record() turns the notes into
  * observations ("scan.max_time", state not_collected) that the evaluation
- * reads (checks/results.c): a family cut short has no `pass`, since what
+ * reads (checks/evaluate.c): a family cut short has no `pass`, since what
  * it did not see could have been the finding.
  */
 #ifndef FA_DEADLINE_H

@@ -21,7 +21,6 @@
 
 #include "../core/util.h"
 #include "eth_tls.h"
-#include "eth_reach.h"
 
 #define HANDSHAKE_MS	3000	/* a whole handshake, however slow the peer */
 
@@ -48,7 +47,7 @@ dial(const struct sockaddr *sa, socklen_t salen)
 	if (connect(fd, sa, salen) != 0) {
 		p.fd = fd;
 		p.events = POLLOUT;
-		if (errno != EINPROGRESS || poll(&p, 1, FA_REACH_TIMEOUT_MS) !=
+		if (errno != EINPROGRESS || poll(&p, 1, FA_TLS_CONNECT_MS) !=
 		    1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &sl) != 0 ||
 		    e != 0) {
 			close(fd);

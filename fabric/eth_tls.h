@@ -13,6 +13,9 @@
 
 #include <jansson.h>
 
+/* The TCP connect of each handshake, as a reachability probe's. */
+#define FA_TLS_CONNECT_MS	1000
+
 /*
  * {"versions": ["TLSv1.2", ...], "cert": {"subject", "issuer",
  * "self_signed", "not_after", "expired", "key_type", "key_bits"}} or

@@ -66,57 +66,6 @@ fa_ib_available(const struct fa_ib_opts *o, char **why)
 	return r;
 }
 
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void
-progress(struct fa_ib *ib, const char *phase)
-{
-	struct fa_ib_progress p;
-	struct fa_mad_stats st;
-
-	memset(&p, 0, sizeof(p));
-	memset(&st, 0, sizeof(st));
-	if (ib->mad != NULL)
-		fa_mad_get_stats(ib->mad, &st);
-	p.phase = phase;
-	p.nodes = ib->disc.nodes;
-	p.ports = ib->disc.ports;
-	if (ib->fabric != NULL) {
-		p.nodes = ib->nnodes;
-		p.ports = ib->nports;
-	}
-	p.done = ib->finished;
-	p.total = ib->total;
-	p.sent = ib->disc.sent + st.sent;
-	p.inflight = ib->mad != NULL ? st.inflight : ib->disc.inflight;
-	p.lost = ib->disc.lost + st.lost_sends;
-	ib->opts->progress(&p, ib->opts->progress_arg);
-}
-
-void
-fa_ib_tick(void *arg)
-{
-	struct fa_ib *ib = arg;
-	uint64_t now;
-
-	if (ib->opts->progress == NULL)
-		return;
-	now = now_ms();
-	if (now - ib->last_tick_ms < FA_IB_PROGRESS_MS)
-		return;
-	ib->last_tick_ms = now;
-	if (ib->mad == NULL)
-		fa_ib_tap_stats(&ib->disc);
-	progress(ib, ib->phase != NULL ? ib->phase : "starting");
-}
-
 /*
  * What the engine did, so the report can say how many MADs were lost.
  * The counters add up (ib_mad.h): "lost" (requests) = "recovered" +
@@ -209,7 +158,7 @@ engine_stats(struct fa_ib *ib)
  * After the audit the SA is asked once more, for its ClassPortInfo (IBA
  * vol. 1 13.4.8.1, which every SA answers): if the SM went away during
  * the scan, what it then left unanswered was not refusal, and
- * fa_evaluate() (checks/results.c) keeps any IB check from passing.
+ * fa_evaluate() (checks/evaluate.c) keeps any IB check from passing.
  */
 static int
 sa_alive_after(struct fa_ib *ib)
@@ -348,7 +297,7 @@ audit(struct fa_ib *ib)
 	int r, e;
 
 	ib->phase = "audit";
-	t0 = now_ms();
+	t0 = fa_ib_now_ms();
 	if ((r = fa_ib_sminfo(ib)) != 0 ||
 	    (r = fa_ib_pkeys_remote(ib)) != 0 ||
 	    (r = fa_ib_sa(ib)) != 0 ||
@@ -362,7 +311,7 @@ audit(struct fa_ib *ib)
 	}
 	r = fa_mad_run(ib->mad);
 	e = fa_ib_feeds_end(ib);
-	ib->audit_ms = now_ms() - t0;
+	ib->audit_ms = fa_ib_now_ms() - t0;
 	cut_note(ib, "during the audit");
 	return r != 0 ? r : e;
 }
@@ -401,10 +350,10 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 		goto out;
 	}
 	/* Discovery first: see fa_ib_port_attrs() on why. */
-	t0 = now_ms();
+	t0 = fa_ib_now_ms();
 	if ((r = fa_ib_discover(&ib)) != 0)
 		goto out;
-	ib.discovery_ms = now_ms() - t0;
+	ib.discovery_ms = fa_ib_now_ms() - t0;
 	/* The topology is final: passed on now, it is read during the audit. */
 	fa_snapshot_flush(snap);
 	if (ib.fabric != NULL)

@@ -304,7 +304,7 @@ fa_ib_discover(struct fa_ib *ib)
 	 * or loss.  A second discovery tells them apart: refusal is the same
 	 * again, loss is not.  When
 	 * the two differ, the topology kept (the one with more nodes) is
-	 * marked incomplete, and no check passes on it (results.c).
+	 * marked incomplete, and no check passes on it (checks/evaluate.c).
 	 */
 	if (ib->fabric != NULL && first.failed > 0 && !first.cut) {
 		ibnd_fabric_t *f1 = ib->fabric;

@@ -58,6 +58,8 @@ struct fa_ib {
 
 /* Report progress (fa_ib_opts.progress) if FA_IB_PROGRESS_MS passed. */
 void fa_ib_tick(void *ib);
+/* CLOCK_MONOTONIC in milliseconds, for timing the phases. */
+uint64_t fa_ib_now_ms(void);
 
 /*
  * A feed streams a phase's items through the engine (ib_feed.c).  take()

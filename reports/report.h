@@ -14,7 +14,8 @@
 
 #include <jansson.h>
 
-#include "../checks/check.h"
+#include "../core/policy.h"
+#include "../core/result.h"
 #include "../core/snapshot.h"
 #include "../core/util.h"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The test runner behind `make check` and its tiers:
-#   unit        the cmocka unit tests of the plain build
+#   unit        the cmocka unit tests of the plain build, and the
+#               dependency picture (tests/lint-layers.py)
 #   unit-asan   the same tests built with ASan+UBSan
 #   fuzz-smoke  every libFuzzer target: its regressions, then 3 s of fuzzing
 #   scenarios   man page and licence lint, install and package, the CLI
@@ -114,6 +115,7 @@ if tier_begin unit; then
 		[ -x "$t" ] || continue
 		run "unit $(basename "$t")" "$t"
 	done
+	run "layers and loops" python3 tests/lint-layers.py "$B"
 	tier_end
 fi
 if tier_begin unit-asan; then

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the --max-time budget (core/deadline.c) and what the
- * evaluation makes of a cut family (checks/results.c): the clock clamp,
+ * evaluation makes of a cut family (checks/evaluate.c): the clock clamp,
  * the cut notes recorded as "scan.max_time" observations, and the rule
  * that a cut family has no pass (each becomes not_tested, saying why)
  * while its failures stay.  The input is the careless provider's real

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for what MAD loss does to the IB verdicts (checks/results.c):
+ * Unit tests for what MAD loss does to the IB verdicts (checks/evaluate.c):
  * loss degrades only what it touched.  A check whose observations were all
  * seen keeps its verdict however many MADs were lost, recovered or left
  * unanswered elsewhere in the scan; an observation answered after a retry

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Result lists, evidence items and the evaluation loop shared by every check.
- * The loop is fail-closed: a check that adds nothing gets a not_tested row.
+ * The evaluation loop: every registered check against one snapshot, in
+ * registry order, fail-closed (a check that adds nothing gets a
+ * not_tested row); then what the scan could not vouch for (a fabric not
+ * reached whole, an SA gone, a --max-time cut) keeps passes from
+ * standing.  Above registry.c and every check.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,136 +16,6 @@
 #include "../core/util.h"
 #include "check.h"
 #include "ib_checks.h"
-
-static void
-result_clear(struct fa_result *r)
-{
-	free(r->target);
-	free(r->target_name);
-	free(r->reason);
-	free(r->waiver_reason);
-	free(r->expired_reason);
-	json_decref(r->evidence);
-}
-
-void
-fa_results_free(struct fa_results *r)
-{
-	size_t i;
-
-	if (r == NULL)
-		return;
-	for (i = 0; i < r->n; i++)
-		result_clear(&r->v[i]);
-	free(r->v);
-	memset(r, 0, sizeof(*r));
-}
-
-int
-fa_results_add(struct fa_results *rs, const struct fa_check *c,
-    enum fa_status st, const char *target, const char *target_name,
-    json_t *evidence, const char *fmt, ...)
-{
-	struct fa_result r, *nv;
-	va_list ap;
-	size_t ncap;
-	int n;
-
-	memset(&r, 0, sizeof(r));
-	if (evidence == NULL && (evidence = json_array()) == NULL)
-		return FA_ERR_NOMEM;
-	r.evidence = evidence;
-	if (!json_is_array(evidence) || (unsigned)st >= FA_ST_MAX) {
-		result_clear(&r);
-		return FA_ERR_INTERNAL;
-	}
-	r.check = c;
-	r.status = st;
-	r.severity = c->severity;
-	r.target = strdup(target != NULL ? target : "");
-	r.target_name = target_name != NULL ? strdup(target_name) : NULL;
-	va_start(ap, fmt);
-	n = vasprintf(&r.reason, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		r.reason = NULL;
-	if (r.target == NULL || r.reason == NULL ||
-	    (target_name != NULL && r.target_name == NULL))
-		goto nomem;
-	if (rs->n == rs->cap) {
-		ncap = rs->cap ? rs->cap * 2 : 16;
-		if ((nv = reallocarray(rs->v, ncap, sizeof(*nv))) == NULL)
-			goto nomem;
-		rs->v = nv;
-		rs->cap = ncap;
-	}
-	rs->v[rs->n++] = r;
-	return 0;
-nomem:
-	result_clear(&r);
-	return FA_ERR_NOMEM;
-}
-
-json_t *
-fa_evidence(const struct fa_obs *o, const char *field, json_t *v)
-{
-	json_t *e;
-
-	if (v == NULL)
-		return NULL;
-	e = json_pack("{s:s?, s:s, s:o}", "observation",
-	    o != NULL ? o->id : NULL, "field", field, "value", v);
-	return e;
-}
-
-int
-fa_evidence_add(json_t *ev, json_t *item)
-{
-	if (item == NULL)
-		return FA_ERR_NOMEM;
-	return json_array_append_new(ev, item) == 0 ? 0 : FA_ERR_NOMEM;
-}
-
-const struct fa_check *
-fa_check_find(const char *id)
-{
-	const struct fa_check *const *c;
-
-	for (c = fa_checks; *c != NULL; c++)
-		if (strcmp((*c)->id, id) == 0)
-			return *c;
-	return NULL;
-}
-
-int
-fa_check_family_gate(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    enum fa_family f, struct fa_results *out)
-{
-	const struct fa_fam_status *fs = &ctx->snap->fam[f];
-	const char *why = fs->reason != NULL ? fs->reason : "no reason recorded";
-	int r;
-
-	switch (fs->state) {
-	case FA_FAMST_COLLECTED:
-		return 0;
-	case FA_FAMST_NOT_REQUESTED:
-		r = fa_results_add(out, c, FA_ST_NOT_TESTED, fa_family_name(f),
-		    NULL, NULL, "%s family not in the scope of this scan",
-		    fa_family_name(f));
-		break;
-	case FA_FAMST_UNAVAILABLE:
-		r = fa_results_add(out, c, FA_ST_NOT_TESTED, fa_family_name(f),
-		    NULL, NULL, "%s family unavailable: %s", fa_family_name(f),
-		    why);
-		break;
-	default:
-		r = fa_results_add(out, c, FA_ST_ERROR, fa_family_name(f),
-		    NULL, NULL, "%s acquisition failed: %s", fa_family_name(f),
-		    why);
-		break;
-	}
-	return r < 0 ? r : 1;
-}
 
 /*
  * Results [from, n) that pass, or are not applicable, become not_tested:
@@ -322,16 +195,4 @@ nomem:
 	free(unsteady);
 	free(sa_gone);
 	return FA_ERR_NOMEM;
-}
-
-enum fa_status
-fa_status_for_obs(const struct fa_obs *o)
-{
-	return o->state == FA_OBS_ERROR ? FA_ST_ERROR : FA_ST_NOT_TESTED;
-}
-
-const char *
-fa_obs_reason(const struct fa_obs *o)
-{
-	return o->reason != NULL ? o->reason : fa_obs_state_name(o->state);
 }

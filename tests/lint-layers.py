@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
+# The dependency picture holds (issue 24, fabaudit-internals(7)): core/
+# includes only core/; fabric/, checks/ and reports/ include only
+# themselves and core/; no two files include each other in a loop; and no
+# two object files of the libraries call each other in a loop (read from
+# the symbols each defines and needs, nm(1), so a call through a header
+# of a third file counts too).  One PASS: or FAIL: line per rule.
+# usage: tests/lint-layers.py BUILD_DIR
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+LIBS = ["core", "fabric", "checks", "reports"]
+MAY = {"core": {"core"}, "fabric": {"fabric", "core"},
+       "checks": {"checks", "core"}, "reports": {"reports", "core"},
+       "scanner": {"scanner", "reports", "checks", "fabric", "core"}}
+# A loop the code still has, with the reason; printed as SKIP, never as a
+# pass, until it is gone (then this entry must go too: a FAIL says so).
+KNOWN = {
+    frozenset({"fabric/ib_mad", "fabric/ib_tap"}):
+        "ib_tap.c defines libibumad's umad_send/umad_recv to capture "
+        "libibnetdisc's SMPs, so ib_mad.c's calls bind to it",
+}
+
+fails = 0
+
+
+def result(ok, name, detail=""):
+    global fails
+    if ok:
+        print("PASS: " + name)
+    else:
+        fails += 1
+        print("FAIL: " + name + (": " + detail if detail else ""))
+
+
+def loops(graph):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(100000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(frozenset(comp))
+    nodes = set(graph) | {w for ws in graph.values() for w in ws}
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def report_loops(kind, found):
+    bad = [c for c in found if c not in KNOWN]
+    for c in found:
+        if c in KNOWN:
+            print("SKIP: %s loop %s: %s" % (kind, " <-> ".join(sorted(c)),
+                                            KNOWN[c]))
+    result(not bad, "no %s loop between files" % kind,
+           "; ".join(" <-> ".join(sorted(c)) for c in bad))
+    return set(found)
+
+
+def main():
+    b = sys.argv[1] if len(sys.argv) > 1 else "build"
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    inc = collections.defaultdict(set)
+    wrong = []
+    for d in LIBS + ["scanner"]:
+        for f in sorted(glob.glob(d + "/*.[ch]")):
+            mod = f[:-2]
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                    if not m:
+                        continue
+                    t = os.path.normpath(os.path.join(d, m.group(1)))
+                    if t.split("/")[0] not in MAY[d]:
+                        wrong.append("%s includes %s" % (f, t))
+                    if t[:-2] != mod:
+                        inc[mod].add(t[:-2])
+    result(not wrong, "each layer includes only the layers below it",
+           "; ".join(wrong))
+    found = report_loops("include", loops(inc))
+    # Calls: an undefined symbol of one object defined by another.
+    objs = [o for d in LIBS for o in sorted(glob.glob("%s/%s/*.o" % (b, d)))
+            if os.path.exists(o[len(b) + 1:-2] + ".c")]
+    if not objs:
+        result(False, "no call loop between files",
+               "no object files in %s (build first)" % b)
+        return
+    defs, need = {}, collections.defaultdict(set)
+    for o in objs:
+        mod = o[len(b) + 1:-2]
+        out = subprocess.run(["nm", "-g", o], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 2 and p[0] == "U":
+                need[mod].add(p[1])
+            elif len(p) == 3 and p[1] in "TDBRVWG":
+                defs.setdefault(p[2], mod)
+    calls = collections.defaultdict(set)
+    for mod, syms in need.items():
+        for s in syms:
+            if s in defs and defs[s] != mod:
+                calls[mod].add(defs[s])
+    found |= report_loops("call", loops(calls))
+    gone = [k for k in KNOWN if k not in found]
+    result(not gone, "every loop listed as known still exists",
+           "; ".join(" <-> ".join(sorted(c)) for c in gone) +
+           " gone: remove it from KNOWN in tests/lint-layers.py")
+
+
+main()
+sys.exit(1 if fails else 0)
