@@ -28,15 +28,6 @@
 #define FA_KIND_ETH_CAPTURE	"eth.capture"
 #define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
 
-/* Define an Ethernet check's metadata (several checks share one file). */
-#define ETH_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, snd, outc, fn) \
-	const struct fa_check sym = {					\
-		.id = cid, .family = FA_FAM_ETH, .severity = sev,	\
-		.title = ttl, .rationale = why, .remediation = fix,	\
-		.msa_clause = clause, .refs = rf, .sends = snd,	\
-		.outcomes = outc, .eval = fn,				\
-	}
-
 /* What a scan sends for the wire checks: nothing (eth_live.h). */
 #define FA_ETH_SENDS_LISTEN						\
 	"Nothing: each interface that is up (or each named by --eth) is " \

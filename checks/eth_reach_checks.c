@@ -236,58 +236,72 @@ static const char *const refs_tls[] = {
 	NULL
 };
 
-ETH_CHECK(fa_chk_eth_mgmt_reachable, "ETH-MGMT-REACHABLE", FA_SEV_HIGH,
-    "A provider management target is reachable from the tenant",
-    "Switch, BMC and hypervisor management interfaces reachable from a "
-    "tenant node can be attacked directly; they must sit on a network the "
-    "tenant cannot reach.",
-    "Filter the management networks from tenant networks (ACLs, VRFs, "
-    "separate out-of-band network).",
-    "Provider shall ensure that no management interface of the "
-    "infrastructure serving Customer is reachable from Customer's nodes "
-    "or networks.",
-    refs_mgmt,
-    SENDS_REACH("mgmt_target") " A TCP port that accepts also gets the "
-    "TLS handshakes of ETH-MGMT-TLS-WEAK.",
-    OUTCOMES_REACH("mgmt_target"),
-    eval_mgmt);
+const struct fa_check fa_chk_eth_mgmt_reachable = {
+	.id = "ETH-MGMT-REACHABLE",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "A provider management target is reachable from the tenant",
+	.rationale = "Switch, BMC and hypervisor management interfaces "
+	    "reachable from a tenant node can be attacked directly; they must "
+	    "sit on a network the tenant cannot reach.",
+	.remediation = "Filter the management networks from tenant networks "
+	    "(ACLs, VRFs, separate out-of-band network).",
+	.msa_clause = "Provider shall ensure that no management interface of "
+	    "the infrastructure serving Customer is reachable from Customer's "
+	    "nodes or networks.",
+	.refs = refs_mgmt,
+	.sends = SENDS_REACH("mgmt_target") " A TCP port that accepts also "
+	    "gets the TLS handshakes of ETH-MGMT-TLS-WEAK.",
+	.outcomes = OUTCOMES_REACH("mgmt_target"),
+	.eval = eval_mgmt,
+};
 
-ETH_CHECK(fa_chk_eth_xtenant_reachable, "ETH-XTENANT-REACHABLE",
-    FA_SEV_CRITICAL,
-    "Another tenant's target is reachable from the tenant",
-    "If a canary host of another tenant answers, the network between "
-    "tenants is not isolated: each can reach the other's services.",
-    "Isolate tenants' networks from each other (separate VLANs/VRFs with "
-    "no route between them, or ACLs that drop inter-tenant traffic).",
-    "Provider shall ensure that no host or service of any other customer "
-    "is reachable from Customer's nodes, and none of Customer's from "
-    "theirs.",
-    refs_xtenant,
-    SENDS_REACH("foreign_target"),
-    OUTCOMES_REACH("foreign_target"),
-    eval_xtenant);
+const struct fa_check fa_chk_eth_xtenant_reachable = {
+	.id = "ETH-XTENANT-REACHABLE",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_CRITICAL,
+	.title = "Another tenant's target is reachable from the tenant",
+	.rationale = "If a canary host of another tenant answers, the network "
+	    "between tenants is not isolated: each can reach the other's "
+	    "services.",
+	.remediation = "Isolate tenants' networks from each other (separate "
+	    "VLANs/VRFs with no route between them, or ACLs that drop "
+	    "inter-tenant traffic).",
+	.msa_clause = "Provider shall ensure that no host or service of any "
+	    "other customer is reachable from Customer's nodes, and none of "
+	    "Customer's from theirs.",
+	.refs = refs_xtenant,
+	.sends = SENDS_REACH("foreign_target"),
+	.outcomes = OUTCOMES_REACH("foreign_target"),
+	.eval = eval_xtenant,
+};
 
-ETH_CHECK(fa_chk_eth_mgmt_tls_weak, "ETH-MGMT-TLS-WEAK", FA_SEV_MEDIUM,
-    "A reachable management endpoint has weak TLS",
-    "TLS 1.0/1.1, expired or self-signed certificates and short keys on a "
-    "management endpoint make interception of administrator sessions "
-    "practical.",
-    "Serve management endpoints with TLS 1.2 or newer only, and "
-    "certificates from a trusted CA with keys of at least 2048 bits (RSA) "
-    "or 256 bits (EC).",
-    "Provider shall protect every management endpoint with TLS 1.2 or "
-    "newer and valid certificates issued by a certificate authority.",
-    refs_tls,
-    "Every live Ethernet scan, without --active, sends to each TCP port "
-    "of a mgmt_target that accepted a connection (see "
-    "ETH-MGMT-REACHABLE) one TLS handshake per protocol version from TLS "
-    "1.0 to 1.3, each on its own connection, closed after the handshake; "
-    "no request and no credential is sent.",
-    "One result per endpoint that completed a handshake. Fails when it "
-    "accepts TLS 1.0 or 1.1, presents no certificate, an expired, "
-    "not-yet-valid or self-signed one, or a key below 2048 bits (RSA) or "
-    "256 bits (EC). Passes when none of these holds. Not applicable "
-    "when no management endpoint completed a handshake. Not tested when "
-    "the policy's mgmt_target lines were not probed (a capture file was "
-    "analysed).",
-    eval_tls);
+const struct fa_check fa_chk_eth_mgmt_tls_weak = {
+	.id = "ETH-MGMT-TLS-WEAK",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_MEDIUM,
+	.title = "A reachable management endpoint has weak TLS",
+	.rationale = "TLS 1.0/1.1, expired or self-signed certificates and "
+	    "short keys on a management endpoint make interception of "
+	    "administrator sessions practical.",
+	.remediation = "Serve management endpoints with TLS 1.2 or newer only, "
+	    "and certificates from a trusted CA with keys of at least 2048 "
+	    "bits (RSA) or 256 bits (EC).",
+	.msa_clause = "Provider shall protect every management endpoint with "
+	    "TLS 1.2 or newer and valid certificates issued by a certificate "
+	    "authority.",
+	.refs = refs_tls,
+	.sends = "Every live Ethernet scan, without --active, sends to each "
+	    "TCP port of a mgmt_target that accepted a connection (see "
+	    "ETH-MGMT-REACHABLE) one TLS handshake per protocol version from "
+	    "TLS 1.0 to 1.3, each on its own connection, closed after the "
+	    "handshake; no request and no credential is sent.",
+	.outcomes = "One result per endpoint that completed a handshake. Fails "
+	    "when it accepts TLS 1.0 or 1.1, presents no certificate, an "
+	    "expired, not-yet-valid or self-signed one, or a key below 2048 "
+	    "bits (RSA) or 256 bits (EC). Passes when none of these holds. Not "
+	    "applicable when no management endpoint completed a handshake. Not "
+	    "tested when the policy's mgmt_target lines were not probed (a "
+	    "capture file was analysed).",
+	.eval = eval_tls,
+};

@@ -86,30 +86,37 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-ETH_CHECK(fa_chk_eth_vlan_hop, "ETH-VLAN-HOP", FA_SEV_HIGH,
-    "The tenant port can send frames into other VLANs",
-    "If frames tagged (or double-tagged) with another VLAN's ID are "
-    "delivered into that VLAN, the tenant can reach hosts of other "
-    "tenants or of the provider's management network at layer 2.",
-    "Configure tenant ports as access ports that drop tagged frames, or "
-    "trunks that admit only the tenant's VLANs; never use a tenant VLAN as "
-    "the native VLAN of a trunk.",
-    "Provider shall configure Customer-facing ports so that frames sent by "
-    "Customer cannot enter any VLAN other than Customer's own.",
-    refs,
-    "With --active only, and only for the VLAN IDs of the policy's "
-    "foreign_vlan lines: for each such VLAN and each single-host IPv4 "
-    "mgmt_target or foreign_target (at most 16), one broadcast ARP probe "
-    "(RFC 5227: sender address 0.0.0.0, so no neighbour cache learns "
-    "anything) tagged with that VLAN ID, and one double-tagged (outer tag "
-    "the port's own VLAN, from LLDP or the first tenant_vlan) when that "
-    "VLAN is known; at most 20 frames a second, then one second of "
-    "listening for the replies. Without --active nothing is sent.",
-    "One result per interface probed. Fails when a host answers a probe "
-    "tagged into a VLAN the tenant must not reach (a tagged leak, or "
-    "native-VLAN hopping for the double-tagged probe). Passes when no "
-    "probe is answered; that is only as strong as the targets named, "
-    "since a VLAN without a listed host that answers ARP cannot show a "
-    "leak. Not applicable when the policy lists no foreign_vlan. Not "
-    "tested without --active, or when no interface was probed.",
-    eval);
+const struct fa_check fa_chk_eth_vlan_hop = {
+	.id = "ETH-VLAN-HOP",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "The tenant port can send frames into other VLANs",
+	.rationale = "If frames tagged (or double-tagged) with another VLAN's "
+	    "ID are delivered into that VLAN, the tenant can reach hosts of "
+	    "other tenants or of the provider's management network at layer 2.",
+	.remediation = "Configure tenant ports as access ports that drop "
+	    "tagged frames, or trunks that admit only the tenant's VLANs; "
+	    "never use a tenant VLAN as the native VLAN of a trunk.",
+	.msa_clause = "Provider shall configure Customer-facing ports so that "
+	    "frames sent by Customer cannot enter any VLAN other than "
+	    "Customer's own.",
+	.refs = refs,
+	.sends = "With --active only, and only for the VLAN IDs of the "
+	    "policy's foreign_vlan lines: for each such VLAN and each "
+	    "single-host IPv4 mgmt_target or foreign_target (at most 16), one "
+	    "broadcast ARP probe (RFC 5227: sender address 0.0.0.0, so no "
+	    "neighbour cache learns anything) tagged with that VLAN ID, and "
+	    "one double-tagged (outer tag the port's own VLAN, from LLDP or "
+	    "the first tenant_vlan) when that VLAN is known; at most 20 frames "
+	    "a second, then one second of listening for the replies. Without "
+	    "--active nothing is sent.",
+	.outcomes = "One result per interface probed. Fails when a host "
+	    "answers a probe tagged into a VLAN the tenant must not reach (a "
+	    "tagged leak, or native-VLAN hopping for the double-tagged probe). "
+	    "Passes when no probe is answered; that is only as strong as the "
+	    "targets named, since a VLAN without a listed host that answers "
+	    "ARP cannot show a leak. Not applicable when the policy lists no "
+	    "foreign_vlan. Not tested without --active, or when no interface "
+	    "was probed.",
+	.eval = eval,
+};

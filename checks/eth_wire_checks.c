@@ -843,168 +843,220 @@ static const char *const refs_roce[] = {
 	NULL
 };
 
-ETH_CHECK(fa_chk_eth_foreign_vlan, "ETH-FOREIGN-VLAN", FA_SEV_HIGH,
-    "Frames of VLANs outside the policy reach the tenant port",
-    "Tagged frames of VLANs that are not the tenant's mean the switch "
-    "port leaks other VLANs to the tenant: other tenants' or the "
-    "provider's traffic is visible, and often reachable.",
-    "Configure tenant-facing ports as access ports (or trunks allowing "
-    "only the tenant's VLANs), and prune every other VLAN.",
-    "Provider shall deliver to Customer ports only the VLANs assigned to "
-    "Customer, and no frame of any other VLAN.",
-    refs_vlan,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when a frame carries a VLAN ID that the "
-    "policy's tenant_vlan lines do not list (tag 0, a priority tag, is no "
-    "VLAN; without tenant_vlan every tagged frame is foreign). Passes "
-    "when none does. Not tested for a LINUX_SLL2 capture without any "
-    "tagged frame: libpcap drops the VLAN tags of LINUX_SLL2 frames.",
-    eval_foreign_vlan);
+const struct fa_check fa_chk_eth_foreign_vlan = {
+	.id = "ETH-FOREIGN-VLAN",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "Frames of VLANs outside the policy reach the tenant port",
+	.rationale = "Tagged frames of VLANs that are not the tenant's mean "
+	    "the switch port leaks other VLANs to the tenant: other tenants' "
+	    "or the provider's traffic is visible, and often reachable.",
+	.remediation = "Configure tenant-facing ports as access ports (or "
+	    "trunks allowing only the tenant's VLANs), and prune every other "
+	    "VLAN.",
+	.msa_clause = "Provider shall deliver to Customer ports only the VLANs "
+	    "assigned to Customer, and no frame of any other VLAN.",
+	.refs = refs_vlan,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when a frame carries a VLAN ID "
+	    "that the policy's tenant_vlan lines do not list (tag 0, a "
+	    "priority tag, is no VLAN; without tenant_vlan every tagged frame "
+	    "is foreign). Passes when none does. Not tested for a LINUX_SLL2 "
+	    "capture without any tagged frame: libpcap drops the VLAN tags of "
+	    "LINUX_SLL2 frames.",
+	.eval = eval_foreign_vlan,
+};
 
-ETH_CHECK(fa_chk_eth_trunk_port, "ETH-TRUNK-PORT", FA_SEV_HIGH,
-    "The tenant port is a trunk",
-    "A trunk port carries several VLANs; a tenant on one can tag its "
-    "frames into VLANs it was not given.",
-    "Make tenant-facing ports access ports, or restrict the allowed VLAN "
-    "list of the trunk to the tenant's VLANs.",
-    "Provider shall configure Customer-facing switch ports so that they "
-    "carry only Customer's VLANs and do not negotiate trunking.",
-    refs_vlan,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when frames of two or more VLANs reach the "
-    "port (802.1Q, 802.1ad or ISL tags), when the switch reports the port "
-    "as trunking (DTP), when LLDP from a switch names more than one VLAN, "
-    "or when PVST+ BPDUs of several VLANs arrive. Passes when none of "
-    "these was seen. Not tested, when the VLANs or PVST+ BPDUs are the "
-    "only evidence, for a LINUX_SLL capture (tcpdump -i any), which mixes "
-    "the frames of every interface, and for a LINUX_SLL2 capture without "
-    "any tagged frame, whose tags libpcap drops.",
-    eval_trunk);
+const struct fa_check fa_chk_eth_trunk_port = {
+	.id = "ETH-TRUNK-PORT",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "The tenant port is a trunk",
+	.rationale = "A trunk port carries several VLANs; a tenant on one can "
+	    "tag its frames into VLANs it was not given.",
+	.remediation = "Make tenant-facing ports access ports, or restrict the "
+	    "allowed VLAN list of the trunk to the tenant's VLANs.",
+	.msa_clause = "Provider shall configure Customer-facing switch ports "
+	    "so that they carry only Customer's VLANs and do not negotiate "
+	    "trunking.",
+	.refs = refs_vlan,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when frames of two or more VLANs "
+	    "reach the port (802.1Q, 802.1ad or ISL tags), when the switch "
+	    "reports the port as trunking (DTP), when LLDP from a switch names "
+	    "more than one VLAN, or when PVST+ BPDUs of several VLANs arrive. "
+	    "Passes when none of these was seen. Not tested, when the VLANs or "
+	    "PVST+ BPDUs are the only evidence, for a LINUX_SLL capture "
+	    "(tcpdump -i any), which mixes the frames of every interface, and "
+	    "for a LINUX_SLL2 capture without any tagged frame, whose tags "
+	    "libpcap drops.",
+	.eval = eval_trunk,
+};
 
-ETH_CHECK(fa_chk_eth_dtp_exposed, "ETH-DTP-EXPOSED", FA_SEV_HIGH,
-    "The switch speaks DTP on the tenant port",
-    "Dynamic Trunking Protocol on a tenant port means trunk negotiation "
-    "was not disabled; in desirable or auto mode a tenant can turn its "
-    "port into a trunk (switch spoofing).",
-    "Disable DTP on tenant ports (switchport nonegotiate, mode access).",
-    "Provider shall disable dynamic trunking protocols on all "
-    "Customer-facing switch ports.",
-    refs_dtp,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when any DTP frame arrives, even one that "
-    "could not be decoded; the reason says when the switch is in desirable "
-    "or auto mode and would negotiate a trunk. Passes when no DTP frame "
-    "was heard.",
-    eval_dtp);
+const struct fa_check fa_chk_eth_dtp_exposed = {
+	.id = "ETH-DTP-EXPOSED",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "The switch speaks DTP on the tenant port",
+	.rationale = "Dynamic Trunking Protocol on a tenant port means trunk "
+	    "negotiation was not disabled; in desirable or auto mode a tenant "
+	    "can turn its port into a trunk (switch spoofing).",
+	.remediation = "Disable DTP on tenant ports (switchport nonegotiate, "
+	    "mode access).",
+	.msa_clause = "Provider shall disable dynamic trunking protocols on "
+	    "all Customer-facing switch ports.",
+	.refs = refs_dtp,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when any DTP frame arrives, even "
+	    "one that could not be decoded; the reason says when the switch is "
+	    "in desirable or auto mode and would negotiate a trunk. Passes "
+	    "when no DTP frame was heard.",
+	.eval = eval_dtp,
+};
 
-ETH_CHECK(fa_chk_eth_stp_exposed, "ETH-STP-EXPOSED", FA_SEV_LOW,
-    "Spanning-tree BPDUs reach the tenant port",
-    "BPDUs reveal bridge and root identities and the VLAN layout, and "
-    "show the port is not an edge port with BPDU filtering or guard.",
-    "Make tenant ports edge ports with BPDU guard (and BPDU filter where "
-    "appropriate).",
-    "Provider shall configure Customer-facing switch ports as edge ports "
-    "that neither send nor accept spanning-tree BPDUs.",
-    refs_l2,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when any spanning-tree BPDU arrives, even "
-    "one that could not be decoded. Passes when none was heard.",
-    eval_stp);
+const struct fa_check fa_chk_eth_stp_exposed = {
+	.id = "ETH-STP-EXPOSED",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_LOW,
+	.title = "Spanning-tree BPDUs reach the tenant port",
+	.rationale = "BPDUs reveal bridge and root identities and the VLAN "
+	    "layout, and show the port is not an edge port with BPDU filtering "
+	    "or guard.",
+	.remediation = "Make tenant ports edge ports with BPDU guard (and BPDU "
+	    "filter where appropriate).",
+	.msa_clause = "Provider shall configure Customer-facing switch ports "
+	    "as edge ports that neither send nor accept spanning-tree BPDUs.",
+	.refs = refs_l2,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when any spanning-tree BPDU "
+	    "arrives, even one that could not be decoded. Passes when none was "
+	    "heard.",
+	.eval = eval_stp,
+};
 
-ETH_CHECK(fa_chk_eth_cdp_exposed, "ETH-CDP-EXPOSED", FA_SEV_LOW,
-    "The switch sends CDP to the tenant port",
-    "CDP discloses the switch's name, software version, native VLAN and "
-    "management addresses to the tenant.",
-    "Disable CDP and other vendor discovery protocols on tenant-facing "
-    "switch ports.",
-    "Provider shall not send device discovery protocol frames disclosing "
-    "infrastructure details to Customer ports.",
-    refs_l2,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when any CDP frame arrives, even one that "
-    "could not be decoded. Passes when none was heard.",
-    eval_cdp);
+const struct fa_check fa_chk_eth_cdp_exposed = {
+	.id = "ETH-CDP-EXPOSED",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_LOW,
+	.title = "The switch sends CDP to the tenant port",
+	.rationale = "CDP discloses the switch's name, software version, "
+	    "native VLAN and management addresses to the tenant.",
+	.remediation = "Disable CDP and other vendor discovery protocols on "
+	    "tenant-facing switch ports.",
+	.msa_clause = "Provider shall not send device discovery protocol "
+	    "frames disclosing infrastructure details to Customer ports.",
+	.refs = refs_l2,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when any CDP frame arrives, even "
+	    "one that could not be decoded. Passes when none was heard.",
+	.eval = eval_cdp,
+};
 
-ETH_CHECK(fa_chk_eth_lldp_leak, "ETH-LLDP-LEAK", FA_SEV_MEDIUM,
-    "LLDP discloses switch management details to the tenant",
-    "LLDP with management addresses, VLAN names or the switch software "
-    "tells a tenant where the management plane is and what runs it.",
-    "Limit LLDP on tenant ports to the basic TLVs, or disable it.",
-    "Provider shall not disclose management addresses, VLAN names or "
-    "software versions of its network devices to Customer ports.",
-    refs_l2,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when an LLDP frame discloses a management "
-    "address, VLAN names or a system description. LLDP from the tenant's "
-    "own nodes (lldpd) is no switch leak and is not judged: its source "
-    "MAC is one of this host's (eth.links), or every management address "
-    "it names is inside tenant_subnet. Passes when no LLDP was heard, or "
-    "only LLDP without those. Not tested when some LLDP "
-    "frames could not be decoded and none decoded disclosed anything.",
-    eval_lldp);
+const struct fa_check fa_chk_eth_lldp_leak = {
+	.id = "ETH-LLDP-LEAK",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_MEDIUM,
+	.title = "LLDP discloses switch management details to the tenant",
+	.rationale = "LLDP with management addresses, VLAN names or the switch "
+	    "software tells a tenant where the management plane is and what "
+	    "runs it.",
+	.remediation = "Limit LLDP on tenant ports to the basic TLVs, or "
+	    "disable it.",
+	.msa_clause = "Provider shall not disclose management addresses, VLAN "
+	    "names or software versions of its network devices to Customer "
+	    "ports.",
+	.refs = refs_l2,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when an LLDP frame discloses a "
+	    "management address, VLAN names or a system description. LLDP from "
+	    "the tenant's own nodes (lldpd) is no switch leak and is not "
+	    "judged: its source MAC is one of this host's (eth.links), or "
+	    "every management address it names is inside tenant_subnet. Passes "
+	    "when no LLDP was heard, or only LLDP without those. Not tested "
+	    "when some LLDP frames could not be decoded and none decoded "
+	    "disclosed anything.",
+	.eval = eval_lldp,
+};
 
-ETH_CHECK(fa_chk_eth_rogue_dhcp, "ETH-ROGUE-DHCP", FA_SEV_HIGH,
-    "A DHCP server the policy does not list answers on the tenant port",
-    "An unlisted DHCP server is another tenant's, a rogue one, or the "
-    "provider's provisioning network reaching the tenant; any of them "
-    "can redirect the tenant's traffic or boot images.",
-    "Enable DHCP snooping so that only the intended servers answer on "
-    "tenant ports; keep provisioning networks off them.",
-    "Provider shall ensure that only DHCP servers named by Customer answer "
-    "on Customer ports.",
-    refs_dhcp,
-    FA_ETH_SENDS_LISTEN " In particular no DHCP DISCOVER: "
-    "only servers that answer other clients during the capture are heard.",
-    FA_ETH_PER_CAPTURE "Fails when a DHCP server reply comes from a "
-    "server that the policy's dhcp_server lines do not list (by its "
-    "server identifier, else its source address). Passes when DHCP "
-    "servers were heard and every one is listed. Not tested when no DHCP "
-    "server answered during the capture.",
-    eval_dhcp);
+const struct fa_check fa_chk_eth_rogue_dhcp = {
+	.id = "ETH-ROGUE-DHCP",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "A DHCP server the policy does not list answers on the tenant "
+	    "port",
+	.rationale = "An unlisted DHCP server is another tenant's, a rogue "
+	    "one, or the provider's provisioning network reaching the tenant; "
+	    "any of them can redirect the tenant's traffic or boot images.",
+	.remediation = "Enable DHCP snooping so that only the intended servers "
+	    "answer on tenant ports; keep provisioning networks off them.",
+	.msa_clause = "Provider shall ensure that only DHCP servers named by "
+	    "Customer answer on Customer ports.",
+	.refs = refs_dhcp,
+	.sends = FA_ETH_SENDS_LISTEN " In particular no DHCP DISCOVER: only "
+	    "servers that answer other clients during the capture are heard.",
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when a DHCP server reply comes "
+	    "from a server that the policy's dhcp_server lines do not list (by "
+	    "its server identifier, else its source address). Passes when DHCP "
+	    "servers were heard and every one is listed. Not tested when no "
+	    "DHCP server answered during the capture.",
+	.eval = eval_dhcp,
+};
 
-ETH_CHECK(fa_chk_eth_foreign_l2, "ETH-FOREIGN-L2", FA_SEV_HIGH,
-    "Hosts outside the tenant's subnets share its layer-2 segment",
-    "ARP, DHCP and name-service chatter from other subnets means the "
-    "tenant's broadcast domain is shared with other parties.",
-    "Give each tenant its own broadcast domain (VLAN or VXLAN segment).",
-    "Provider shall place Customer hosts in layer-2 segments that contain "
-    "no host of any other customer or of the provider's management.",
-    refs_vlan,
-    FA_ETH_SENDS_LISTEN " With --active only: an untagged "
-    "broadcast ARP probe (RFC 5227: sender address 0.0.0.0, so no "
-    "neighbour cache learns anything) to every address of each IPv4 prefix "
-    "of the interface, at most 1024 per prefix and 50 a second, then two "
-    "seconds of listening for the replies.",
-    FA_ETH_PER_CAPTURE "Fails when an ARP, neighbour discovery, DHCP, "
-    "name-service (mDNS, LLMNR, NBNS, SSDP) or RMCP sender outside the "
-    "policy's tenant_subnet lines is heard, or (with --active) a host "
-    "outside them answers the ARP scan. A sender is judged by the address "
-    "it claims: an ARP probe from 0.0.0.0 and a duplicate address "
-    "detection probe from :: by their target, a neighbour advertisement by "
-    "its target, a router advertisement by the prefixes it advertises (a "
-    "router advertising one outside tenant_subnet is foreign); other "
-    "link-local (fe80::/10, 169.254/16) and unspecified senders tell "
-    "nothing and are not judged. Frames this host sent (known from a "
-    "LINUX_SLL packet type or pcapng direction flag) are not judged. "
-    "Passes when every sender is inside. Not tested when the policy names "
-    "no tenant_subnet, or when no sender heard told an address to judge "
-    "(and no --active ARP scan ran).",
-    eval_foreign_l2);
+const struct fa_check fa_chk_eth_foreign_l2 = {
+	.id = "ETH-FOREIGN-L2",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_HIGH,
+	.title = "Hosts outside the tenant's subnets share its layer-2 segment",
+	.rationale = "ARP, DHCP and name-service chatter from other subnets "
+	    "means the tenant's broadcast domain is shared with other parties.",
+	.remediation = "Give each tenant its own broadcast domain (VLAN or "
+	    "VXLAN segment).",
+	.msa_clause = "Provider shall place Customer hosts in layer-2 segments "
+	    "that contain no host of any other customer or of the provider's "
+	    "management.",
+	.refs = refs_vlan,
+	.sends = FA_ETH_SENDS_LISTEN " With --active only: an untagged "
+	    "broadcast ARP probe (RFC 5227: sender address 0.0.0.0, so no "
+	    "neighbour cache learns anything) to every address of each IPv4 "
+	    "prefix of the interface, at most 1024 per prefix and 50 a second, "
+	    "then two seconds of listening for the replies.",
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when an ARP, neighbour "
+	    "discovery, DHCP, name-service (mDNS, LLMNR, NBNS, SSDP) or RMCP "
+	    "sender outside the policy's tenant_subnet lines is heard, or "
+	    "(with --active) a host outside them answers the ARP scan. A "
+	    "sender is judged by the address it claims: an ARP probe from "
+	    "0.0.0.0 and a duplicate address detection probe from :: by their "
+	    "target, a neighbour advertisement by its target, a router "
+	    "advertisement by the prefixes it advertises (a router advertising "
+	    "one outside tenant_subnet is foreign); other link-local "
+	    "(fe80::/10, 169.254/16) and unspecified senders tell nothing and "
+	    "are not judged. Frames this host sent (known from a LINUX_SLL "
+	    "packet type or pcapng direction flag) are not judged. Passes when "
+	    "every sender is inside. Not tested when the policy names no "
+	    "tenant_subnet, or when no sender heard told an address to judge "
+	    "(and no --active ARP scan ran).",
+	.eval = eval_foreign_l2,
+};
 
-ETH_CHECK(fa_chk_eth_roce_visible, "ETH-ROCE-VISIBLE", FA_SEV_CRITICAL,
-    "Another tenant's RoCE traffic is visible",
-    "RoCEv2 carries memory keys and addresses in clear and has no "
-    "authentication; seeing another tenant's RDMA traffic means the "
-    "network isolates nothing.",
-    "Isolate RoCE networks per tenant (VLAN/VRF or VXLAN) and never "
-    "flood or mirror RDMA traffic to tenant ports.",
-    "Provider shall isolate Customer's RDMA (RoCE) traffic from every "
-    "other customer's, so that neither can observe or reach the other's.",
-    refs_roce,
-    FA_ETH_SENDS_LISTEN,
-    FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic from or to an address "
-    "outside the policy's tenant_subnet lines (without them, any RoCEv2 "
-    "traffic) is captured: both ends are judged. Passes otherwise; RDMA "
-    "that the adapter handles itself never reaches a capture, so a pass "
-    "covers what the host's kernel sees.",
-    eval_roce);
+const struct fa_check fa_chk_eth_roce_visible = {
+	.id = "ETH-ROCE-VISIBLE",
+	.family = FA_FAM_ETH,
+	.severity = FA_SEV_CRITICAL,
+	.title = "Another tenant's RoCE traffic is visible",
+	.rationale = "RoCEv2 carries memory keys and addresses in clear and "
+	    "has no authentication; seeing another tenant's RDMA traffic means "
+	    "the network isolates nothing.",
+	.remediation = "Isolate RoCE networks per tenant (VLAN/VRF or VXLAN) "
+	    "and never flood or mirror RDMA traffic to tenant ports.",
+	.msa_clause = "Provider shall isolate Customer's RDMA (RoCE) traffic "
+	    "from every other customer's, so that neither can observe or reach "
+	    "the other's.",
+	.refs = refs_roce,
+	.sends = FA_ETH_SENDS_LISTEN,
+	.outcomes = FA_ETH_PER_CAPTURE "Fails when RoCEv2 traffic from or to "
+	    "an address outside the policy's tenant_subnet lines (without "
+	    "them, any RoCEv2 traffic) is captured: both ends are judged. "
+	    "Passes otherwise; RDMA that the adapter handles itself never "
+	    "reaches a capture, so a pass covers what the host's kernel sees.",
+	.eval = eval_roce,
+};

@@ -147,15 +147,6 @@ int fa_host_connectable_why(const struct fa_snapshot *s,
 int fa_host_sysctl(const struct fa_snapshot *s, const char *path,
     long long min, long long max, const struct fa_obs **o, long long *v);
 
-/* Define a host check's metadata (several checks share one file). */
-#define HOST_CHECK(sym, cid, sev, ttl, why, fix, clause, rf, snd, outc, fn) \
-	const struct fa_check sym = {					\
-		.id = cid, .family = FA_FAM_HOST, .severity = sev,	\
-		.title = ttl, .rationale = why, .remediation = fix,	\
-		.msa_clause = clause, .refs = rf, .sends = snd,	\
-		.outcomes = outc, .eval = fn,				\
-	}
-
 /*
  * What the host acquisition does, for the checks' `sends` texts: it sends
  * nothing anywhere (fabric/host.h, host_fs.h).

@@ -759,146 +759,183 @@ nomem:
 	return FA_ERR_NOMEM;
 }
 
-HOST_CHECK(fa_chk_host_privileged, "HOST-PRIVILEGED", FA_SEV_CRITICAL,
-    "The container is privileged",
-    "A privileged container holds every capability, runs without seccomp "
-    "or an LSM profile and sees the host's devices: it can mount the host "
-    "disk or load kernel modules, so the container boundary is gone.",
-    "Run tenant containers unprivileged (no --privileged, "
-    "securityContext.privileged false) and grant devices individually "
-    "(CDI, device plugins).",
-    "Provider shall not run Customer containers in privileged mode, and "
-    "shall enforce this by admission policy on every node that runs "
-    "Customer workloads.",
-    refs_caps,
-    FA_HOST_SENDS(STATUS " (CapEff, CapBnd, Seccomp), "
-    CAP_LAST_CAP_FILE ", /proc/self/mountinfo" ENV),
-    FA_HOST_IN_CONTAINER "Fails when every capability of the running "
-    "kernel is effective (0 to its /proc/sys/kernel/cap_last_cap: 37 "
-    "capabilities on RHEL 7's 3.10, 41 on 5.9 and later), seccomp is off "
-    "and /sys is not known to be mounted read-only. Passes when one of "
-    "the kernel's capabilities is not effective, seccomp is on or /sys "
-    "is read-only. Without cap_last_cap, capabilities 0 to 40 "
-    "(CAP_CHECKPOINT_RESTORE, the highest Linux defines) count as every "
-    "one, a set with a gap as not, and a smaller unbroken set is not "
-    "tested." NO_STATUS,
-    eval_privileged);
+const struct fa_check fa_chk_host_privileged = {
+	.id = "HOST-PRIVILEGED",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_CRITICAL,
+	.title = "The container is privileged",
+	.rationale = "A privileged container holds every capability, runs "
+	    "without seccomp or an LSM profile and sees the host's devices: it "
+	    "can mount the host disk or load kernel modules, so the container "
+	    "boundary is gone.",
+	.remediation = "Run tenant containers unprivileged (no --privileged, "
+	    "securityContext.privileged false) and grant devices individually "
+	    "(CDI, device plugins).",
+	.msa_clause = "Provider shall not run Customer containers in "
+	    "privileged mode, and shall enforce this by admission policy on "
+	    "every node that runs Customer workloads.",
+	.refs = refs_caps,
+	.sends = FA_HOST_SENDS(STATUS " (CapEff, CapBnd, Seccomp), "
+	    CAP_LAST_CAP_FILE ", /proc/self/mountinfo" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when every capability of the "
+	    "running kernel is effective (0 to its "
+	    "/proc/sys/kernel/cap_last_cap: 37 capabilities on RHEL 7's 3.10, "
+	    "41 on 5.9 and later), seccomp is off and /sys is not known to be "
+	    "mounted read-only. Passes when one of the kernel's capabilities "
+	    "is not effective, seccomp is on or /sys is read-only. Without "
+	    "cap_last_cap, capabilities 0 to 40 (CAP_CHECKPOINT_RESTORE, the "
+	    "highest Linux defines) count as every one, a set with a gap as "
+	    "not, and a smaller unbroken set is not tested." NO_STATUS,
+	.eval = eval_privileged,
+};
 
-HOST_CHECK(fa_chk_host_cap_dangerous, "HOST-CAP-DANGEROUS", FA_SEV_HIGH,
-    "The container holds dangerous capabilities",
-    "Capabilities such as CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_PTRACE or "
-    "CAP_DAC_READ_SEARCH are the usual first step of container escapes "
-    "(mounts, kernel modules, host file handles, other processes).",
-    "Drop every capability beyond the runtime's default set; grant "
-    "narrower ones only where a workload needs them, and document each.",
-    "Provider shall run Customer containers with no Linux capability "
-    "beyond the container runtime's default set unless Customer requests "
-    "it in writing.",
-    refs_caps,
-    FA_HOST_SENDS(STATUS " (CapEff)" ENV),
-    FA_HOST_IN_CONTAINER "Fails when any of CAP_SYS_ADMIN, "
-    "CAP_SYS_MODULE, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_DAC_READ_SEARCH, "
-    "CAP_NET_ADMIN, CAP_BPF, CAP_PERFMON, CAP_SYS_BOOT, CAP_MAC_ADMIN, "
-    "CAP_MAC_OVERRIDE, CAP_SYSLOG or CAP_SYS_TIME is effective. Passes "
-    "when none is." NO_STATUS,
-    eval_cap_dangerous);
+const struct fa_check fa_chk_host_cap_dangerous = {
+	.id = "HOST-CAP-DANGEROUS",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "The container holds dangerous capabilities",
+	.rationale = "Capabilities such as CAP_SYS_ADMIN, CAP_SYS_MODULE, "
+	    "CAP_SYS_PTRACE or CAP_DAC_READ_SEARCH are the usual first step of "
+	    "container escapes (mounts, kernel modules, host file handles, "
+	    "other processes).",
+	.remediation = "Drop every capability beyond the runtime's default "
+	    "set; grant narrower ones only where a workload needs them, and "
+	    "document each.",
+	.msa_clause = "Provider shall run Customer containers with no Linux "
+	    "capability beyond the container runtime's default set unless "
+	    "Customer requests it in writing.",
+	.refs = refs_caps,
+	.sends = FA_HOST_SENDS(STATUS " (CapEff)" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when any of CAP_SYS_ADMIN, "
+	    "CAP_SYS_MODULE, CAP_SYS_PTRACE, CAP_SYS_RAWIO, "
+	    "CAP_DAC_READ_SEARCH, CAP_NET_ADMIN, CAP_BPF, CAP_PERFMON, "
+	    "CAP_SYS_BOOT, CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG or "
+	    "CAP_SYS_TIME is effective. Passes when none is." NO_STATUS,
+	.eval = eval_cap_dangerous,
+};
 
-HOST_CHECK(fa_chk_host_seccomp_off, "HOST-SECCOMP-OFF", FA_SEV_HIGH,
-    "Seccomp is disabled in the container",
-    "Without a seccomp filter every system call, including rarely used "
-    "and historically exploitable ones, reaches the kernel the container "
-    "shares with the host.",
-    "Apply the runtime's default seccomp profile (Docker default, "
-    "Kubernetes seccompProfile RuntimeDefault) or a stricter one.",
-    "Provider shall run Customer containers under a seccomp filter at "
-    "least as restrictive as the container runtime's default profile.",
-    refs_seccomp,
-    FA_HOST_SENDS(STATUS " (Seccomp)" ENV),
-    FA_HOST_IN_CONTAINER "Fails when Seccomp is 0 (disabled). Passes "
-    "in strict or filter mode." NO_STATUS,
-    eval_seccomp);
+const struct fa_check fa_chk_host_seccomp_off = {
+	.id = "HOST-SECCOMP-OFF",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Seccomp is disabled in the container",
+	.rationale = "Without a seccomp filter every system call, including "
+	    "rarely used and historically exploitable ones, reaches the kernel "
+	    "the container shares with the host.",
+	.remediation = "Apply the runtime's default seccomp profile (Docker "
+	    "default, Kubernetes seccompProfile RuntimeDefault) or a stricter "
+	    "one.",
+	.msa_clause = "Provider shall run Customer containers under a seccomp "
+	    "filter at least as restrictive as the container runtime's default "
+	    "profile.",
+	.refs = refs_seccomp,
+	.sends = FA_HOST_SENDS(STATUS " (Seccomp)" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when Seccomp is 0 (disabled). "
+	    "Passes in strict or filter mode." NO_STATUS,
+	.eval = eval_seccomp,
+};
 
-HOST_CHECK(fa_chk_host_lsm_off, "HOST-LSM-OFF", FA_SEV_HIGH,
-    "The container is not confined by an LSM (AppArmor or SELinux)",
-    "AppArmor and SELinux profiles block known escape paths (writes to "
-    "/proc and /sys, mounts) even when another layer fails.",
-    "Run containers under an enforcing AppArmor profile (docker-default "
-    "or stricter) or an SELinux container domain (container_t) with "
-    "SELinux enforcing.",
-    "Provider shall confine Customer containers with an enforcing "
-    "mandatory access control profile (AppArmor or SELinux) on every "
-    "node that runs Customer workloads.",
-    refs_lsm,
-    FA_HOST_SENDS("/proc/self/attr/current, "
-    "/proc/self/attr/apparmor/current, "
-    "/sys/module/apparmor/parameters/enabled, /sys/fs/selinux/enforce, "
-    "/sys/kernel/security/lsm" ENV),
-    FA_HOST_IN_CONTAINER "Fails when the process is unconfined "
-    "(AppArmor label unconfined, or an unconfined SELinux domain such as "
-    "unconfined_t or spc_t), when its AppArmor profile only complains, "
-    "when SELinux is permissive, or when no mandatory access control LSM "
-    "is active (none listed in /sys/kernel/security/lsm, or "
-    "/proc/self/attr/current unreadable with EINVAL, which the kernel "
-    "returns when no module serves it). Passes under an enforcing AppArmor profile, or a "
-    "confined SELinux domain with SELinux enforcing. Not tested when "
-    "the label was not read or is not one the check knows.",
-    eval_lsm);
+const struct fa_check fa_chk_host_lsm_off = {
+	.id = "HOST-LSM-OFF",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "The container is not confined by an LSM (AppArmor or "
+	    "SELinux)",
+	.rationale = "AppArmor and SELinux profiles block known escape paths "
+	    "(writes to /proc and /sys, mounts) even when another layer fails.",
+	.remediation = "Run containers under an enforcing AppArmor profile "
+	    "(docker-default or stricter) or an SELinux container domain "
+	    "(container_t) with SELinux enforcing.",
+	.msa_clause = "Provider shall confine Customer containers with an "
+	    "enforcing mandatory access control profile (AppArmor or SELinux) "
+	    "on every node that runs Customer workloads.",
+	.refs = refs_lsm,
+	.sends = FA_HOST_SENDS("/proc/self/attr/current, "
+	    "/proc/self/attr/apparmor/current, "
+	    "/sys/module/apparmor/parameters/enabled, /sys/fs/selinux/enforce, "
+	    "/sys/kernel/security/lsm" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when the process is unconfined "
+	    "(AppArmor label unconfined, or an unconfined SELinux domain such "
+	    "as unconfined_t or spc_t), when its AppArmor profile only "
+	    "complains, when SELinux is permissive, or when no mandatory "
+	    "access control LSM is active (none listed in "
+	    "/sys/kernel/security/lsm, or /proc/self/attr/current unreadable "
+	    "with EINVAL, which the kernel returns when no module serves it). "
+	    "Passes under an enforcing AppArmor profile, or a confined SELinux "
+	    "domain with SELinux enforcing. Not tested when the label was not "
+	    "read or is not one the check knows.",
+	.eval = eval_lsm,
+};
 
-HOST_CHECK(fa_chk_host_nnp_off, "HOST-NNP-OFF", FA_SEV_MEDIUM,
-    "no_new_privs is not set in the container",
-    "Without no_new_privs a process can gain privileges through "
-    "set-user-ID or file-capability binaries inside the image.",
-    "Set no_new_privs (Docker --security-opt no-new-privileges, "
-    "Kubernetes allowPrivilegeEscalation: false).",
-    "Provider shall start Customer containers with no_new_privs set "
-    "(allowPrivilegeEscalation false) unless Customer requests "
-    "otherwise in writing.",
-    refs_seccomp,
-    FA_HOST_SENDS(STATUS " (NoNewPrivs)" ENV),
-    FA_HOST_IN_CONTAINER "Fails when NoNewPrivs is 0. Passes when it "
-    "is 1." NO_STATUS,
-    eval_nnp);
+const struct fa_check fa_chk_host_nnp_off = {
+	.id = "HOST-NNP-OFF",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_MEDIUM,
+	.title = "no_new_privs is not set in the container",
+	.rationale = "Without no_new_privs a process can gain privileges "
+	    "through set-user-ID or file-capability binaries inside the image.",
+	.remediation = "Set no_new_privs (Docker --security-opt "
+	    "no-new-privileges, Kubernetes allowPrivilegeEscalation: false).",
+	.msa_clause = "Provider shall start Customer containers with "
+	    "no_new_privs set (allowPrivilegeEscalation false) unless Customer "
+	    "requests otherwise in writing.",
+	.refs = refs_seccomp,
+	.sends = FA_HOST_SENDS(STATUS " (NoNewPrivs)" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when NoNewPrivs is 0. Passes "
+	    "when it is 1." NO_STATUS,
+	.eval = eval_nnp,
+};
 
-HOST_CHECK(fa_chk_host_userns_root, "HOST-USERNS-ROOT", FA_SEV_HIGH,
-    "Root in the container is root on the host",
-    "Without a user namespace, uid 0 in the container is uid 0 on the "
-    "host: any file or kernel interface that leaks through is writable "
-    "as the host's root.",
-    "Run containers as a non-root user, or in a user namespace that maps "
-    "container root to an unprivileged host uid (Kubernetes hostUsers: "
-    "false, Docker userns-remap).",
-    "Provider shall run Customer containers either as a non-root user or "
-    "in a user namespace in which container root is not host root.",
-    refs_ns,
-    FA_HOST_SENDS(STATUS " (Uid), /proc/self/uid_map" ENV),
-    FA_HOST_IN_CONTAINER "Fails when the process is root and uid 0 "
-    "maps to host uid 0 (no user namespace). Passes when the process is "
-    "not root, or its root maps to another host uid. Not tested when it "
-    "is root and its uid_map was not read." NO_STATUS,
-    eval_userns);
+const struct fa_check fa_chk_host_userns_root = {
+	.id = "HOST-USERNS-ROOT",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Root in the container is root on the host",
+	.rationale = "Without a user namespace, uid 0 in the container is uid "
+	    "0 on the host: any file or kernel interface that leaks through is "
+	    "writable as the host's root.",
+	.remediation = "Run containers as a non-root user, or in a user "
+	    "namespace that maps container root to an unprivileged host uid "
+	    "(Kubernetes hostUsers: false, Docker userns-remap).",
+	.msa_clause = "Provider shall run Customer containers either as a "
+	    "non-root user or in a user namespace in which container root is "
+	    "not host root.",
+	.refs = refs_ns,
+	.sends = FA_HOST_SENDS(STATUS " (Uid), /proc/self/uid_map" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when the process is root and "
+	    "uid 0 maps to host uid 0 (no user namespace). Passes when the "
+	    "process is not root, or its root maps to another host uid. Not "
+	    "tested when it is root and its uid_map was not read." NO_STATUS,
+	.eval = eval_userns,
+};
 
-HOST_CHECK(fa_chk_host_ns_shared, "HOST-NS-SHARED", FA_SEV_HIGH,
-    "The container shares host namespaces",
-    "A container in the host's PID, IPC, UTS, cgroup, network or mount "
-    "namespace sees and can signal or talk to host processes and "
-    "services (hostPID, hostIPC, hostNetwork).",
-    "Give each container its own PID, IPC, UTS, cgroup, network and "
-    "mount namespaces (no hostPID/hostIPC/hostNetwork).",
-    "Provider shall not place Customer containers in the host's PID, "
-    "IPC, UTS, cgroup, network or mount namespace.",
-    refs_ns,
-    FA_HOST_SENDS("the namespace links /proc/self/ns/* and "
-    "/proc/1/ns/* (by readlink, without entering them), "
-    "/proc/sys/kernel/osrelease and the interfaces of /sys/class/net "
-    "and where their links lead" ENV),
-    FA_HOST_IN_CONTAINER "Fails when the pid, ipc, uts, cgroup, net or "
-    "mnt namespace is the host's initial one: the kernel gives those fixed "
-    "inode numbers (net and mnt since Linux 6.18). On older kernels the "
-    "network namespace is the host's when it is PID 1's (read when the "
-    "PIDs are the host's), or when an interface only a host holds is "
-    "visible: a container network's bridges and veths (docker0, cni0, "
-    "veth*, cali* and the like) or a NIC that is not an SR-IOV VF. "
-    "Passes when every namespace told is the container's own. Not tested "
-    "when no namespace identity could be read, or when none is shared "
-    "but the network namespace could not be told.",
-    eval_ns_shared);
+const struct fa_check fa_chk_host_ns_shared = {
+	.id = "HOST-NS-SHARED",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "The container shares host namespaces",
+	.rationale = "A container in the host's PID, IPC, UTS, cgroup, network "
+	    "or mount namespace sees and can signal or talk to host processes "
+	    "and services (hostPID, hostIPC, hostNetwork).",
+	.remediation = "Give each container its own PID, IPC, UTS, cgroup, "
+	    "network and mount namespaces (no hostPID/hostIPC/hostNetwork).",
+	.msa_clause = "Provider shall not place Customer containers in the "
+	    "host's PID, IPC, UTS, cgroup, network or mount namespace.",
+	.refs = refs_ns,
+	.sends = FA_HOST_SENDS("the namespace links /proc/self/ns/* and "
+	    "/proc/1/ns/* (by readlink, without entering them), "
+	    "/proc/sys/kernel/osrelease and the interfaces of /sys/class/net "
+	    "and where their links lead" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when the pid, ipc, uts, "
+	    "cgroup, net or mnt namespace is the host's initial one: the "
+	    "kernel gives those fixed inode numbers (net and mnt since Linux "
+	    "6.18). On older kernels the network namespace is the host's when "
+	    "it is PID 1's (read when the PIDs are the host's), or when an "
+	    "interface only a host holds is visible: a container network's "
+	    "bridges and veths (docker0, cni0, veth*, cali* and the like) or a "
+	    "NIC that is not an SR-IOV VF. Passes when every namespace told is "
+	    "the container's own. Not tested when no namespace identity could "
+	    "be read, or when none is shared but the network namespace could "
+	    "not be told.",
+	.eval = eval_ns_shared,
+};

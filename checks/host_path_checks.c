@@ -952,156 +952,186 @@ eval_token(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-HOST_CHECK(fa_chk_host_runtime_socket, "HOST-RUNTIME-SOCKET",
-    FA_SEV_CRITICAL,
-    "A container runtime or kubelet socket is reachable",
-    "Whoever can talk to the Docker, containerd, CRI-O or kubelet socket "
-    "can start a privileged container on the node or read other pods' "
-    "devices: full control of the host and of its other tenants.",
-    "Do not mount runtime or kubelet sockets into tenant containers; on "
-    "hosts keep them owned by root and a dedicated group, never "
-    "world-writable.",
-    "Provider shall not expose any container runtime or kubelet API "
-    "socket to Customer workloads, nor to any other customer's workloads "
-    "on hosts that run Customer workloads.",
-    refs_sock,
-    FA_HOST_SENDS("the status (stat) of the Docker, containerd, "
-    "CRI-O, Podman, cri-dockerd, dockershim, BuildKit, NRI, LXD, Incus "
-    "and kubelet socket paths under /run, /var/run, /var/lib and "
-    "/var/snap; /proc/net/unix; the status (stat) of each file "
-    "bind-mounted according to /proc/self/mountinfo and of the "
-    "well-known socket names under each mounted directory; "
-    WRITABLE ENV),
-    "Runtime sockets are looked for at the well-known paths of Docker, "
-    "containerd, CRI-O, Podman, cri-dockerd, dockershim, BuildKit, NRI, "
-    "LXD, Incus and the kubelet; among the listening sockets of "
-    "/proc/net/unix (flag __SO_ACCEPTCON, state unconnected); and, in a "
-    "container, in the mount table: a socket bind-mounted at any path, "
-    "or one inside a mounted directory under a tail of a well-known path "
-    "(run/docker.sock, containerd/containerd.sock...). No socket is "
-    "connected to, so whether a socket speaks a runtime API is decided "
-    "by its name alone: its file name or directory (docker.sock, "
-    "containerd.sock, crio.sock, podman.sock, cri-dockerd.sock, "
-    "dockershim.sock, buildkitd.sock, nri.sock, kubelet.sock, containerd "
-    "shims under /run/containerd/s/, the kubelet's plugins and "
-    "plugins_registry directories, lxd/unix.socket, incus/unix.socket), "
-    "or for an abstract socket its name (@/containerd-shim/..., "
-    "CVE-2020-15257); the evidence gives the path, owner, mode and where "
-    "the socket was found, for the provider to confirm. One result per "
-    "runtime socket found. In a container (or where that cannot be "
-    "told), fails for a socket this process may connect to (write "
-    "permission on it; a read-only mount does not stop connect(2)) or "
-    "whose writability cannot be told, and passes for one it may not; on "
-    "a host, fails for a world-writable socket and passes otherwise. An "
-    "abstract runtime socket listening in this network namespace fails "
-    "anywhere: it has no permission bits. In a container, a bind-mounted "
-    "socket whose name identifies nothing is not tested when this "
-    "process may, or perhaps may, connect to it. Sockets of known "
-    "daemons that serve no runtime API (nvidia-persistenced, "
-    "nvidia-fabricmanager, syslog, journald, sd_notify, device "
-    "plugins' own endpoints) and listening sockets whose names identify nothing are "
-    "shown in the evidence, not judged. When nothing fails: passes when "
-    "no runtime socket is reachable and everything was examined; not "
-    "tested, naming what was not, when a probed path could not be "
-    "stat'ed, /proc/net/unix was not read or has lines not understood, "
-    "a runtime socket it lists could not be stat'ed, or, in a container, "
-    "the mount table was not read or a mount could not be searched. "
-    "Network and FUSE file systems are not searched (a stat there can "
-    "block on the server); the evidence names them. They cannot hold "
-    "the host's runtime sockets: a bind mount shows the file system of "
-    "its source, and runtimes bind their sockets on local ones (/run). "
-    "Not tested when no path was probed.",
-    eval_socket);
+const struct fa_check fa_chk_host_runtime_socket = {
+	.id = "HOST-RUNTIME-SOCKET",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_CRITICAL,
+	.title = "A container runtime or kubelet socket is reachable",
+	.rationale = "Whoever can talk to the Docker, containerd, CRI-O or "
+	    "kubelet socket can start a privileged container on the node or "
+	    "read other pods' devices: full control of the host and of its "
+	    "other tenants.",
+	.remediation = "Do not mount runtime or kubelet sockets into tenant "
+	    "containers; on hosts keep them owned by root and a dedicated "
+	    "group, never world-writable.",
+	.msa_clause = "Provider shall not expose any container runtime or "
+	    "kubelet API socket to Customer workloads, nor to any other "
+	    "customer's workloads on hosts that run Customer workloads.",
+	.refs = refs_sock,
+	.sends = FA_HOST_SENDS("the status (stat) of the Docker, containerd, "
+	    "CRI-O, Podman, cri-dockerd, dockershim, BuildKit, NRI, LXD, Incus "
+	    "and kubelet socket paths under /run, /var/run, /var/lib and "
+	    "/var/snap; /proc/net/unix; the status (stat) of each file "
+	    "bind-mounted according to /proc/self/mountinfo and of the "
+	    "well-known socket names under each mounted directory; " WRITABLE
+	    ENV),
+	.outcomes = "Runtime sockets are looked for at the well-known paths of "
+	    "Docker, containerd, CRI-O, Podman, cri-dockerd, dockershim, "
+	    "BuildKit, NRI, LXD, Incus and the kubelet; among the listening "
+	    "sockets of /proc/net/unix (flag __SO_ACCEPTCON, state "
+	    "unconnected); and, in a container, in the mount table: a socket "
+	    "bind-mounted at any path, or one inside a mounted directory under "
+	    "a tail of a well-known path (run/docker.sock, "
+	    "containerd/containerd.sock...). No socket is connected to, so "
+	    "whether a socket speaks a runtime API is decided by its name "
+	    "alone: its file name or directory (docker.sock, containerd.sock, "
+	    "crio.sock, podman.sock, cri-dockerd.sock, dockershim.sock, "
+	    "buildkitd.sock, nri.sock, kubelet.sock, containerd shims under "
+	    "/run/containerd/s/, the kubelet's plugins and plugins_registry "
+	    "directories, lxd/unix.socket, incus/unix.socket), or for an "
+	    "abstract socket its name (@/containerd-shim/..., CVE-2020-15257); "
+	    "the evidence gives the path, owner, mode and where the socket was "
+	    "found, for the provider to confirm. One result per runtime socket "
+	    "found. In a container (or where that cannot be told), fails for a "
+	    "socket this process may connect to (write permission on it; a "
+	    "read-only mount does not stop connect(2)) or whose writability "
+	    "cannot be told, and passes for one it may not; on a host, fails "
+	    "for a world-writable socket and passes otherwise. An abstract "
+	    "runtime socket listening in this network namespace fails "
+	    "anywhere: it has no permission bits. In a container, a "
+	    "bind-mounted socket whose name identifies nothing is not tested "
+	    "when this process may, or perhaps may, connect to it. Sockets of "
+	    "known daemons that serve no runtime API (nvidia-persistenced, "
+	    "nvidia-fabricmanager, syslog, journald, sd_notify, device "
+	    "plugins' own endpoints) and listening sockets whose names "
+	    "identify nothing are shown in the evidence, not judged. When "
+	    "nothing fails: passes when no runtime socket is reachable and "
+	    "everything was examined; not tested, naming what was not, when a "
+	    "probed path could not be stat'ed, /proc/net/unix was not read or "
+	    "has lines not understood, a runtime socket it lists could not be "
+	    "stat'ed, or, in a container, the mount table was not read or a "
+	    "mount could not be searched. Network and FUSE file systems are "
+	    "not searched (a stat there can block on the server); the evidence "
+	    "names them. They cannot hold the host's runtime sockets: a bind "
+	    "mount shows the file system of its source, and runtimes bind "
+	    "their sockets on local ones (/run). Not tested when no path was "
+	    "probed.",
+	.eval = eval_socket,
+};
 
-HOST_CHECK(fa_chk_host_hostpath, "HOST-HOSTPATH", FA_SEV_HIGH,
-    "Sensitive host paths are mounted into the container",
-    "A bind mount of the host's /, /etc, /var/lib/kubelet or similar, or "
-    "writable /proc/sys or /sys, lets the container read host secrets or "
-    "change the host kernel's behaviour.",
-    "Remove hostPath mounts of host system directories; mount /proc/sys "
-    "and /sys read-only (the runtime defaults).",
-    "Provider shall not mount host system directories into Customer "
-    "containers and shall keep /proc/sys and /sys read-only in them.",
-    refs_mount,
-    FA_HOST_SENDS("/proc/self/mountinfo" ENV),
-    FA_HOST_IN_CONTAINER "Fails when a disk filesystem is mounted from "
-    "a sensitive host directory (/, /etc, /root, /home, /var, /var/lib, "
-    "/var/lib/kubelet, /var/lib/docker, /run, /boot, /usr, /lib/modules, "
-    "/dev, /proc, /sys, /etc/kubernetes, /var/lib/etcd and the like) "
-    "anywhere but the container's own root, or when /proc/sys or /sys is "
-    "mounted read-write. Passes otherwise. Not tested when the mount "
-    "table was not read, or, when nothing fails, when some of its lines "
-    "or entries were not understood or no mount covers /proc/sys or "
-    "/sys; the reason names them.",
-    eval_hostpath);
+const struct fa_check fa_chk_host_hostpath = {
+	.id = "HOST-HOSTPATH",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Sensitive host paths are mounted into the container",
+	.rationale = "A bind mount of the host's /, /etc, /var/lib/kubelet or "
+	    "similar, or writable /proc/sys or /sys, lets the container read "
+	    "host secrets or change the host kernel's behaviour.",
+	.remediation = "Remove hostPath mounts of host system directories; "
+	    "mount /proc/sys and /sys read-only (the runtime defaults).",
+	.msa_clause = "Provider shall not mount host system directories into "
+	    "Customer containers and shall keep /proc/sys and /sys read-only "
+	    "in them.",
+	.refs = refs_mount,
+	.sends = FA_HOST_SENDS("/proc/self/mountinfo" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails when a disk filesystem is "
+	    "mounted from a sensitive host directory (/, /etc, /root, /home, "
+	    "/var, /var/lib, /var/lib/kubelet, /var/lib/docker, /run, /boot, "
+	    "/usr, /lib/modules, /dev, /proc, /sys, /etc/kubernetes, "
+	    "/var/lib/etcd and the like) anywhere but the container's own "
+	    "root, or when /proc/sys or /sys is mounted read-write. Passes "
+	    "otherwise. Not tested when the mount table was not read, or, when "
+	    "nothing fails, when some of its lines or entries were not "
+	    "understood or no mount covers /proc/sys or /sys; the reason names "
+	    "them.",
+	.eval = eval_hostpath,
+};
 
-HOST_CHECK(fa_chk_host_cgroup_escape, "HOST-CGROUP-ESCAPE", FA_SEV_CRITICAL,
-    "A kernel helper path (cgroup release_agent, core_pattern) is "
-    "writable",
-    "The kernel runs the program named in a cgroup v1 release_agent, in "
-    "core_pattern, modprobe or uevent_helper as root on the host: "
-    "writing one of them from a container is a direct escape.",
-    "Mount cgroupfs, /proc/sys and /sys read-only in containers (runtime "
-    "defaults), use cgroup v2, and never grant CAP_SYS_ADMIN.",
-    "Provider shall ensure that no kernel helper path (cgroup "
-    "release_agent, core_pattern, modprobe, uevent_helper) is writable "
-    "from Customer containers.",
-    refs_escape,
-    FA_HOST_SENDS("the status (stat) of the release_agent "
-    "file of each cgroup v1 hierarchy under /sys/fs/cgroup and at each "
-    "cgroup v1 mount of /proc/self/mountinfo, of "
-    "/proc/sys/kernel/core_pattern, /proc/sys/kernel/modprobe, "
-    "/sys/kernel/uevent_helper and /proc/sysrq-trigger, " WRITABLE ENV),
-    FA_HOST_IN_CONTAINER "Fails for each of these files that this "
-    "process may write. Passes when none is writable. Not tested when "
-    "the mount table was not read, or, when none is writable, when some "
-    "of the files could not be judged (unread, /sys/fs/cgroup not "
-    "listed, or their mount or mode unknown); the reason names them.",
-    eval_escape);
+const struct fa_check fa_chk_host_cgroup_escape = {
+	.id = "HOST-CGROUP-ESCAPE",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_CRITICAL,
+	.title = "A kernel helper path (cgroup release_agent, core_pattern) is "
+	    "writable",
+	.rationale = "The kernel runs the program named in a cgroup v1 "
+	    "release_agent, in core_pattern, modprobe or uevent_helper as root "
+	    "on the host: writing one of them from a container is a direct "
+	    "escape.",
+	.remediation = "Mount cgroupfs, /proc/sys and /sys read-only in "
+	    "containers (runtime defaults), use cgroup v2, and never grant "
+	    "CAP_SYS_ADMIN.",
+	.msa_clause = "Provider shall ensure that no kernel helper path "
+	    "(cgroup release_agent, core_pattern, modprobe, uevent_helper) is "
+	    "writable from Customer containers.",
+	.refs = refs_escape,
+	.sends = FA_HOST_SENDS("the status (stat) of the release_agent file of "
+	    "each cgroup v1 hierarchy under /sys/fs/cgroup and at each cgroup "
+	    "v1 mount of /proc/self/mountinfo, of "
+	    "/proc/sys/kernel/core_pattern, /proc/sys/kernel/modprobe, "
+	    "/sys/kernel/uevent_helper and /proc/sysrq-trigger, " WRITABLE ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails for each of these files that "
+	    "this process may write. Passes when none is writable. Not tested "
+	    "when the mount table was not read, or, when none is writable, "
+	    "when some of the files could not be judged (unread, "
+	    "/sys/fs/cgroup not listed, or their mount or mode unknown); the "
+	    "reason names them.",
+	.eval = eval_escape,
+};
 
-HOST_CHECK(fa_chk_host_device_exposed, "HOST-DEVICE-EXPOSED", FA_SEV_HIGH,
-    "Raw host devices are exposed in the container",
-    "umad/issm nodes send raw management datagrams to the whole "
-    "InfiniBand fabric, uverbs with CAP_NET_RAW sends raw frames, "
-    "nvidia-caps, NVSwitch and IMEX nodes manage GPUs other tenants use, "
-    "and /dev/mem, block devices and /dev/kmsg reach the host directly.",
-    "Expose only the devices a workload needs (GPU and uverbs via CDI or "
-    "device plugins); never umad, issm, nvidia-caps, NVSwitch, IMEX, "
-    "memory, block or kmsg nodes to tenants.",
-    "Provider shall not expose to Customer containers any raw "
-    "management device (InfiniBand umad or issm, NVIDIA MIG capability, "
-    "NVSwitch or IMEX channel nodes), memory or block device, nor the "
-    "host kernel log.",
-    refs_dev,
-    FA_HOST_SENDS("the listings of /dev and of every directory "
-    "under it (symbolic links not followed) with the type, numbers and "
-    "mode of each node (never opened), /proc/self/status (CapEff)" ENV),
-    FA_HOST_IN_CONTAINER "Fails for each block device, InfiniBand "
-    "umad or issm node, uverbs node while CAP_NET_RAW is effective (or "
-    "the capabilities are unknown), NVIDIA MIG capability, IMEX channel "
-    "or NVSwitch node, /dev/mem, /dev/kmem, /dev/port or /dev/kmsg "
-    "present anywhere under /dev. Passes when there is none. Not tested "
-    "when /dev could not be listed, or, when nothing fails, when a "
-    "directory under it could not be listed or an entry could not be "
-    "stat'ed; the reason names them.",
-    eval_devices);
+const struct fa_check fa_chk_host_device_exposed = {
+	.id = "HOST-DEVICE-EXPOSED",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Raw host devices are exposed in the container",
+	.rationale = "umad/issm nodes send raw management datagrams to the "
+	    "whole InfiniBand fabric, uverbs with CAP_NET_RAW sends raw "
+	    "frames, nvidia-caps, NVSwitch and IMEX nodes manage GPUs other "
+	    "tenants use, and /dev/mem, block devices and /dev/kmsg reach the "
+	    "host directly.",
+	.remediation = "Expose only the devices a workload needs (GPU and "
+	    "uverbs via CDI or device plugins); never umad, issm, nvidia-caps, "
+	    "NVSwitch, IMEX, memory, block or kmsg nodes to tenants.",
+	.msa_clause = "Provider shall not expose to Customer containers any "
+	    "raw management device (InfiniBand umad or issm, NVIDIA MIG "
+	    "capability, NVSwitch or IMEX channel nodes), memory or block "
+	    "device, nor the host kernel log.",
+	.refs = refs_dev,
+	.sends = FA_HOST_SENDS("the listings of /dev and of every directory "
+	    "under it (symbolic links not followed) with the type, numbers and "
+	    "mode of each node (never opened), /proc/self/status (CapEff)" ENV),
+	.outcomes = FA_HOST_IN_CONTAINER "Fails for each block device, "
+	    "InfiniBand umad or issm node, uverbs node while CAP_NET_RAW is "
+	    "effective (or the capabilities are unknown), NVIDIA MIG "
+	    "capability, IMEX channel or NVSwitch node, /dev/mem, /dev/kmem, "
+	    "/dev/port or /dev/kmsg present anywhere under /dev. Passes when "
+	    "there is none. Not tested when /dev could not be listed, or, when "
+	    "nothing fails, when a directory under it could not be listed or "
+	    "an entry could not be stat'ed; the reason names them.",
+	.eval = eval_devices,
+};
 
-HOST_CHECK(fa_chk_host_k8s_token, "HOST-K8S-TOKEN", FA_SEV_MEDIUM,
-    "A Kubernetes service-account token is mounted",
-    "A mounted service-account token is a credential for the cluster's "
-    "API server; what it allows depends on RBAC the tenant cannot see.",
-    "Set automountServiceAccountToken: false for tenant pods that do not "
-    "call the API, and bind any token they need to least privilege.",
-    "Provider shall not mount Kubernetes API credentials into Customer "
-    "workloads unless Customer requests it, and shall limit any such "
-    "credential to Customer's own namespace.",
-    refs_token,
-    FA_HOST_SENDS("the status (stat) of the service-account "
-    "token paths /var/run/secrets/kubernetes.io/serviceaccount/token and "
-    "/run/secrets/kubernetes.io/serviceaccount/token; the token itself "
-    "is never read"),
-    "One result per token found. Fails for each token present, on a "
-    "host as in a container. Passes when no token is at the probed "
-    "paths. Not tested when the paths were not probed or some could not "
-    "be examined.",
-    eval_token);
+const struct fa_check fa_chk_host_k8s_token = {
+	.id = "HOST-K8S-TOKEN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_MEDIUM,
+	.title = "A Kubernetes service-account token is mounted",
+	.rationale = "A mounted service-account token is a credential for the "
+	    "cluster's API server; what it allows depends on RBAC the tenant "
+	    "cannot see.",
+	.remediation = "Set automountServiceAccountToken: false for tenant "
+	    "pods that do not call the API, and bind any token they need to "
+	    "least privilege.",
+	.msa_clause = "Provider shall not mount Kubernetes API credentials "
+	    "into Customer workloads unless Customer requests it, and shall "
+	    "limit any such credential to Customer's own namespace.",
+	.refs = refs_token,
+	.sends = FA_HOST_SENDS("the status (stat) of the service-account token "
+	    "paths /var/run/secrets/kubernetes.io/serviceaccount/token and "
+	    "/run/secrets/kubernetes.io/serviceaccount/token; the token itself "
+	    "is never read"),
+	.outcomes = "One result per token found. Fails for each token present, "
+	    "on a host as in a container. Passes when no token is at the "
+	    "probed paths. Not tested when the paths were not probed or some "
+	    "could not be examined.",
+	.eval = eval_token,
+};

@@ -1083,42 +1083,116 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-#define VULN_CHECK(sym, cid, ttl, what, rf, src)			\
-	const struct fa_check sym = {					\
-		.id = cid, .family = FA_FAM_HOST,			\
-		.severity = FA_SEV_HIGH, .title = ttl,			\
-		.rationale = "A " what " version inside a published "	\
-		    "vulnerable range exposes the host to known "	\
-		    "exploits; container escapes in this component "	\
-		    "reach every tenant on the node.",			\
-		.remediation = "Upgrade the " what " to the fixed "	\
-		    "release of its branch named in the evidence, or "	\
-		    "show that the installed build carries the fix.",	\
-		.msa_clause = "Provider shall keep the " what " on "	\
-		    "hosts running Customer workloads at or above the "	\
-		    "vendor's fixed release for every published "	\
-		    "vulnerability of CVSS 7.0 or higher within 14 days " \
-		    "of the advisory (30 days below 7.0), and report "	\
-		    "the versions in use on request.",			\
-		.refs = rf, .sends = VULN_SENDS(src),			\
-		.outcomes = VULN_OUTCOMES, .eval = eval,		\
-	}
+/* The texts of the seven checks, which differ by the component only. */
+#define VULN_RATIONALE(what)						\
+	"A " what " version inside a published vulnerable range exposes " \
+	"the host to known exploits; container escapes in this component " \
+	"reach every tenant on the node."
+#define VULN_REMEDIATION(what)						\
+	"Upgrade the " what " to the fixed release of its branch named "	\
+	"in the evidence, or show that the installed build carries the "	\
+	"fix."
+#define VULN_CLAUSE(what)						\
+	"Provider shall keep the " what " on hosts running Customer "	\
+	"workloads at or above the vendor's fixed release for every "	\
+	"published vulnerability of CVSS 7.0 or higher within 14 days of " \
+	"the advisory (30 days below 7.0), and report the versions in use " \
+	"on request."
 
-VULN_CHECK(fa_chk_host_nvidia_ctk_vuln, "HOST-NVIDIA-CTK-VULN",
-    "Vulnerable NVIDIA Container Toolkit", "NVIDIA Container Toolkit",
-    refs_ctk, SRC_CTK);
-VULN_CHECK(fa_chk_host_nvidia_driver_vuln, "HOST-NVIDIA-DRIVER-VULN",
-    "Vulnerable NVIDIA GPU driver", "NVIDIA GPU driver", refs_drv,
-    SRC_DRV);
-VULN_CHECK(fa_chk_host_runc_vuln, "HOST-RUNC-VULN", "Vulnerable runc",
-    "runc", refs_runc, SRC_RUNC);
-VULN_CHECK(fa_chk_host_containerd_vuln, "HOST-CONTAINERD-VULN",
-    "Vulnerable containerd", "containerd", refs_ctrd, SRC_CTRD);
-VULN_CHECK(fa_chk_host_docker_vuln, "HOST-DOCKER-VULN",
-    "Vulnerable Docker Engine", "Docker Engine (moby)", refs_docker,
-    SRC_DOCKER);
-VULN_CHECK(fa_chk_host_kernel_vuln, "HOST-KERNEL-VULN",
-    "Vulnerable Linux kernel", "Linux kernel", refs_kernel,
-    SRC_KERNEL);
-VULN_CHECK(fa_chk_host_buildkit_vuln, "HOST-BUILDKIT-VULN",
-    "Vulnerable BuildKit", "BuildKit", refs_buildkit, SRC_BUILDKIT);
+const struct fa_check fa_chk_host_nvidia_ctk_vuln = {
+	.id = "HOST-NVIDIA-CTK-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable NVIDIA Container Toolkit",
+	.rationale = VULN_RATIONALE("NVIDIA Container Toolkit"),
+	.remediation = VULN_REMEDIATION("NVIDIA Container Toolkit"),
+	.msa_clause = VULN_CLAUSE("NVIDIA Container Toolkit"),
+	.refs = refs_ctk,
+	.sends = VULN_SENDS(SRC_CTK),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_nvidia_driver_vuln = {
+	.id = "HOST-NVIDIA-DRIVER-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable NVIDIA GPU driver",
+	.rationale = VULN_RATIONALE("NVIDIA GPU driver"),
+	.remediation = VULN_REMEDIATION("NVIDIA GPU driver"),
+	.msa_clause = VULN_CLAUSE("NVIDIA GPU driver"),
+	.refs = refs_drv,
+	.sends = VULN_SENDS(SRC_DRV),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_runc_vuln = {
+	.id = "HOST-RUNC-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable runc",
+	.rationale = VULN_RATIONALE("runc"),
+	.remediation = VULN_REMEDIATION("runc"),
+	.msa_clause = VULN_CLAUSE("runc"),
+	.refs = refs_runc,
+	.sends = VULN_SENDS(SRC_RUNC),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_containerd_vuln = {
+	.id = "HOST-CONTAINERD-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable containerd",
+	.rationale = VULN_RATIONALE("containerd"),
+	.remediation = VULN_REMEDIATION("containerd"),
+	.msa_clause = VULN_CLAUSE("containerd"),
+	.refs = refs_ctrd,
+	.sends = VULN_SENDS(SRC_CTRD),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_docker_vuln = {
+	.id = "HOST-DOCKER-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable Docker Engine",
+	.rationale = VULN_RATIONALE("Docker Engine (moby)"),
+	.remediation = VULN_REMEDIATION("Docker Engine (moby)"),
+	.msa_clause = VULN_CLAUSE("Docker Engine (moby)"),
+	.refs = refs_docker,
+	.sends = VULN_SENDS(SRC_DOCKER),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_kernel_vuln = {
+	.id = "HOST-KERNEL-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable Linux kernel",
+	.rationale = VULN_RATIONALE("Linux kernel"),
+	.remediation = VULN_REMEDIATION("Linux kernel"),
+	.msa_clause = VULN_CLAUSE("Linux kernel"),
+	.refs = refs_kernel,
+	.sends = VULN_SENDS(SRC_KERNEL),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};
+
+const struct fa_check fa_chk_host_buildkit_vuln = {
+	.id = "HOST-BUILDKIT-VULN",
+	.family = FA_FAM_HOST,
+	.severity = FA_SEV_HIGH,
+	.title = "Vulnerable BuildKit",
+	.rationale = VULN_RATIONALE("BuildKit"),
+	.remediation = VULN_REMEDIATION("BuildKit"),
+	.msa_clause = VULN_CLAUSE("BuildKit"),
+	.refs = refs_buildkit,
+	.sends = VULN_SENDS(SRC_BUILDKIT),
+	.outcomes = VULN_OUTCOMES,
+	.eval = eval,
+};

@@ -5,7 +5,9 @@
 # themselves and core/; no two files include each other in a loop; and no
 # two object files of the libraries call each other in a loop (read from
 # the symbols each defines and needs, nm(1), so a call through a header
-# of a third file counts too).  One PASS: or FAIL: line per rule.
+# of a third file counts too).  Checks are units: each a designated-
+# initialiser struct fa_check (no macro makes one), each listed in
+# checks/registry.c once.  One PASS: or FAIL: line per rule.
 # usage: tests/lint-layers.py BUILD_DIR
 import collections
 import glob
@@ -83,6 +85,30 @@ def report_loops(kind, found):
     return set(found)
 
 
+def checks_as_units():
+    """Each check a designated-initialiser struct fa_check, no macro that
+    makes one, and the registry lists each exactly once."""
+    made, macros = [], []
+    for f in sorted(glob.glob("checks/*.[ch]")):
+        text = open(f, encoding="utf-8").read()
+        for m in re.finditer(r"#\s*define\s+(\w+)\((?:[^\n]*\\\n)*[^\n]*",
+                             text):
+            if re.search(r"struct fa_check\s+\w+\s*=", m.group(0)):
+                macros.append("%s: %s" % (f, m.group(1)))
+        for m in re.finditer(r"^const struct fa_check (\w+) = \{\n"
+                             r"\t\.id = ", text, re.M):
+            made.append(m.group(1))
+    result(not macros, "no macro defines a check (designated initialisers)",
+           "; ".join(macros))
+    reg = re.findall(r"&(fa_chk_\w+),", open("checks/registry.c").read())
+    dup = sorted({r for r in reg if reg.count(r) > 1})
+    result(sorted(made) == sorted(set(reg)) and not dup and made,
+           "the registry lists every check defined, once",
+           "defined not listed: %s; listed not defined: %s; twice: %s" % (
+               sorted(set(made) - set(reg)), sorted(set(reg) - set(made)),
+               dup))
+
+
 def main():
     b = sys.argv[1] if len(sys.argv) > 1 else "build"
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -103,6 +129,7 @@ def main():
                         inc[mod].add(t[:-2])
     result(not wrong, "each layer includes only the layers below it",
            "; ".join(wrong))
+    checks_as_units()
     found = report_loops("include", loops(inc))
     # Calls: an undefined symbol of one object defined by another.
     objs = [o for d in LIBS for o in sorted(glob.glob("%s/%s/*.o" % (b, d)))
