@@ -156,6 +156,7 @@ fa_evaluate(const struct fa_eval_ctx *ctx, struct fa_results *out)
 		    (out->n == before && (r = fa_results_add(out, *c,
 		    FA_ST_NOT_TESTED, fa_family_name((*c)->family), NULL, NULL,
 		    "the check produced no result")) < 0) ||
+		    (r = fa_results_fold(out, before)) < 0 ||
 		    (r = cut_passes(ctx, (*c)->family, out, before)) < 0 ||
 		    (why != NULL && (r = no_pass(out, before, why)) < 0)) {
 			free(unsteady);

@@ -92,6 +92,15 @@ int fa_results_add(struct fa_results *r, const struct fa_check *c,
     __attribute__((__format__(__printf__, 7, 8)));
 void fa_results_free(struct fa_results *r);	/* frees contents only */
 
+/*
+ * One check on one target is one result: results [from, n) of the same
+ * check and target are folded into the first, in place.  The verdict
+ * that stands is fail, else error, else not_tested, else pass, else
+ * not_applicable; the evidence is both's; the reasons are joined (the
+ * other verdict's said as "also STATUS: ...").  0 or FA_ERR_NOMEM.
+ */
+int fa_results_fold(struct fa_results *r, size_t from);
+
 /* An evidence item {"observation": id, "field": f, "value": v(stolen)}. */
 json_t *fa_evidence(const struct fa_obs *o, const char *field, json_t *v);
 /* Append an item to an evidence array; steals item; 0 or FA_ERR_NOMEM. */

@@ -619,6 +619,34 @@ paths(void **state)
 	assert_non_null(strstr(r.v[0].reason, "CAP_NET_RAW"));
 	assert_string_equal(r.v[1].target, "/dev/sdb");
 	fa_results_free(&r);
+	/* A node listed twice (two entries of one path) is one result:
+	 * diff and --baseline refuse a report with one target twice. */
+	s = container();
+	status(s, 0, "0x0000000000000000", DOCKER, 2, 0);
+	add(s, FA_KIND_HOST_DEVICES, "/dev", FA_OBS_COMPLETE, json_pack(
+	    "{s:[], s:[{s:s, s:s}, {s:s, s:s}]}", "dirs", "nodes", "path",
+	    "/dev/sdb", "type", "block", "path", "/dev/sdb", "type",
+	    "block"));
+	{
+		struct fa_policy *p = fa_policy_new_empty();
+		struct fa_eval_ctx ctx = { s, p };
+		size_t i, n = 0, at = 0;
+
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(fa_evaluate(&ctx, &r), 0);
+		for (i = 0; i < r.n; i++)
+			if (r.v[i].check == &fa_chk_host_device_exposed &&
+			    strcmp(r.v[i].target, "/dev/sdb") == 0) {
+				n++;
+				at = i;
+			}
+		assert_int_equal(n, 1);
+		assert_int_equal(r.v[at].status, FA_ST_FAIL);
+		assert_int_equal(json_array_size(r.v[at].evidence), 2);
+		fa_results_free(&r);
+		fa_policy_free(p);
+		fa_snapshot_free(s);
+	}
 	/* The token: reported by path. */
 	s = snap();
 	path(s, "/run/secrets/kubernetes.io/serviceaccount/token", "k8s-token",

@@ -463,6 +463,61 @@ snapshot_pools_strings(void **state)
 	fa_snapshot_free(s);
 }
 
+/*
+ * One check on one target is one result (fa_results_fold): two fails
+ * become one with both's evidence; a fail and a pass on one target fail,
+ * saying what else was found; other checks and targets are untouched.
+ */
+static void
+results_fold(void **state)
+{
+	static const struct fa_check a = { .id = "TEST-A" }, b = {
+	    .id = "TEST-B" };
+	struct fa_results r = { NULL, 0, 0 };
+
+	(void)state;
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL, NULL,
+	    "before"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t", NULL,
+	    json_pack("[i]", 1), "first"), 0);
+	assert_int_equal(fa_results_add(&r, &b, FA_ST_PASS, "t", NULL, NULL,
+	    "other check"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t", "T",
+	    json_pack("[i]", 2), "second"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL, NULL,
+	    "fine"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "u", NULL, NULL,
+	    "same"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "u", NULL, NULL,
+	    "same"), 0);
+	/* From 1: the result before is another run's, left alone. */
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL, NULL,
+	    "again"), 0);
+	assert_int_equal(fa_results_fold(&r, 1), 0);
+	assert_int_equal(r.n, 5);
+	assert_string_equal(r.v[0].reason, "before");
+	assert_int_equal(r.v[1].status, FA_ST_FAIL);
+	assert_string_equal(r.v[1].target, "t");
+	assert_string_equal(r.v[1].target_name, "T");
+	assert_string_equal(r.v[1].reason, "first; second (also pass: fine)");
+	assert_int_equal(json_array_size(r.v[1].evidence), 2);
+	assert_ptr_equal(r.v[2].check, &b);
+	assert_string_equal(r.v[3].target, "u");
+	assert_string_equal(r.v[3].reason, "same");
+	assert_string_equal(r.v[4].reason, "again");
+	/* A pass then a not_tested: not_tested stands. */
+	fa_results_free(&r);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL, NULL,
+	    "seen"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_NOT_TESTED, "t", NULL,
+	    NULL, "unseen"), 0);
+	assert_int_equal(fa_results_fold(&r, 0), 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.v[0].status, FA_ST_NOT_TESTED);
+	assert_string_equal(r.v[0].reason, "unseen (also pass: seen)");
+	fa_results_free(&r);
+}
+
 int
 main(void)
 {
@@ -478,6 +533,7 @@ main(void)
 		cmocka_unit_test(report_json_and_txt),
 		cmocka_unit_test(atomic_write),
 		cmocka_unit_test(frozen_ids_are_known),
+		cmocka_unit_test(results_fold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
