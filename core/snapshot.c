@@ -704,8 +704,20 @@ fa_snapshot_head_from_json(const json_t *j, struct fa_snapshot **out,
 		*why = NULL;
 	if (!json_is_object(j))
 		return fa_why(why, "not a JSON object");
-	if (req_str(j, "schema", &schema) != 0 ||
+	/*
+	 * Versioned: a snapshot of another version of the format (a later
+	 * fabaudit's, "fabaudit-snapshot/2") is refused naming both, never
+	 * read as if it were this one.
+	 */
+	if (req_str(j, "schema", &schema) != 0)
+		return fa_why(why, "no member 'schema' (\"%s\")",
+		    FA_SNAPSHOT_SCHEMA);
+	if (strncmp(schema, "fabaudit-snapshot/", 18) == 0 &&
 	    strcmp(schema, FA_SNAPSHOT_SCHEMA) != 0)
+		return fa_why(why, "snapshot format %.40s%s: this fabaudit "
+		    "reads %s only", schema, strlen(schema) > 40 ? "..." : "",
+		    FA_SNAPSHOT_SCHEMA);
+	if (strcmp(schema, FA_SNAPSHOT_SCHEMA) != 0)
 		return fa_why(why, "member 'schema' is not \"%s\"",
 		    FA_SNAPSHOT_SCHEMA);
 	if ((s = fa_snapshot_new()) == NULL)

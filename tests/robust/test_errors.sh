@@ -311,7 +311,7 @@ done <<'TABLE'
 2 | badutf8.json:1:[0-9]+: | check -o $OUT $T/badutf8.json
 2 | deep.json:1:[0-9]+: .*depth | check -o $OUT $T/deep.json
 2 | array.json: not a fabaudit snapshot | check -o $OUT $T/array.json
-2 | schema9.json: not a fabaudit snapshot | check -o $OUT $T/schema9.json
+2 | schema9.json: not a fabaudit snapshot: snapshot format fabaudit-snapshot/9: this fabaudit reads fabaudit-snapshot/1 only | check -o $OUT $T/schema9.json
 2 | famtype.json: not a fabaudit snapshot | check -o $OUT $T/famtype.json
 2 | obstype.json: not a fabaudit snapshot | check -o $OUT $T/obstype.json
 2 | report.json: not a fabaudit snapshot | check -o $OUT $R
