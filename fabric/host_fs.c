@@ -21,7 +21,11 @@
 
 #define LINK_MAX_LEN	4096
 
-/* The errno behind this thread's last FA_ERR_IO, for its message. */
+/*
+ * The errno behind this thread's last FA_ERR_IO, for its message: the
+ * FA_ERR_* vocabulary has one I/O code, and the message wants the cause.
+ * Thread-local, as errno is, so no two readers share it.
+ */
 static _Thread_local int last_errno;
 
 static int

@@ -125,6 +125,11 @@ log_cb(rpmlogRec rec, rpmlogCallbackData data)
 	return 0;	/* not RPMLOG_DEFAULT: nothing reaches stderr */
 }
 
+/*
+ * librpm keeps its configuration (rpmrc, macros) in its own process-wide
+ * state, and rpmReadConfigFiles() is meant to run once: so is this flag,
+ * the one global of the host family (its reads run on one thread).
+ */
 static int config_read;
 
 int

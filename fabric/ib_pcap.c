@@ -39,6 +39,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,18 +94,18 @@ static const uint16_t crc16_nib[16] = {
  * Every MAD of a scan (half a million at 10,000 HCAs) goes through both
  * CRCs, so the VCRC takes four bytes a step ("slicing by 4"): crc16[0] is
  * the byte-at-a-time table, made from the nibble one on first use, and
- * crc16[k][b] the register after byte b and then k zero bytes.
+ * crc16[k][b] the register after byte b and then k zero bytes.  A table
+ * of constants: filled once (pthread_once), then only read.
  */
 static uint16_t crc16[4][256];
+static pthread_once_t crc16_once = PTHREAD_ONCE_INIT;
 
 static void
-crc16_tables(void)
+crc16_fill(void)
 {
 	uint16_t v;
 	unsigned b, k;
 
-	if (crc16[0][0x80] != 0)
-		return;
 	for (b = 0; b < 256; b++) {
 		v = (uint16_t)b;
 		v = (uint16_t)((v >> 4) ^ crc16_nib[v & 0xf]);
@@ -115,6 +116,12 @@ crc16_tables(void)
 			v = crc16[k - 1][b];
 			crc16[k][b] = (uint16_t)((v >> 8) ^ crc16[0][v & 0xff]);
 		}
+}
+
+static void
+crc16_tables(void)
+{
+	(void)pthread_once(&crc16_once, crc16_fill);
 }
 
 /*

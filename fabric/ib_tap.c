@@ -27,8 +27,12 @@
  * libibnetdisc asked for (--retries), before handing the failure over:
  * the same budget on hardware, and a working one on the simulator.
  *
- * This is the one process-wide state in fabric/: libibnetdisc offers no
- * hook, and the alternative is to leave discovery out of the capture.
+ * This state is process-wide, as the kept ports' (ib_portkeep.c), since
+ * libibnetdisc offers no hook; the alternative is to leave discovery out
+ * of the capture.  The other mutable globals below scanner/ say why they
+ * are where they live: the deadline (core/deadline.h), the interrupt
+ * table (core/interrupt.c), librpm's configuration (host_rpm.c), the
+ * I/O errno (host_fs.c, thread-local), the CRC tables (ib_pcap.c).
  */
 #include <dlfcn.h>
 #include <errno.h>
