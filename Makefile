@@ -286,7 +286,8 @@ install: $(BIN)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/fabaudit
 	$(INSTALL) -m 0644 man/man8/fabaudit.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 man/man5/fabaudit.conf.5 $(DESTDIR)$(MANDIR)/man5/
-	$(INSTALL) -m 0644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
+	$(INSTALL) -m 0644 $(MAN7) man/man7/fabaudit-internals.7 \
+		$(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 0644 data/host-cves.json data/fabaudit-report.xsd \
 		data/junit.xsd $(DESTDIR)$(DATADIR)/
 
@@ -302,6 +303,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fabaudit $(DESTDIR)$(MANDIR)/man8/fabaudit.8 \
 		$(DESTDIR)$(MANDIR)/man5/fabaudit.conf.5 \
 		$(DESTDIR)$(MANDIR)/man7/fabaudit-checks.7 \
+		$(DESTDIR)$(MANDIR)/man7/fabaudit-internals.7 \
 		$(DESTDIR)$(DATADIR)/host-cves.json \
 		$(DESTDIR)$(DATADIR)/fabaudit-report.xsd \
 		$(DESTDIR)$(DATADIR)/junit.xsd

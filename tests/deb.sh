@@ -44,6 +44,7 @@ dpkg-deb -c "$deb" >"$T/contents"
 for f in ./usr/bin/fabaudit ./usr/share/man/man8/fabaudit.8.gz \
     ./usr/share/man/man5/fabaudit.conf.5.gz \
     ./usr/share/man/man7/fabaudit-checks.7.gz \
+    ./usr/share/man/man7/fabaudit-internals.7.gz \
     ./usr/share/fabaudit/host-cves.json \
     ./usr/share/fabaudit/fabaudit-report.xsd; do
 	expect_grep "the package holds $f" " $f\$" "$T/contents"

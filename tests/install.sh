@@ -20,6 +20,9 @@ expect_eq "fabaudit.conf.5 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man5/fabaudit.conf.5" && echo yes)" yes
 expect_eq "fabaudit-checks.7 installed" \
     "$(test -f "$T/root/opt/fa/share/man/man7/fabaudit-checks.7" && echo yes)" yes
+expect_eq "fabaudit-internals.7 installed" \
+    "$(cmp -s man/man7/fabaudit-internals.7 \
+    "$T/root/opt/fa/share/man/man7/fabaudit-internals.7" && echo yes)" yes
 for x in fabaudit-report.xsd junit.xsd; do
 	expect_eq "$x installed" \
 	    "$(cmp -s "data/$x" "$T/root/opt/fa/share/fabaudit/$x" && echo yes)" yes

@@ -10,8 +10,8 @@
 # BUILD_DIR/man/fabaudit-checks.7 (`make B=BUILD_DIR all` makes both).
 #
 # Runs `mandoc -T lint -W style` on man/man5/fabaudit.conf.5,
-# man/man8/fabaudit.8 and the generated page, from the repository root,
-# with ./man and the generated page added to the manual search path (-m,
+# man/man7/fabaudit-internals.7, man/man8/fabaudit.8 and the generated
+# page, from the repository root, with ./man and the generated page added to the manual search path (-m,
 # colon-separated) so that .Xr references between the pages resolve like
 # references to installed pages (mandoc 1.14: -m and -M are honoured for
 # the "referenced manual not found" check at -W style).  Then checks the
@@ -35,7 +35,8 @@ prog=lint-man.sh
 B=${1:-build}
 gen=$B/man/fabaudit-checks.7
 bin=$B/fabaudit
-pages="man/man5/fabaudit.conf.5 man/man8/fabaudit.8 $gen"
+pages="man/man5/fabaudit.conf.5 man/man7/fabaudit-internals.7
+    man/man8/fabaudit.8 $gen"
 
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$root" || exit 2
@@ -87,6 +88,19 @@ lint() {
 for p in $pages; do
 	lint "$p" "$p"
 done
+
+# ---- fabaudit-internals(7) against the tree --------------------------------
+# Every source file or directory it names (.Pa core/..., fabric/x.c) is
+# there: the page describes the tree as it is.
+gone=""
+for p in $(grep -oE '(core|fabric|checks|reports|scanner|tests)/[A-Za-z0-9_./-]*' \
+    man/man7/fabaudit-internals.7 | sort -u); do
+	case $p in
+	*/) [ -d "$p" ] || gone="$gone $p" ;;
+	*.[ch]|*.py|*.sh) [ -f "$p" ] || [ -f "fabric/$p" ] || gone="$gone $p" ;;
+	esac
+done
+expect_eq "fabaudit-internals(7) names only files that exist" "$gone" ""
 
 # ---- the generated page against the registry ------------------------------
 "$bin" checks --format json >"$T/checks.json"

@@ -39,7 +39,8 @@ all=$(mktemp)
 times=$(mktemp)
 tiers=$(mktemp)
 san=$(mktemp -d)
-trap 'rm -f "$log" "$all" "$times" "$tiers"; rm -rf "$san"' EXIT
+lb=
+trap 'rm -f "$log" "$all" "$times" "$tiers"; rm -rf "$san" $lb' EXIT
 
 # mmss SECONDS
 mmss() {
@@ -143,7 +144,6 @@ tier_begin scenarios || {
 }
 run "man lint" sh tests/lint-man.sh "$B"
 run "install" sh tests/install.sh
-run "debian package" sh tests/deb.sh
 run "licence lines" sh tests/lint-spdx.sh
 run "cli" sh tests/cli.sh "$B/fabaudit"
 # From here on the suites run the ASan+UBSan build ($A, with its own test
@@ -158,46 +158,89 @@ export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0"\
 export LSAN_OPTIONS="suppressions=$sup/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$san/ubsan"
 B=$A
-run "cli (ASan+UBSan)" sh tests/cli.sh "$B/fabaudit"
-run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
-run "ib agent" sh tests/ib/test_agent.sh "$B"
-run "host fixtures" sh tests/host/test_fixtures.sh "$B"
-run "host self-scan of this machine" sh tests/host/test_selfscan.sh "$B"
-run "host real runtimes" sh tests/host/test_runtimes.sh "$B"
-run "host Go build info of real binaries" sh tests/host/test_gobuild.sh "$B"
-run "host RPM database written by rpm" sh tests/host/test_rpm.sh "$B"
-run "host BuildKit in binaries Go built" sh tests/host/test_buildkit.sh "$B"
-run "eth captures and test bed" sh tests/eth/test_captures.sh "$B"
-run "eth switched test bed" sh tests/eth/test_vswitch.sh "$B"
-run "eth real tools" sh tests/eth/test_realtools.sh "$B"
-run "report html" sh tests/report/test_html.sh "$B"
-run "report xml and junit" sh tests/report/test_xml.sh "$B"
-run "sign and verify" sh tests/report/test_sign.sh "$B"
-run "merge" sh tests/report/test_merge.sh "$B"
-run "catalogue build" sh tests/report/test_catalogue.sh "$B"
-run "re-audit loop" sh tests/report/test_cron.sh "$B"
-run "deploy examples" sh tests/report/test_deploy.sh "$B"
-run "real Slurm" sh tests/report/test_slurm.sh "$B"
-run "bad invocations and inputs" sh tests/robust/test_errors.sh "$B"
-run "hostile host sysroot" sh tests/robust/test_hostenv.sh "$B"
-run "output directory faults" sh tests/robust/test_outdir.sh "$B"
-run "output directory holds one run" sh tests/robust/test_onerun.sh "$B"
-run "eth capture faults" sh tests/robust/test_ethfault.sh "$B"
-run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
-run "ib protected scenarios" sh tests/ib/test_protected.sh "$B/fabaudit"
-run "ib SA key" sh tests/ib/test_sakey.sh "$B/fabaudit"
-run "ib SM identity" sh tests/ib/test_smid.sh "$B/fabaudit"
-run "ib loss on one switch" sh tests/ib/test_loss.sh "$B"
-run "ib silent and lossy fabric" sh tests/ib/test_silent.sh "$B"
-run "ib partition of 1,025 foreign ports" sh tests/ib/test_bigpart.sh "$B"
-run "ib MADs sent as fabaudit-checks(7) says" sh tests/ib/test_sends.sh "$B"
-run "ib reproduce commands run" sh tests/ib/test_repro.sh "$B/fabaudit"
-run "ib MAD window" sh tests/ib/test_scale.sh "$B"
-run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
-run "ib fault scenarios" sh tests/ib/test_faults.sh "$B"
-run "privilege drop" sh tests/robust/test_privs.sh "$B"
-run "max-time budget" sh tests/robust/test_maxtime.sh "$B"
-run "interrupted runs" sh tests/robust/test_interrupt.sh "$B"
+# Two lanes, run side by side: the suites wait on simulators, daemons,
+# timers and network namespaces more than they use a CPU (a serial run
+# kept this 2-CPU machine under half busy).  Each suite has its own
+# directory, ibsim socket, namespaces and ports, so no two share state;
+# the InfiniBand and Ethernet suites stay in one lane, the host, report
+# and robustness ones in the other, as balanced by their time.  Lane B's
+# output is printed after lane A's.
+lane_a() {
+	run "debian package" env -u ASAN_OPTIONS -u LSAN_OPTIONS \
+	    -u UBSAN_OPTIONS sh tests/deb.sh
+	run "ib pcap tshark" sh tests/ib/test_pcap_tshark.sh "$B"
+	run "ib agent" sh tests/ib/test_agent.sh "$B"
+	run "eth captures and test bed" sh tests/eth/test_captures.sh "$B"
+	run "eth switched test bed" sh tests/eth/test_vswitch.sh "$B"
+	run "eth real tools" sh tests/eth/test_realtools.sh "$B"
+	run "eth capture faults" sh tests/robust/test_ethfault.sh "$B"
+	run "ib scenarios" sh tests/ib/test_scenarios.sh "$B/fabaudit"
+	run "ib protected scenarios" sh tests/ib/test_protected.sh \
+	    "$B/fabaudit"
+	run "ib SA key" sh tests/ib/test_sakey.sh "$B/fabaudit"
+	run "ib SM identity" sh tests/ib/test_smid.sh "$B/fabaudit"
+	run "ib loss on one switch" sh tests/ib/test_loss.sh "$B"
+	run "ib silent and lossy fabric" sh tests/ib/test_silent.sh "$B"
+	run "ib partition of 1,025 foreign ports" sh tests/ib/test_bigpart.sh \
+	    "$B"
+	run "ib MADs sent as fabaudit-checks(7) says" sh tests/ib/test_sends.sh \
+	    "$B"
+	run "ib reproduce commands run" sh tests/ib/test_repro.sh "$B/fabaudit"
+	run "ib MAD window" sh tests/ib/test_scale.sh "$B"
+	run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
+	run "ib fault scenarios" sh tests/ib/test_faults.sh "$B"
+}
+lane_b() {
+	run "cli (ASan+UBSan)" sh tests/cli.sh "$B/fabaudit"
+	run "host fixtures" sh tests/host/test_fixtures.sh "$B"
+	run "host self-scan of this machine" sh tests/host/test_selfscan.sh \
+	    "$B"
+	run "host real runtimes" sh tests/host/test_runtimes.sh "$B"
+	run "host Go build info of real binaries" sh tests/host/test_gobuild.sh \
+	    "$B"
+	run "host RPM database written by rpm" sh tests/host/test_rpm.sh "$B"
+	run "host BuildKit in binaries Go built" sh tests/host/test_buildkit.sh \
+	    "$B"
+	run "report html" sh tests/report/test_html.sh "$B"
+	run "report xml and junit" sh tests/report/test_xml.sh "$B"
+	run "sign and verify" sh tests/report/test_sign.sh "$B"
+	run "merge" sh tests/report/test_merge.sh "$B"
+	run "catalogue build" sh tests/report/test_catalogue.sh "$B"
+	run "re-audit loop" sh tests/report/test_cron.sh "$B"
+	run "deploy examples" sh tests/report/test_deploy.sh "$B"
+	run "real Slurm" sh tests/report/test_slurm.sh "$B"
+	run "bad invocations and inputs" sh tests/robust/test_errors.sh "$B"
+	run "hostile host sysroot" sh tests/robust/test_hostenv.sh "$B"
+	run "output directory faults" sh tests/robust/test_outdir.sh "$B"
+	run "output directory holds one run" sh tests/robust/test_onerun.sh \
+	    "$B"
+	run "privilege drop" sh tests/robust/test_privs.sh "$B"
+	run "max-time budget" sh tests/robust/test_maxtime.sh "$B"
+	run "interrupted runs" sh tests/robust/test_interrupt.sh "$B"
+}
+# Lane B in a subshell with its own log files; its counts come back in
+# a file.
+lb=$(mktemp -d)
+(
+	log=$lb/log all=$lb/all passed=0 failed=0 skipped=0
+	: >"$all"
+	lane_b
+	echo "$passed $failed $skipped" >"$lb/counts"
+) >"$lb/out" 2>&1 &
+lbpid=$!
+lane_a
+wait "$lbpid"
+echo "=== lane B (ran alongside)"
+cat "$lb/out"
+cat "$lb/all" >>"$all" 2>/dev/null
+if read -r lp lf ls <"$lb/counts" 2>/dev/null; then
+	passed=$((passed + lp)) failed=$((failed + lf))
+	skipped=$((skipped + ls))
+else
+	echo "FAIL: lane B ended without its counts"
+	failed=$((failed + 1))
+fi
+rm -rf "$lb"
 
 echo "== sanitizer reports"
 nsan=0
