@@ -31,19 +31,19 @@ signal(const struct fa_obs *o, const char *name)
 	return json_object_get(json_object_get(o->data, "signals"), name);
 }
 
-/* ip (text) inside any of nets? -1 when not an address. */
+/* ip (text) inside any of nets?  1 yes, 0 no, -1 when not an address. */
 static int
 ip_in(const char *ip, const struct fa_cidr *nets, size_t n)
 {
 	uint8_t a[16];
 
 	if (ip == NULL)
-		return -1;
+		return -1;	/* not an error: no address */
 	if (inet_pton(AF_INET, ip, a) == 1)
 		return fa_cidr_any(nets, n, AF_INET, a);
 	if (inet_pton(AF_INET6, ip, a) == 1)
 		return fa_cidr_any(nets, n, AF_INET6, a);
-	return -1;
+	return -1;	/* not an error: not an address */
 }
 
 /* A MAC address (text) of one of this host's links (eth.links)? */

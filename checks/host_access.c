@@ -231,7 +231,7 @@ dac(int owner, int group, uint64_t bits)
  * fs/namei.c sb_permission() refuses writes on a read-only super block to
  * regular files, directories and links only, and unix_find_bsd()
  * (net/unix/af_unix.c) asks path_permission(MAY_WRITE) and takes no
- * mnt_want_write().
+ * mnt_want_write().  1 permitted, 0 not, -1 cannot tell (why says why).
  */
 static int
 permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
@@ -250,7 +250,7 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 	if (fa_host_mounts_unexamined(s) > 0) {
 		WHY("%s", "mountinfo lines were skipped: the mount holding it "
 		    "is not known");
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	}
 	if (path == NULL || c->obs == NULL ||
 	    (m = fa_host_mount_for(s, path)) == NULL ||
@@ -258,7 +258,7 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 		WHY("%s", path == NULL ? "no path" : c->obs == NULL ?
 		    "the process's credentials were not read" :
 		    "its mount is not in the mount table");
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	}
 	if (ro && !connecting) {
 		WHY("its mount (%s) is read-only", fa_json_get_str(m,
@@ -271,7 +271,7 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 	    fa_json_get_int(pathdata, "uid", 0, 0xffffffffll, &uid) != 0 ||
 	    fa_json_get_int(pathdata, "gid", 0, 0xffffffffll, &gid) != 0) {
 		WHY("its mode or owner was not recorded");
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	}
 	userns_read(s, &u);
 	/*
@@ -340,7 +340,7 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 		    "the effective capabilities are not known" : "the file "
 		    "reads as the overflow id but the uid_map was not read, "
 		    "so whether CAP_DAC_OVERRIDE applies is not known");
-	return -1;
+	return -1;	/* not an error: cannot tell */
 }
 
 int

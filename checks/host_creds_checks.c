@@ -418,7 +418,10 @@ eval_nnp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	return r < 0 ? r : 0;
 }
 
-/* SELinux types that mean "not confined". */
+/*
+ * Whether label's type is one that means "not confined": 1 yes, 0 no, -1
+ * when label is not user:role:type[:level].
+ */
 static int
 selinux_unconfined(const char *label)
 {
@@ -429,7 +432,7 @@ selinux_unconfined(const char *label)
 
 	for (i = 0; i < 2; i++)		/* user:role:type:level */
 		if ((p = strchr(p, ':')) == NULL)
-			return -1;
+			return -1;	/* not an error: not a label */
 		else
 			p++;
 	n = strcspn(p, ":");
@@ -613,10 +616,12 @@ list_add(char *buf, size_t len, const char *name)
 /*
  * Whether our network namespace is the host's when its inode number
  * proves nothing (before 6.18): 1 yes, 0 no, -1 cannot tell, with how it
- * was told in how.  PID 1's link, when we share the host's PIDs and may
- * read it, compares directly; else interfaces that only a host's
- * namespace holds: bridges and veths of a container network, or a NIC
- * that is not an SR-IOV VF (a VF may have been moved into a pod).
+ * was told in how; -2 when the evidence could not be added (out of
+ * memory: the caller, which alone sees -2, reports FA_ERR_NOMEM).  PID
+ * 1's link, when we share the host's PIDs and may read it, compares
+ * directly; else interfaces that only a host's namespace holds: bridges
+ * and veths of a container network, or a NIC that is not an SR-IOV VF (a
+ * VF may have been moved into a pod).
  */
 static int
 net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
@@ -635,13 +640,13 @@ net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
 		return same;
 	}
 	if (t == NULL || t->state != FA_OBS_COMPLETE)
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	/* A NIC not told PF from VF leaves it open. */
 	if (fa_json_get_str(json_object_get(t->data, "unread"),
 	    "net_ifaces_physical") != NULL) {
 		snprintf(how, len, "%s", fa_json_get_str(json_object_get(
 		    t->data, "unread"), "net_ifaces_physical"));
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	}
 	ifs = json_object_get(t->data, "net_ifaces");
 	json_array_foreach(ifs, i, v)
@@ -660,7 +665,7 @@ net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
 		    "net_ifaces_physical", json_deep_copy(phys))) != 0 ? -2 : 1;
 	}
 	if (!json_is_array(ifs))
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	snprintf(how, len, "no host-only interface and no NIC other than an "
 	    "SR-IOV VF is visible");
 	return 0;

@@ -224,7 +224,7 @@ may_connect(const struct fa_snapshot *s, const struct fa_host_creds *cr,
 
 	if (fa_json_get_str(data, "path") == NULL) {
 		*ro = 0;
-		return -1;	/* a snapshot edited by hand */
+		return -1;	/* not an error: cannot tell (no path) */
 	}
 	*ro = (m = fa_host_mount_for(s, fa_json_get_str(data, "path"))) !=
 	    NULL && fa_json_get_bool(m, "read_only", &v) == 0 && v;

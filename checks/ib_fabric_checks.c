@@ -88,7 +88,7 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		if (fa_json_get_int(p.port, "part_enf_in", 0, 1, &in) != 0 ||
 		    fa_json_get_int(p.port, "part_enf_out", 0, 1, &outb) != 0) {
-			r = -1;
+			r = FA_ERR_INPUT;
 			break;
 		}
 		if (examined++ == 0 || (l.count == 0 && !(in && outb))) {

@@ -55,8 +55,8 @@ struct tally {
 
 /*
  * Judge one node's probe: its target, the state it ended in, and d, which
- * holds its node_desc, node_type, mad_status and (CC) cc_key.  0, -1 when
- * d has no consistent cc_key, or FA_ERR_NOMEM.
+ * holds its node_desc, node_type, mad_status and (CC) cc_key.  0,
+ * FA_ERR_INPUT when d has no consistent cc_key, or FA_ERR_NOMEM.
  */
 static int
 judge(struct tally *t, const char *cls, const char *target,
@@ -85,7 +85,7 @@ judge(struct tally *t, const char *cls, const char *target,
 	why = "answered a request carrying key 0: no key, or not enforced";
 	if (strcmp(cls, "cc") == 0) {
 		if (fa_ib_secret_zero(json_object_get(d, "cc_key"), &zero) != 0)
-			return -1;
+			return FA_ERR_INPUT;
 		why = zero ? "CongestionKeyInfo answered with CC_Key 0: no "
 		    "CC_Key check" : "CongestionKeyInfo returned the non-zero "
 		    "CC_Key to a key-0 Get (protect bit 0)";
@@ -102,13 +102,14 @@ judge(struct tally *t, const char *cls, const char *target,
 /*
  * Tally the class's probes: its ib.gmp.key_probes observation (a node
  * entry each), or, from snapshots before it, one ib.gmp.key_probe
- * observation per node.  0, FA_ERR_NOMEM, or with *bad naming the
- * observation: -1 (a CC answer without a consistent cc_key) or -2 (no
- * node list, or a node without a target or a state).
+ * observation per node.  0, FA_ERR_NOMEM, or FA_ERR_INPUT with *bad
+ * naming the observation and *why (static) what is wrong with it: a CC
+ * answer without a consistent cc_key, or no node list, or a node without
+ * a target or a state.
  */
 static int
 tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
-    const struct fa_obs **bad)
+    const struct fa_obs **bad, const char **why)
 {
 	const struct fa_obs *o;
 	const json_t *e;
@@ -123,15 +124,19 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 			continue;
 		*bad = o;
 		t->src = t->probed == 0 ? o : NULL;
+		*why = "has no node list, or a node without a target or a "
+		    "state";
 		if (!json_is_array(json_object_get(o->data, "nodes")))
-			return -2;
+			return FA_ERR_INPUT;
 		json_array_foreach(json_object_get(o->data, "nodes"), i, e) {
 			target = fa_json_get_str(e, "target");
 			if (target == NULL || fa_obs_state_parse(
 			    fa_json_get_str(e, "state"), &st) != 0)
-				return -2;
-			if ((r = judge(t, cls, target, st, e)) != 0)
+				return FA_ERR_INPUT;
+			if ((r = judge(t, cls, target, st, e)) != 0) {
+				*why = "has no consistent cc_key";
 				return r;
+			}
 		}
 	}
 	it = 0;
@@ -141,8 +146,10 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 			continue;
 		*bad = o;
 		t->src = NULL;
-		if ((r = judge(t, cls, o->target, o->state, o->data)) != 0)
+		if ((r = judge(t, cls, o->target, o->state, o->data)) != 0) {
+			*why = "has no consistent cc_key";
 			return r;
+		}
 	}
 	return 0;
 }
@@ -196,6 +203,7 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const char *cls, const char *key_name)
 {
 	const struct fa_obs *bad = NULL, *topo;
+	const char *why = NULL;
 	struct tally t;
 	json_t *ev, *first;
 	long long lost;
@@ -206,16 +214,11 @@ gk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	memset(&t, 0, sizeof(t));
 	if (fa_ib_list_init(&t.l) != 0)
 		return FA_ERR_NOMEM;
-	if ((r = tally(ctx, cls, &t, &bad)) != 0) {
+	if ((r = tally(ctx, cls, &t, &bad, &why)) != 0) {
 		json_decref(t.l.items);
-		if (r == -1)
+		if (r == FA_ERR_INPUT)
 			return fa_results_add(out, c, FA_ST_ERROR, bad->target,
-			    NULL, NULL, "observation %s has no consistent "
-			    "cc_key", bad->id);
-		if (r == -2)
-			return fa_results_add(out, c, FA_ST_ERROR, bad->target,
-			    NULL, NULL, "observation %s has no node list, or a "
-			    "node without a target or a state", bad->id);
+			    NULL, NULL, "observation %s %s", bad->id, why);
 		return r;
 	}
 	if (t.probed == 0) {

@@ -58,11 +58,11 @@ set_probe(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *p)
 	    fa_json_get_int(o->data, "violations_before", 0, 0xffff,
 	    &before) == 0 && fa_json_get_int(o->data, "violations_after", 0,
 	    0xffff, &after) == 0 && (after > before || after == 0xffff))
-		return -1;
+		return -1;	/* not an error: dropped, a key is set */
 	return 0;
 }
 
-/* Port facts: key state and protection; 0 ok, -1 malformed. */
+/* Port facts: key state and protection; 0 ok, FA_ERR_INPUT malformed. */
 static int
 port_key(const struct fa_ib_port_ref *p, int *zero, long long *prot,
     long long *lease)
@@ -72,7 +72,7 @@ port_key(const struct fa_ib_port_ref *p, int *zero, long long *prot,
 	if (fa_ib_secret_zero(k, zero) != 0 ||
 	    fa_json_get_int(p->port, "mkey_protect", 0, 3, prot) != 0 ||
 	    fa_json_get_int(p->port, "mkey_lease", 0, 65535, lease) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	return 0;
 }
 
@@ -136,10 +136,8 @@ mk_eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;	/* switch M_Key lives in port 0 */
 		if (!p.info)
 			continue;	/* unobserved: the gate below */
-		if (port_key(&p, &zero, &prot, &lease) != 0) {
-			r = -1;
+		if ((r = port_key(&p, &zero, &prot, &lease)) != 0)
 			break;
-		}
 		examined++;
 		if (!zero || prot == 1)
 			keyed++;

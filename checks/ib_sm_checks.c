@@ -45,7 +45,7 @@ sm_port_protect(const struct fa_eval_ctx *ctx, const struct fa_obs *o)
 	    0 || fa_ib_find_port(topo, NULL, guid, &p) != 1) &&
 	    (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
 	    fa_ib_find_port(topo, NULL, guid, &p) != 1)))
-		return -1;
+		return -1;	/* not an error: unknown */
 	(void)fa_json_get_int(p.port, "mkey_protect", 0, 3, &prot);
 	return prot;
 }
@@ -201,8 +201,8 @@ sm_find(struct sm_set *s, uint64_t guid, long long lid)
 
 /*
  * The port an SM runs on, from the topology: the CA port or switch port 0
- * with its GUID, else the one whose LID it is.  1 found, 0 not, -1 a
- * malformed topology.
+ * with its GUID, else the one whose LID it is.  1 found, 0 not,
+ * FA_ERR_INPUT on a malformed topology.
  */
 static int
 sm_port_of(const struct fa_obs *topo, const struct sm_ent *e,
@@ -223,7 +223,10 @@ sm_port_of(const struct fa_obs *topo, const struct sm_ent *e,
 	return r;
 }
 
-/* Fill in where the SM runs: from its SMInfo observation, else discovery. */
+/*
+ * Fill in where the SM runs: from its SMInfo observation, else discovery.
+ * 0, or FA_ERR_INPUT on a malformed topology.
+ */
 static int
 sm_resolve(const struct fa_obs *topo, struct sm_ent *e)
 {

@@ -19,18 +19,18 @@ fa_ib_secret_zero(const json_t *secret, int *zero)
 
 	if (!json_is_object(secret) ||
 	    fa_json_get_bool(secret, "zero", zero) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	v = fa_json_get_str(secret, "value");
 	if (v == NULL)
-		return -1;
+		return FA_ERR_INPUT;
 	if (strcmp(v, FA_REDACTED) == 0)
 		return 0;
 	if (fa_parse_hex64(v, &key, NULL) != 0 || (key == 0) != (*zero != 0))
-		return -1;
+		return FA_ERR_INPUT;
 	/* A well_known fact, where present, must agree with the value too. */
 	if (fa_json_get_bool(secret, "well_known", &wk) == 0 &&
 	    (key <= 1) != (wk != 0))
-		return -1;
+		return FA_ERR_INPUT;
 	return 0;
 }
 
@@ -83,7 +83,7 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
 		ref->node = json_array_get(nodes, *ni);
 		ports = json_object_get(ref->node, "ports");
 		if (!json_is_array(ports))
-			return -1;
+			return FA_ERR_INPUT;
 		if (*pi >= json_array_size(ports)) {
 			(*ni)++;
 			*pi = 0;
@@ -102,7 +102,7 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
 		    fa_json_get_int(ref->port, "num", 0, 255, &ref->num) != 0 ||
 		    (ref->info && fa_json_get_int(ref->port, "lid", 0, 0xffff,
 		    &ref->lid) != 0))
-			return -1;
+			return FA_ERR_INPUT;
 		return 1;
 	}
 	return 0;

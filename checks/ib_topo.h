@@ -37,7 +37,8 @@ struct fa_ib_port_ref {
 
 /*
  * The "zero" fact of a secret object, checked against its value when the
- * value was not redacted.  0 with *zero set, or -1 when absent/inconsistent.
+ * value was not redacted.  0 with *zero set, or FA_ERR_INPUT when absent
+ * or inconsistent.
  */
 int fa_ib_secret_zero(const json_t *secret, int *zero);
 
@@ -59,7 +60,7 @@ const struct fa_obs *fa_ib_local_obs(const struct fa_snapshot *s);
 
 /*
  * Iterate every port of the topology: *ni and *pi start at 0.  Returns 1
- * with *ref filled, 0 at the end, -1 on a malformed member.
+ * with *ref filled, 0 at the end, FA_ERR_INPUT on a malformed member.
  */
 int fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
     struct fa_ib_port_ref *ref);
@@ -82,7 +83,8 @@ void fa_ib_index_free(struct fa_ib_port_index *ix);
 
 /*
  * Find the CA port, or switch port 0, with this port GUID (the first in
- * topology order); 1, 0, -1.  ix may be NULL (a linear search).
+ * topology order): 1 found, 0 not, FA_ERR_INPUT on a malformed member.  ix
+ * may be NULL (a linear search).
  */
 int fa_ib_find_port(const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t guid,

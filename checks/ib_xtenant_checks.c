@@ -47,7 +47,7 @@ candidate(enum fa_ib_owner own)
 
 /*
  * Next PathRecord observation about a foreign or unknown-owner port; 1, 0
- * at end, <0 bad.
+ * at end, FA_ERR_INPUT on a malformed observation or topology.
  */
 /*
  * A PathRecord observation whose records were read: answered whole, or
@@ -78,9 +78,10 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 
 	while ((w->o = fa_snapshot_next(ctx->snap, KIND_PR, it)) != NULL) {
 		if (fa_json_get_u64(w->o->data, "port_guid", &guid) != 0)
-			return -1;
+			return FA_ERR_INPUT;
+		/* a malformed port hides the rest */
 		if ((r = fa_ib_find_port(topo, ix, guid, &w->ref)) < 0)
-			return -1;	/* a malformed port hides the rest */
+			return FA_ERR_INPUT;
 		if (r == 0)
 			continue;	/* not a port discovery saw */
 		/* A cut answer keeps the records it read: each is a path. */
@@ -89,7 +90,7 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 		    (fa_json_get_int(w->o->data, "records", 0, 1 << 20,
 		    &w->records) != 0 || (w->records > 0 &&
 		    !json_is_array(json_object_get(w->o->data, "pkeys")))))
-			return -1;
+			return FA_ERR_INPUT;
 		if (candidate(w->own = fa_ib_owner(ctx, &w->ref, self)))
 			return 1;
 	}
@@ -119,9 +120,11 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 #define MAX_PKEYS	2048
 
 /*
- * The pkeys[] of a P_Key table observation, parsed; count or -1.  An
- * entry whose base (low 15 bits) is 0 names no partition and matches
- * nothing (IBA vol. 1 10.9.1): it is left out.
+ * The pkeys[] of a P_Key table observation, parsed: the count, or
+ * FA_ERR_INPUT (no array, or an entry not a 16-bit value) or FA_ERR_TOOBIG
+ * (more than MAX_PKEYS entries).  An entry whose base (low 15 bits) is 0
+ * names no partition and matches nothing (IBA vol. 1 10.9.1): it is left
+ * out.
  */
 static int
 pkeys_of(const struct fa_obs *o, uint16_t *out)
@@ -131,19 +134,24 @@ pkeys_of(const struct fa_obs *o, uint16_t *out)
 	size_t i;
 	int n = 0;
 
-	if (!json_is_array(a) || json_array_size(a) > MAX_PKEYS)
-		return -1;
+	if (!json_is_array(a))
+		return FA_ERR_INPUT;
+	if (json_array_size(a) > MAX_PKEYS)
+		return FA_ERR_TOOBIG;
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v) || fa_parse_u64(json_string_value(v), 0,
 		    0xffff, &pk, NULL) != 0)
-			return -1;
+			return FA_ERR_INPUT;
 		if ((pk & 0x7fff) != 0)
 			out[n++] = (uint16_t)pk;
 	}
 	return n;
 }
 
-/* The tenant port's own table: count, 0 if absent, -1 if malformed. */
+/*
+ * The tenant port's own table: count, 0 if absent, or as pkeys_of() (a
+ * negative FA_ERR_*) if malformed.
+ */
 static int
 local_pkeys(const struct fa_eval_ctx *ctx, uint16_t *out)
 {
@@ -175,23 +183,27 @@ tenant_part(const struct fa_policy *p, uint16_t base)
 
 /*
  * The partitions a remote table shares with ours, one "0x%04x" string
- * per base, written with the membership bit set: a new array, NULL on a
- * malformed table or ENOMEM.  Shared: the base is in both tables with a
- * full member on one side (IBA vol. 1 10.9.3), or, with pol, it is the
- * base of a tenant_pkey partition, whatever either membership: a foreign
- * member of the tenant's own partition meets every full member of it.
+ * per base, written with the membership bit set: 0 with *out a new array,
+ * FA_ERR_INPUT on a malformed table (whatever pkeys_of() found), or
+ * FA_ERR_NOMEM.  Shared: the base is in both tables with a full member on
+ * one side (IBA vol. 1 10.9.3), or, with pol, it is the base of a
+ * tenant_pkey partition, whatever either membership: a foreign member of
+ * the tenant's own partition meets every full member of it.
  */
-static json_t *
+static int
 shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
-    const struct fa_policy *pol)
+    const struct fa_policy *pol, json_t **out)
 {
 	uint16_t theirs[MAX_PKEYS];
 	json_t *a;
 	char hex[8];
 	int n, i, k, hit;
 
-	if ((n = pkeys_of(o, theirs)) < 0 || (a = json_array()) == NULL)
-		return NULL;
+	*out = NULL;
+	if ((n = pkeys_of(o, theirs)) < 0)
+		return FA_ERR_INPUT;
+	if ((a = json_array()) == NULL)
+		return FA_ERR_NOMEM;
 	for (k = 0; k < n; k++) {
 		hit = tenant_part(pol, theirs[k]);
 		for (i = 0; i < nmine && !hit; i++)
@@ -209,16 +221,17 @@ shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
 		    (unsigned)(uint16_t)(theirs[k] | 0x8000));
 		if (json_array_append_new(a, json_string(hex)) != 0) {
 			json_decref(a);
-			return NULL;
+			return FA_ERR_NOMEM;
 		}
 	}
-	return a;
+	*out = a;
+	return 0;
 }
 
 /*
  * Next remote P_Key table of a foreign or unknown-owner port; 1 with *o,
- * *ref, *own and *shared (new array) set, 0 at the end, -1 on malformed
- * data.
+ * *ref, *own and *shared (new array) set, 0 at the end, FA_ERR_INPUT on
+ * malformed data, or FA_ERR_NOMEM.
  */
 static int
 next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
@@ -243,11 +256,11 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 			continue;
 		if (fa_json_get_u64((*o)->data, "port_guid", &guid) != 0 ||
 		    (r = fa_ib_find_port(topo, ix, guid, ref)) < 0)
-			return -1;
+			return FA_ERR_INPUT;
 		if (r == 0 || !candidate(*own = fa_ib_owner(ctx, ref, self)))
 			continue;
-		if ((*shared = shared_with(mine, nmine, *o, pol)) == NULL)
-			return -1;
+		if ((r = shared_with(mine, nmine, *o, pol, shared)) != 0)
+			return r;
 		return 1;
 	}
 	return 0;
@@ -581,6 +594,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (r < 0 || (r = seen_insert(seen, ref.port_guid)) < 0)
 			return r;
 	}
+	if (r == FA_ERR_NOMEM)
+		return r;
 	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed P_Key table or topology observation");
@@ -932,6 +947,8 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		json_decref(shared);
 	}
+	if (r == FA_ERR_NOMEM)
+		return r;
 	if (r < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "malformed P_Key table or topology observation");

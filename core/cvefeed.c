@@ -137,14 +137,17 @@ fa_feed_title(const char *s)
 	return n > 0 ? fa_strdup(t) : NULL;
 }
 
-/* A copy of s (NULL stays NULL); -1 when s is not a bounded string. */
+/*
+ * A copy of s (NULL stays NULL); FA_ERR_INPUT when s is not a bounded
+ * string (or the copy fails: fa_feed_str does not tell the two apart).
+ */
 static int
 dup_opt(const char *s, char **out)
 {
 	*out = NULL;
 	if (s == NULL)
 		return 0;
-	return (*out = fa_feed_str(s)) != NULL ? 0 : -1;
+	return (*out = fa_feed_str(s)) != NULL ? 0 : FA_ERR_INPUT;
 }
 
 int

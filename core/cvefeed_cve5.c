@@ -45,17 +45,20 @@ struct cve5_kern {
 
 /* ---- the kernel's ranges ------------------------------------------ */
 
-/* "X.Y" of a kernel version "X.Y[.Z][-...]" into out; -1 if none. */
+/*
+ * "X.Y" of a kernel version "X.Y[.Z][-...]" into out: 0, or FA_ERR_INPUT
+ * if v has none.
+ */
 static int
 kline(const char *v, char out[CVE5_LINE_MAX])
 {
 	size_t a = strspn(v, "0123456789"), b;
 
 	if (a == 0 || a > 4 || v[a] != '.')
-		return -1;
+		return FA_ERR_INPUT;
 	b = strspn(v + a + 1, "0123456789");
 	if (b == 0 || b > 4)
-		return -1;
+		return FA_ERR_INPUT;
 	memcpy(out, v, a + 1 + b);
 	out[a + 1 + b] = '\0';
 	return 0;
@@ -64,7 +67,8 @@ kline(const char *v, char out[CVE5_LINE_MAX])
 /*
  * The line after "X.Y" as a lower bound: "X.(Y+1)".  Where the next
  * release is (X+1).0 (4.20 was followed by 5.0), "4.21" still sorts after
- * every 4.20.z and before 5.0, so the bound holds.
+ * every 4.20.z and before 5.0, so the bound holds.  Returns 0, or
+ * FA_ERR_INPUT if line is not "X.Y" or out of range.
  */
 static int
 knext(const char *line, char out[CVE5_LINE_MAX])
@@ -74,15 +78,18 @@ knext(const char *line, char out[CVE5_LINE_MAX])
 
 	x = strtoul(line, &end, 10);
 	if (*end != '.')
-		return -1;
+		return FA_ERR_INPUT;
 	y = strtoul(end + 1, &end, 10);
 	if (*end != '\0' || x > 9999 || y > 9998)
-		return -1;
+		return FA_ERR_INPUT;
 	snprintf(out, CVE5_LINE_MAX, "%lu.%lu", x, y + 1);
 	return 0;
 }
 
-/* a < b under the kernel scheme; NULL is minus infinity. */
+/*
+ * a < b under the kernel scheme; NULL is minus infinity.  Returns 1 or 0,
+ * or FA_ERR_INPUT (*err says why) if a or b is not a kernel version.
+ */
 static int
 klt(const char *a, const char *b, const char **err)
 {
@@ -93,7 +100,7 @@ klt(const char *a, const char *b, const char **err)
 	if (a == NULL)
 		return 1;
 	if (fa_version_cmp(FA_VER_KERNEL, a, b, &c, err) != 0)
-		return -1;
+		return FA_ERR_INPUT;
 	return c < 0;
 }
 

@@ -460,7 +460,9 @@ osv_ranges(struct osv_ctx *c, size_t ai, json_t *aff, enum fa_ver_scheme sch,
  * taken (0 with *rel empty).  The RPM distributions OSV carries, by the
  * major release their os-release VERSION_ID starts with: "AlmaLinux:9",
  * "Rocky Linux:9", "Red Hat:enterprise_linux:9::appstream" (a Red Hat
- * stream other than enterprise_linux is not taken).
+ * stream other than enterprise_linux is not taken).  Returns 0,
+ * FA_ERR_INPUT for an ecosystem of no distribution known here or a release
+ * that is not one, or FA_ERR_TOOBIG for a release longer than relsz - 1.
  */
 static int
 osv_release(const char *eco, const char **os, char *rel, size_t relsz)
@@ -492,13 +494,15 @@ osv_release(const char *eco, const char **os, char *rel, size_t relsz)
 		if (!isdigit((unsigned char)eco[0]))
 			return 0;	/* Pro:, FIPS: ... */
 	} else
-		return -1;
+		return FA_ERR_INPUT;
 	n = strcspn(eco, ":");
-	if (n == 0 || n >= relsz)
-		return -1;
+	if (n == 0)
+		return FA_ERR_INPUT;
+	if (n >= relsz)
+		return FA_ERR_TOOBIG;
 	for (i = 0; i < n; i++)
 		if (!isalnum((unsigned char)eco[i]) && eco[i] != '.')
-			return -1;
+			return FA_ERR_INPUT;
 	memcpy(rel, eco, n);
 	rel[n] = '\0';
 	return 0;

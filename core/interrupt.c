@@ -66,7 +66,10 @@ mask(int how, sigset_t *old)
 	sigprocmask(how, &set, old);
 }
 
-/* The handled signals' action: fn, one run at a time; 0 or -1. */
+/*
+ * The handled signals' action: fn, one run at a time; 0, or FA_ERR_IO
+ * (errno kept) if sigaction(2) fails.
+ */
 static int
 set_action(void (*fn)(int))
 {
@@ -78,7 +81,7 @@ set_action(void (*fn)(int))
 	sigfillset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (sigaction(sigs[i], &sa, NULL) != 0)
-			return -1;
+			return FA_ERR_IO;
 	return 0;
 }
 

@@ -64,17 +64,18 @@ fa_severity_name(enum fa_severity s)
 	return (unsigned)s < FA_SEV_MAX ? severity_names[s] : "?";
 }
 
+/* The index of s among the n names, or FA_ERR_NOTFOUND (s NULL too). */
 static int
 lookup(const char *const *names, int n, const char *s)
 {
 	int i;
 
 	if (s == NULL)
-		return -1;
+		return FA_ERR_NOTFOUND;
 	for (i = 0; i < n; i++)
 		if (strcmp(names[i], s) == 0)
 			return i;
-	return -1;
+	return FA_ERR_NOTFOUND;
 }
 
 int

@@ -171,7 +171,7 @@ nomem(struct pctx *c)
 
 /*
  * Split one line (no newline, no NUL) into tokens in c->line.  Returns the
- * number of tokens, or -1 after reporting an error.
+ * number of tokens, or FA_ERR_INPUT after reporting an error.
  */
 static int
 tokenize(struct pctx *c, unsigned lno, const char *s, size_t len)
@@ -208,7 +208,7 @@ tokenize(struct pctx *c, unsigned lno, const char *s, size_t len)
 						    "(only \\\" and \\\\ are "
 						    "allowed)",
 						    vis(v, sizeof(v), vb));
-						return -1;
+						return FA_ERR_INPUT;
 					}
 					ch = s[i + 1];
 					i++;
@@ -229,7 +229,7 @@ tokenize(struct pctx *c, unsigned lno, const char *s, size_t len)
 		}
 		if (quoted) {
 			perr(c, lno, "unterminated quoted string");
-			return -1;
+			return FA_ERR_INPUT;
 		}
 		c->line[o++] = '\0';
 		ntok++;
@@ -251,7 +251,10 @@ all_digits(const char *s, int hex)
 	return 1;
 }
 
-/* A GUID: 0x and 1-16 hex digits, not zero.  0 on success. */
+/*
+ * A GUID: 0x and 1-16 hex digits, not zero.  0 on success, or FA_ERR_INPUT
+ * after reporting an error.
+ */
 static int
 parse_guid(struct pctx *c, unsigned lno, const char *s, uint64_t *out)
 {
@@ -262,41 +265,45 @@ parse_guid(struct pctx *c, unsigned lno, const char *s, uint64_t *out)
 	    !all_digits(s + 2, 1)) {
 		perr(c, lno, "invalid GUID '%s' (expected 0x followed by "
 		    "1-16 hex digits)", vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	if (strlen(s + 2) > 16) {
 		perr(c, lno, "invalid GUID '%s' (more than 16 hex digits)",
 		    vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	if (fa_parse_hex64(s, out, &errstr) != 0) {
 		perr(c, lno, "invalid GUID '%s' (%s)", vis(v, sizeof(v), s),
 		    errstr != NULL ? errstr : "invalid");
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	if (*out == 0) {
 		perr(c, lno, "invalid GUID '%s' (must not be zero)",
 		    vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	return 0;
 }
 
-/* A number: decimal digits, or 0x and hex digits. */
+/*
+ * A number in [min, max]: decimal digits, or 0x and hex digits.  0, or
+ * FA_ERR_INPUT (nothing reported: the caller says what was expected).
+ */
 static int
 parse_num(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		if (!all_digits(s + 2, 1))
-			return -1;
+			return FA_ERR_INPUT;
 	} else if (!all_digits(s, 0))
-		return -1;
-	return fa_parse_u64(s, min, max, out, NULL) == 0 ? 0 : -1;
+		return FA_ERR_INPUT;
+	return fa_parse_u64(s, min, max, out, NULL) == 0 ? 0 : FA_ERR_INPUT;
 }
 
 /*
  * ADDR/PREFIX, or with allow_bare a lone ADDR as a /32 or /128.  Host bits
- * must be clear.  0 on success.
+ * must be clear.  0 on success, or FA_ERR_INPUT after reporting an
+ * error.
  */
 static int
 parse_cidr(struct pctx *c, unsigned lno, const char *s, int allow_bare,
@@ -313,12 +320,12 @@ parse_cidr(struct pctx *c, unsigned lno, const char *s, int allow_bare,
 	if (slash == NULL && !allow_bare) {
 		perr(c, lno, "missing prefix length in '%s' (expected "
 		    "ADDR/PREFIX)", vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	if (alen == 0 || alen >= sizeof(addr)) {
 		perr(c, lno, "invalid IP address in '%s'",
 		    vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	memcpy(addr, s, alen);
 	addr[alen] = '\0';
@@ -331,7 +338,7 @@ parse_cidr(struct pctx *c, unsigned lno, const char *s, int allow_bare,
 	} else {
 		perr(c, lno, "invalid IP address in '%s'",
 		    vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	if (slash == NULL)
 		prefix = maxp;
@@ -339,7 +346,7 @@ parse_cidr(struct pctx *c, unsigned lno, const char *s, int allow_bare,
 	    parse_num(slash + 1, 0, maxp, &prefix) != 0) {
 		perr(c, lno, "invalid prefix length in '%s' (expected 0-%u)",
 		    vis(v, sizeof(v), s), maxp);
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	out->prefix = (unsigned)prefix;
 	for (i = 0; i < maxp / 8; i++) {
@@ -350,13 +357,16 @@ parse_cidr(struct pctx *c, unsigned lno, const char *s, int allow_bare,
 		if (out->addr[i] & (uint8_t)~mask) {
 			perr(c, lno, "host bits set in %s",
 			    vis(v, sizeof(v), s));
-			return -1;
+			return FA_ERR_INPUT;
 		}
 	}
 	return 0;
 }
 
-/* The check ID of a severity or waive line: valid and published. */
+/*
+ * The check ID of a severity or waive line: valid and published.  0, or
+ * FA_ERR_INPUT after reporting an error.
+ */
 static int
 parse_check_id(struct pctx *c, unsigned lno, const char *s)
 {
@@ -364,7 +374,7 @@ parse_check_id(struct pctx *c, unsigned lno, const char *s)
 
 	if (!fa_check_id_valid(s) || !fa_check_id_known(s)) {
 		perr(c, lno, "unknown check ID '%s'", vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	return 0;
 }
@@ -582,7 +592,11 @@ kw_tenant_subnet(struct pctx *c, unsigned lno, int argc, char **argv)
 	    &c->p->n_tenant_subnet);
 }
 
-/* icmp, tcp/PORT[,PORT...] or udp/PORT[,PORT...] into t->probes. */
+/*
+ * icmp, tcp/PORT[,PORT...] or udp/PORT[,PORT...] into t->probes.  0;
+ * FA_ERR_INPUT after reporting an error (the valid ports are kept); or
+ * FA_ERR_NOMEM (c->nomem set).
+ */
 static int
 parse_probe(struct pctx *c, unsigned lno, const char *s,
     struct fa_pol_target *t)
@@ -611,7 +625,7 @@ parse_probe(struct pctx *c, unsigned lno, const char *s,
 		perr(c, lno, "invalid probe '%s' (expected icmp, "
 		    "tcp/PORT[,PORT...] or udp/PORT[,PORT...])",
 		    vis(v, sizeof(v), s));
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	for (p = s + 4;; p = end + 1) {
 		size_t plen;
@@ -636,7 +650,7 @@ parse_probe(struct pctx *c, unsigned lno, const char *s,
 		if (end == NULL)
 			break;
 	}
-	return bad ? -1 : 0;
+	return bad ? FA_ERR_INPUT : 0;
 }
 
 static void

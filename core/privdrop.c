@@ -61,7 +61,9 @@ kept(cap_value_t c, const cap_value_t *keep, int nkeep)
 /*
  * The process's sets hold nothing outside keep (the bounding set too if
  * `bound`: it can only shrink with CAP_SETPCAP, so after the drop it keeps
- * what was kept, harmless under no_new_privs); 0 or -1.
+ * what was kept, harmless under no_new_privs).  0; FA_ERR_IO (errno kept)
+ * if cap_get_proc(3) fails; FA_ERR_INTERNAL if a set holds more than keep
+ * (the drop did not take).
  */
 static int
 verify_caps(const cap_value_t *keep, int nkeep, int bound)
@@ -72,7 +74,7 @@ verify_caps(const cap_value_t *keep, int nkeep, int bound)
 	int bad = 0;
 
 	if ((cur = cap_get_proc()) == NULL)
-		return -1;
+		return FA_ERR_IO;
 	for (c = 0; c <= CAP_LAST_CAP && !bad; c++) {
 		if (kept(c, keep, nkeep))
 			continue;
@@ -83,10 +85,14 @@ verify_caps(const cap_value_t *keep, int nkeep, int bound)
 			bad = 1;
 	}
 	cap_free(cur);
-	return bad ? -1 : 0;
+	return bad ? FA_ERR_INTERNAL : 0;
 }
 
-/* Permitted and effective: exactly keep; inheritable: none. */
+/*
+ * Permitted and effective: exactly keep; inheritable: none.  0;
+ * FA_ERR_NOMEM; FA_ERR_INPUT if keep holds a capability libcap refuses;
+ * FA_ERR_IO (errno kept) if cap_set_proc(3) fails.
+ */
 static int
 set_caps(const cap_value_t *keep, int nkeep)
 {
@@ -94,10 +100,13 @@ set_caps(const cap_value_t *keep, int nkeep)
 	int r;
 
 	if ((c = cap_init()) == NULL)
-		return -1;
-	r = nkeep > 0 && (cap_set_flag(c, CAP_PERMITTED, nkeep, keep,
+		return FA_ERR_NOMEM;
+	if (nkeep > 0 && (cap_set_flag(c, CAP_PERMITTED, nkeep, keep,
 	    CAP_SET) != 0 || cap_set_flag(c, CAP_EFFECTIVE, nkeep, keep,
-	    CAP_SET) != 0) ? -1 : cap_set_proc(c);
+	    CAP_SET) != 0))
+		r = FA_ERR_INPUT;
+	else
+		r = cap_set_proc(c) != 0 ? FA_ERR_IO : 0;
 	cap_free(c);
 	return r;
 }

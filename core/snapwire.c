@@ -14,12 +14,16 @@
 
 /* ---- writing -------------------------------------------------------- */
 
-/* One document (stolen) and a newline; 0 or -1. */
+/*
+ * One document (stolen) and a newline: 0, FA_ERR_NOMEM if j is NULL (it
+ * could not be built), or FA_ERR_IO if writing fails.
+ */
 static int
 put_doc(FILE *out, json_t *j)
 {
-	int r = j == NULL || json_dumpf(j, out, JSON_COMPACT) != 0 ||
-	    fputc('\n', out) == EOF ? -1 : 0;
+	int r = j == NULL ? FA_ERR_NOMEM :
+	    json_dumpf(j, out, JSON_COMPACT) != 0 ||
+	    fputc('\n', out) == EOF ? FA_ERR_IO : 0;
 
 	json_decref(j);
 	return r;

@@ -41,7 +41,10 @@ ipv4_targets(const struct fa_policy *p, uint8_t (*out)[4], size_t max)
 	return (int)n;
 }
 
-/* The port's own VLAN for double tagging: LLDP PVID heard, else policy. */
+/*
+ * The port's own VLAN for double tagging: LLDP PVID heard, else policy;
+ * -1 (*src says so) when neither names one.
+ */
 static long
 outer_vlan(const struct fa_snapshot *snap, const char *iface,
     const struct fa_policy *p, const char **src)
@@ -64,7 +67,7 @@ outer_vlan(const struct fa_snapshot *snap, const char *iface,
 		return (long)p->tenant_vlan[0].value;
 	}
 	*src = "none known: no double-tagged probe";
-	return -1;
+	return -1;	/* not an error: no outer VLAN known */
 }
 
 static size_t

@@ -118,7 +118,10 @@ neigh_json(struct rtnl_neigh *n)
 	    "state", st);
 }
 
-/* Append every object of cache c, as fn makes it, to a (max entries). */
+/*
+ * Append every object of cache c, as fn makes it, to a (max entries).  0,
+ * or FA_ERR_NOMEM.
+ */
 static int
 dump_cache(struct nl_cache *c, json_t *a, json_t *(*fn)(void *),
     size_t max)
@@ -128,7 +131,7 @@ dump_cache(struct nl_cache *c, json_t *a, json_t *(*fn)(void *),
 	for (o = c != NULL ? nl_cache_get_first(c) : NULL; o != NULL &&
 	    json_array_size(a) < max; o = nl_cache_get_next(o))
 		if (json_array_append_new(a, fn(o)) != 0)
-			return -1;
+			return FA_ERR_NOMEM;
 	return 0;
 }
 
@@ -154,7 +157,7 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	json_t *ls = json_array(), *as = json_array(), *rs = json_array(),
 	    *ns = json_array();
 	char *reason = NULL;
-	int err = 0, r;
+	int err = 0, nomem = 0, r;
 
 	if (ls == NULL || as == NULL || rs == NULL || ns == NULL ||
 	    (sk = nl_socket_alloc()) == NULL) {
@@ -168,25 +171,29 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	    (err = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links)) < 0 ||
 	    (err = rtnl_addr_alloc_cache(sk, &addrs)) < 0 ||
 	    (err = rtnl_route_alloc_cache(sk, AF_UNSPEC, 0, &routes)) < 0 ||
-	    (err = rtnl_neigh_alloc_cache(sk, &neighs)) < 0)
-		reason = fa_strfmt("netlink: %s", nl_geterror(err));
+	    (err = rtnl_neigh_alloc_cache(sk, &neighs)) < 0) {
+		/* err is libnl's -NLE_*, not an FA_ERR_* */
+		if ((reason = fa_strfmt("netlink: %s", nl_geterror(err))) ==
+		    NULL)
+			nomem = 1;
+	}
 	if (dump_cache(routes, rs, route_fn, 4096) != 0 ||
 	    dump_cache(neighs, ns, neigh_fn, 4096) != 0)
-		err = -1;
+		nomem = 1;
 	for (o = links != NULL ? nl_cache_get_first(links) : NULL; o != NULL;
 	    o = nl_cache_get_next(o))
 		if (json_array_append_new(ls, link_json((struct rtnl_link *)o)))
-			err = -1;
+			nomem = 1;
 	for (o = addrs != NULL ? nl_cache_get_first(addrs) : NULL; o != NULL;
 	    o = nl_cache_get_next(o))
 		if (json_array_append_new(as, addr_json((struct rtnl_addr *)o)))
-			err = -1;
+			nomem = 1;
 	nl_cache_free(links);
 	nl_cache_free(addrs);
 	nl_cache_free(routes);
 	nl_cache_free(neighs);
 	nl_socket_free(sk);
-	if (err == -1 && reason == NULL) {
+	if (nomem && reason == NULL) {
 		json_decref(ls);
 		json_decref(as);
 		json_decref(rs);

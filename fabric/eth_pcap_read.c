@@ -703,7 +703,12 @@ fa_eth_read_pcap_fd(int fd, const char *name, unsigned long long max_frames,
 	return fa_eth_read_pcap_stream(f, name, max_frames, snap, why);
 }
 
-/* path opened for reading if it is a regular file: fd, or -1 with *why. */
+/*
+ * path opened for reading if it is a regular file: fd; or, with *why,
+ * FA_ERR_IO if open(2) or fstat(2) fails, FA_ERR_INPUT if path is not a
+ * regular file.  (The callers report either as FA_ERR_INPUT: the path was
+ * the user's.)
+ */
 static int
 open_regular(const char *path, char **why)
 {
@@ -713,17 +718,17 @@ open_regular(const char *path, char **why)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 	    O_NONBLOCK)) < 0) {
 		(void)fa_why(why, "%s", strerror(errno));
-		return -1;
+		return FA_ERR_IO;
 	}
 	if (fstat(fd, &st) != 0) {
 		(void)fa_why(why, "%s", strerror(errno));
 		close(fd);
-		return -1;
+		return FA_ERR_IO;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		(void)fa_why(why, "not a regular file");
 		close(fd);
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	return fd;
 }

@@ -19,6 +19,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_tls.h"
 
@@ -33,7 +34,10 @@ now_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* A connected non-blocking socket, or -1. */
+/*
+ * A connected non-blocking socket, or FA_ERR_IO (socket(2) or connect(2)
+ * failed, or the connection did not complete in FA_TLS_CONNECT_MS).
+ */
 static int
 dial(const struct sockaddr *sa, socklen_t salen)
 {
@@ -43,7 +47,7 @@ dial(const struct sockaddr *sa, socklen_t salen)
 
 	if ((fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0)) < 0)
-		return -1;
+		return FA_ERR_IO;
 	if (connect(fd, sa, salen) != 0) {
 		p.fd = fd;
 		p.events = POLLOUT;
@@ -51,7 +55,7 @@ dial(const struct sockaddr *sa, socklen_t salen)
 		    1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &sl) != 0 ||
 		    e != 0) {
 			close(fd);
-			return -1;
+			return FA_ERR_IO;
 		}
 	}
 	return fd;

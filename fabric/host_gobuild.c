@@ -415,6 +415,7 @@ put_utf8(char **q, uint32_t c)
 	*q = (char *)o;
 }
 
+/* The value of hex digit c, or -1 if c is not one. */
 static int
 hexval(int c)
 {
@@ -424,10 +425,10 @@ hexval(int c)
 		return c - 'a' + 10;
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
-	return -1;
+	return -1;	/* not an error: not a hex digit */
 }
 
-/* n hex digits at p as a number, or -1. */
+/* n hex digits at p as a number, or FA_ERR_INPUT. */
 static long
 hexnum(const char *p, const char *end, unsigned n)
 {
@@ -435,16 +436,19 @@ hexnum(const char *p, const char *end, unsigned n)
 	unsigned i;
 
 	if ((size_t)(end - p) < n)
-		return -1;
+		return FA_ERR_INPUT;
 	for (i = 0; i < n; i++) {
 		if (hexval((unsigned char)p[i]) < 0)
-			return -1;
+			return FA_ERR_INPUT;
 		v = v * 16 + hexval((unsigned char)p[i]);
 	}
 	return v;
 }
 
-/* One escape after '\' at *p: append it at *q.  -1 if malformed. */
+/*
+ * One escape after '\' at *p: append it at *q.  0, or FA_ERR_INPUT if
+ * malformed.
+ */
 static int
 unescape(const char **p, const char *end, char **q)
 {
@@ -454,7 +458,7 @@ unescape(const char **p, const char *end, char **q)
 	unsigned n;
 
 	if (*p >= end)
-		return -1;
+		return FA_ERR_INPUT;
 	if (**p != '\0' && (c = strchr(from, **p)) != NULL) {
 		*(*q)++ = to[c - from];
 		(*p)++;
@@ -463,7 +467,7 @@ unescape(const char **p, const char *end, char **q)
 	n = **p == 'x' ? 2 : **p == 'u' ? 4 : **p == 'U' ? 8 : 0;
 	if (n != 0) {
 		if ((v = hexnum(*p + 1, end, n)) < 0 || v > 0x10ffff)
-			return -1;
+			return FA_ERR_INPUT;
 		if (n == 2)
 			*(*q)++ = (char)v;
 		else
@@ -473,7 +477,7 @@ unescape(const char **p, const char *end, char **q)
 	}
 	if (end - *p < 3 || (*p)[0] < '0' || (*p)[0] > '3' || (*p)[1] < '0' ||
 	    (*p)[1] > '7' || (*p)[2] < '0' || (*p)[2] > '7')
-		return -1;
+		return FA_ERR_INPUT;
 	*(*q)++ = (char)(((*p)[0] - '0') * 64 + ((*p)[1] - '0') * 8 +
 	    (*p)[2] - '0');
 	*p += 3;
@@ -710,7 +714,11 @@ sym_decode(const struct elf *e, const unsigned char *b, struct sym *y)
 	}
 }
 
-/* Which version variable symbol y names (index), or -1. */
+/*
+ * Which version variable symbol y names (index), or -1 if none: a name
+ * outside the string table, or unreadable, names none (the caller skips
+ * the symbol).
+ */
 static int
 sym_which(const struct elf *e, const struct shdr *str, const struct sym *y)
 {
@@ -719,18 +727,18 @@ sym_which(const struct elf *e, const struct shdr *str, const struct sym *y)
 	size_t i, l;
 
 	if (y->name >= str->size)
-		return -1;
+		return -1;	/* not an error: no name, so none */
 	n = str->size - y->name < sizeof(name) ? str->size - y->name :
 	    sizeof(name);
 	if (str->off > UINT64_MAX - y->name ||
 	    src_read(e->src, str->off + y->name, name, n, NULL) != 0)
-		return -1;
+		return -1;	/* not an error: name unreadable, so none */
 	for (i = 0; i < FA_GOBUILD_NSYM; i++) {
 		l = strlen(fa_gobuild_symvars[i]) + 1;
 		if (l <= n && memcmp(name, fa_gobuild_symvars[i], l) == 0)
 			return (int)i;
 	}
-	return -1;
+	return -1;	/* not an error: not a version variable */
 }
 
 /* The string variable at y: a printable value, or nothing. */
@@ -1250,7 +1258,7 @@ open_in_root(const struct fa_sysroot *root, const char *path,
 	return 0;
 }
 
-/* Set key to a sanitised copy of s, or null.  -1 on ENOMEM. */
+/* Set key to a sanitised copy of s, or null.  0, or FA_ERR_NOMEM. */
 static int
 set_str(json_t *o, const char *key, const char *s)
 {
@@ -1258,10 +1266,12 @@ set_str(json_t *o, const char *key, const char *s)
 	int r;
 
 	if (s == NULL)
-		return json_object_set_new(o, key, json_null());
+		return json_object_set_new(o, key, json_null()) != 0 ?
+		    FA_ERR_NOMEM : 0;
 	if ((c = fa_str_sanitize(s, strlen(s))) == NULL)
-		return -1;
-	r = json_object_set_new(o, key, json_string(c));
+		return FA_ERR_NOMEM;
+	r = json_object_set_new(o, key, json_string(c)) != 0 ?
+	    FA_ERR_NOMEM : 0;
 	free(c);
 	return r;
 }

@@ -73,7 +73,7 @@ octal_escape(const char *s)
 }
 
 /* Undo \ooo escapes in place.  strict: any other backslash is a fault
- * (-1); else it is kept as written. */
+ * (FA_ERR_INPUT); else it is kept as written.  0 otherwise. */
 static int
 unescape(char *s, int strict)
 {
@@ -87,7 +87,7 @@ unescape(char *s, int strict)
 			continue;
 		}
 		if (*s == '\\' && strict)
-			return -1;
+			return FA_ERR_INPUT;
 		*w++ = *s;
 	}
 	*w = '\0';

@@ -68,9 +68,9 @@ fa_ns_is_initial(const char *type, uint64_t inode, unsigned major,
 		if (ns_types[i].major < 6 || major > ns_types[i].major || (major == ns_types[i].major &&
 		    minor >= ns_types[i].minor))
 			return 0;
-		return -1;
+		return -1;	/* not an error: cannot tell */
 	}
-	return -1;
+	return -1;	/* not an error: cannot tell (unknown type) */
 }
 
 /* "6.18.44-fc" -> 6, 18; 0 or FA_ERR_INPUT. */

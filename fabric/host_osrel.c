@@ -14,7 +14,10 @@
 
 #define OSREL_MAX	16384
 
-/* Unquote v (n bytes) into out (size len); 0, or -1 if malformed. */
+/*
+ * Unquote v (n bytes) into out (size len); 0, FA_ERR_INPUT if malformed,
+ * or FA_ERR_TOOBIG if it does not fit.
+ */
 static int
 unquote(const char *v, size_t n, char *out, size_t len)
 {
@@ -24,7 +27,7 @@ unquote(const char *v, size_t n, char *out, size_t len)
 	if (n > 0 && (v[0] == '"' || v[0] == '\'')) {
 		q = v[0];
 		if (n < 2 || v[n - 1] != q)
-			return -1;
+			return FA_ERR_INPUT;
 		i = 1;
 		n--;
 	}
@@ -33,11 +36,11 @@ unquote(const char *v, size_t n, char *out, size_t len)
 		    strchr("\"\\$`", v[i + 1]) != NULL)
 			i++;
 		else if (q == 0 && strchr("\"'\\$` \t", v[i]) != NULL)
-			return -1;
+			return FA_ERR_INPUT;
 		else if (q == '"' && strchr("\"$`", v[i]) != NULL)
-			return -1;
+			return FA_ERR_INPUT;
 		if (o + 1 >= len)
-			return -1;
+			return FA_ERR_TOOBIG;
 		out[o++] = v[i];
 	}
 	out[o] = '\0';

@@ -24,7 +24,10 @@ struct dec {
 	size_t		 kept_unknown;
 };
 
-/* Hex digits (1 to 16) at *p, then one space; *p moves past them. */
+/*
+ * Hex digits (1 to 16) at *p, then one space; *p moves past them.  0, or
+ * FA_ERR_INPUT (*p unmoved).
+ */
 static int
 hex_field(const char **p, unsigned long long *v)
 {
@@ -44,7 +47,7 @@ hex_field(const char **p, unsigned long long *v)
 		*v = *v * 16 + (unsigned long long)d;
 	}
 	if (n == 0 || n > 16 || *s != ' ')
-		return -1;
+		return FA_ERR_INPUT;
 	*p = s + 1;
 	return 0;
 }

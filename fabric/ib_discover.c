@@ -70,7 +70,7 @@ type_name(int type)
 /*
  * Record an unexplored port `num` of node n (desc sanitised): p is NULL
  * or its PortInfo was lost when the port itself was not observed.  0 or
- * -1.
+ * FA_ERR_NOMEM.
  */
 static int
 add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
@@ -89,7 +89,7 @@ add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
 	    0, IB_PORT_PHYS_STATE_F), "why", "peer not reached");
 	if (u == NULL || fa_json_set_u64(u, "guid", n->guid) != 0 ||
 	    json_array_append_new(w->unexplored, u) != 0)
-		return -1;
+		return FA_ERR_NOMEM;
 	if (w->n_unexplored++ >= NAMES_MAX)
 		return 0;
 	s = lost ? fa_strfmt("%s%s%c-0x%016llx/%d (%s, PortInfo unanswered)",
@@ -101,7 +101,7 @@ add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
 	    type_name(n->type)[0], (unsigned long long)n->guid, num,
 	    desc[0] != '\0' ? desc : "NodeDescription unknown", p->base_lid);
 	if (s == NULL)
-		return -1;
+		return FA_ERR_NOMEM;
 	free(w->names);
 	w->names = s;
 	return 0;

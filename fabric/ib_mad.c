@@ -408,7 +408,10 @@ capture(struct fa_mad *m, const struct fa_mad_req *r, enum fa_pcap_dir dir,
 	    mad, len);
 }
 
-/* Encode and send r once; 0, or -1 when the stack refused it. */
+/*
+ * Encode and send r once: 0; FA_ERR_INPUT when libibmad cannot encode it;
+ * FA_ERR_IO when the stack refused the send.
+ */
 static int
 send_one(struct fa_mad *m, struct fa_mad_req *r)
 {
@@ -437,7 +440,7 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	len = mad_build_pkt(m->sbuf, (ib_rpc_t *)&rpc, &r->dest, NULL,
 	    r->datalen > 0 ? r->data : NULL);
 	if (len < 0)
-		return -1;
+		return FA_ERR_INPUT;
 	/* GMPs carry the P_Key at this index of our table (IBA 13.5.3). */
 	if (!is_smp(r->mgmt_class))
 		umad_set_pkey(m->sbuf, (int)r->dest.pkey_idx);
@@ -458,7 +461,7 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	capture(m, r, FA_PCAP_SENT, mad, IB_MAD_SIZE);
 	if (umad_send(m->portid, agent, m->sbuf, len, (int)m->o.timeout_ms,
 	    0) < 0)
-		return -1;
+		return FA_ERR_IO;
 	r->deadline_ms = now_ms() + m->o.timeout_ms;
 	return 0;
 }
@@ -505,7 +508,7 @@ append_inflight(struct fa_mad *m, struct fa_mad_req *r)
 /*
  * (Re)send r, in flight in its slot, with a fresh TID (a late notice about
  * an earlier send must not be taken for the fate of this one), at the end
- * of the deadline list.  0, or -1 when the stack refused it.
+ * of the deadline list.  0, or as send_one() when it could not be sent.
  */
 static int
 resend(struct fa_mad *m, struct fa_mad_req *r)

@@ -24,6 +24,7 @@
  */
 #include <infiniband/mad.h>
 
+#include "../core/errors.h"
 #include "ib_sa_table.h"
 
 /* RMPP header (IBA vol. 1 13.6.2.1), bytes 24-35 of the MAD. */
@@ -50,7 +51,7 @@ fa_sa_table_parse(const uint8_t *msg, size_t len, unsigned min_recsz,
 	*bad = NULL;
 	if (msg == NULL || len < IB_SA_DATA_OFFS) {
 		*bad = "shorter than the SA header";
-		return -1;
+		return FA_ERR_INPUT;
 	}
 	t->recsz = (unsigned)(msg[SA_ATTROFFS_OFFS] << 8 |
 	    msg[SA_ATTROFFS_OFFS + 1]) * 8;
@@ -59,12 +60,12 @@ fa_sa_table_parse(const uint8_t *msg, size_t len, unsigned min_recsz,
 		/* Records but no step between them: none can be read. */
 		if (msg[IB_SA_DATA_OFFS] != 0) {
 			*bad = "records with an AttributeOffset of 0";
-			return -1;
+			return FA_ERR_INPUT;
 		}
 	} else if (t->recsz != 0) {
 		if (t->recsz < min_recsz) {
 			*bad = "records shorter than the attribute";
-			return -1;
+			return FA_ERR_INPUT;
 		}
 		t->n = (unsigned)((len - IB_SA_DATA_OFFS) / t->recsz);
 	}

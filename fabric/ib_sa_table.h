@@ -20,7 +20,8 @@ struct fa_sa_table {
 /*
  * Parse the SA answer `msg` of `len` bytes (the MAD, or the whole RMPP
  * message as the kernel reassembled it), whose records must be at least
- * `min_recsz` bytes.  0, or -1 with *bad set (static) if malformed.
+ * `min_recsz` bytes.  0, or FA_ERR_INPUT with *bad set (static) if
+ * malformed.
  */
 int fa_sa_table_parse(const uint8_t *msg, size_t len, unsigned min_recsz,
     struct fa_sa_table *t, const char **bad);

@@ -264,7 +264,11 @@ held_new(int portid, int agentid, const void *umad, int length,
 	return h;
 }
 
-/* Send now, in flight from here on. */
+/*
+ * Send now, in flight from here on.  As umad_send(3), which it implements
+ * for libibnetdisc: 0, or a negative value (-1 when there is no next
+ * umad_send to hand over to).
+ */
 static int
 do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
     int retries, uint64_t dest)
@@ -275,7 +279,7 @@ do_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	int r;
 
 	if (next == NULL)
-		return -1;
+		return -1;	/* not an error: umad_send(3)'s failure value */
 	tap_mad(FA_PCAP_SENT, umad, length);
 	if (!tap.pacing)
 		return next(portid, agentid, umad, length, timeout_ms, retries);
@@ -525,7 +529,7 @@ umad_recv(int portid, void *umad, int *length, int timeout_ms)
 	int r;
 
 	if (next == NULL)
-		return -1;
+		return -1;	/* not an error: umad_recv(3)'s failure value */
 	/* A held send that failed comes back first, as unanswered. */
 	if ((h = tap.failed) != NULL && length != NULL &&
 	    *length >= h->length) {

@@ -288,11 +288,11 @@ entry(const json_t *n, const json_t *o)
 	    "waived", n != NULL && json_object_get(n, "waived") != NULL);
 }
 
-/* Append entry(n, o) to a; 0 or -1. */
+/* Append entry(n, o) to a; 0 or FA_ERR_NOMEM. */
 static int
 add(json_t *a, const json_t *n, const json_t *o)
 {
-	return json_array_append_new(a, entry(n, o));
+	return json_array_append_new(a, entry(n, o)) != 0 ? FA_ERR_NOMEM : 0;
 }
 
 const char *

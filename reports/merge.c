@@ -154,14 +154,18 @@ bmember(const json_t *o, const char *k, size_t max)
 	return bstr(jstr(o, k), max);
 }
 
-/* Set o[k] = v (stolen); 0 or -1 (v NULL means allocation failed). */
+/*
+ * Set o[k] = v (stolen); 0 or FA_ERR_NOMEM (v NULL means allocation
+ * failed).
+ */
 static int
 put_new(json_t *o, const char *k, json_t *v)
 {
-	return v == NULL ? -1 : json_object_set_new(o, k, v);
+	return v == NULL || json_object_set_new(o, k, v) != 0 ?
+	    FA_ERR_NOMEM : 0;
 }
 
-/* counts[key]++ (key bounded); 0 or -1. */
+/* counts[key]++ (key bounded); 0 or FA_ERR_NOMEM. */
 static int
 count_value(json_t *counts, const char *key)
 {
@@ -177,14 +181,14 @@ count_value(json_t *counts, const char *key)
 		if (b == NULL || (k = fa_strdup(json_string_value(b))) ==
 		    NULL) {
 			json_decref(b);
-			return -1;
+			return FA_ERR_NOMEM;
 		}
 		json_decref(b);
 		key = k;
 	}
 	c = json_object_get(counts, key);
 	r = json_object_set_new(counts, key,
-	    json_integer(json_integer_value(c) + 1));
+	    json_integer(json_integer_value(c) + 1)) != 0 ? FA_ERR_NOMEM : 0;
 	free(k);
 	return r;
 }
@@ -795,7 +799,7 @@ scan_id_ok(const char *s)
 /*
  * The identity members of a merged.nodes entry: node, state, host,
  * scheduler_node, scan_id, file, sha256, signature (and
- * signature_detail).  0 or -1 (ENOMEM).
+ * signature_detail).  0 or FA_ERR_NOMEM.
  */
 static int
 put_identity(json_t *n, const json_t *report, const char *node,
@@ -815,10 +819,10 @@ put_identity(json_t *n, const json_t *report, const char *node,
 	    put_new(n, "sha256", json_string(src->sha256)) != 0 ||
 	    put_new(n, "signature", json_string(src->signature != NULL ?
 	    src->signature : "unchecked")) != 0)
-		return -1;
+		return FA_ERR_NOMEM;
 	if (src->sig_detail != NULL && put_new(n, "signature_detail",
 	    bstr(src->sig_detail, MAX_LINE)) != 0)
-		return -1;
+		return FA_ERR_NOMEM;
 	return 0;
 }
 
@@ -1362,7 +1366,10 @@ list_counts(const json_t *counts)
 	return s;
 }
 
-/* A warning when a value->count map holds more than one value. */
+/*
+ * A warning when a value->count map holds more than one value; 0 or
+ * FA_ERR_NOMEM.
+ */
 static int
 warn_if_mixed(json_t *warnings, const json_t *counts, const char *what)
 {
@@ -1372,10 +1379,11 @@ warn_if_mixed(json_t *warnings, const json_t *counts, const char *what)
 	if (json_object_size(counts) < 2)
 		return 0;
 	if ((l = list_counts(counts)) == NULL)
-		return -1;
+		return FA_ERR_NOMEM;
 	w = fa_strfmt("%s: %s", what, l);
 	free(l);
-	r = w == NULL ? -1 : json_array_append_new(warnings, json_string(w));
+	r = w == NULL || json_array_append_new(warnings, json_string(w)) != 0 ?
+	    FA_ERR_NOMEM : 0;
 	free(w);
 	return r;
 }

@@ -74,7 +74,9 @@ atomic_fail(struct atomic *a, char **why)
 /*
  * Create a temporary file ".NAME.XXXXXX" in the set's directory: the
  * suffix from getentropy(), O_EXCL and O_NOFOLLOW, so nothing already
- * there (a file, a symbolic link) is opened.
+ * there (a file, a symbolic link) is opened.  0, or with errno set
+ * FA_ERR_NOMEM (ENOMEM) or FA_ERR_IO (getentropy(2) or openat(2) failed,
+ * or EEXIST after 100 tries).
  */
 static int
 tmp_create(struct atomic *a, mode_t mode)
@@ -88,11 +90,11 @@ tmp_create(struct atomic *a, mode_t mode)
 
 	for (tries = 0; tries < 100; tries++) {
 		if (getentropy(rnd, sizeof(rnd)) != 0)
-			return -1;
+			return FA_ERR_IO;
 		free(a->tmp);
 		if ((a->tmp = fa_strfmt(".%s.XXXXXX", a->name)) == NULL) {
 			errno = ENOMEM;
-			return -1;
+			return FA_ERR_NOMEM;
 		}
 		len = strlen(a->tmp);
 		t = a->tmp + len - sizeof(rnd);
@@ -101,10 +103,10 @@ tmp_create(struct atomic *a, mode_t mode)
 		a->fd = openat(a->set->dfd, a->tmp, O_WRONLY | O_CREAT |
 		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (a->fd >= 0 || errno != EEXIST)
-			return a->fd >= 0 ? 0 : -1;
+			return a->fd >= 0 ? 0 : FA_ERR_IO;
 	}
 	errno = EEXIST;
-	return -1;
+	return FA_ERR_IO;
 }
 
 /* Create the temporary file beside name; 0 or an error. */
@@ -489,6 +491,10 @@ struct json_out {
 	int		 err;
 };
 
+/*
+ * Hash and write what the buffer holds: 0, or FA_ERR_INTERNAL or
+ * atomic_write()'s error, also kept in o->err.
+ */
 static int
 json_flush(struct json_out *o)
 {
@@ -496,14 +502,18 @@ json_flush(struct json_out *o)
 		return 0;
 	if (EVP_DigestUpdate(o->md, o->buf, o->n) != 1) {
 		o->err = FA_ERR_INTERNAL;
-		return -1;
+		return o->err;
 	}
 	if ((o->err = atomic_write(o->a, o->buf, o->n, o->why)) != 0)
-		return -1;
+		return o->err;
 	o->n = 0;
 	return 0;
 }
 
+/*
+ * A json_dump_callback_t: 0, or -1 as jansson requires (json_flush()
+ * failed: o->err says why).
+ */
 static int
 json_emit(const char *p, size_t len, void *arg)
 {
@@ -512,7 +522,7 @@ json_emit(const char *p, size_t len, void *arg)
 
 	while (len > 0) {
 		if (o->n == JSON_BUF && json_flush(o) != 0)
-			return -1;
+			return -1;	/* not an error: ends jansson's dump */
 		k = JSON_BUF - o->n < len ? JSON_BUF - o->n : len;
 		memcpy(o->buf + o->n, p, k);
 		o->n += k;
@@ -524,7 +534,8 @@ json_emit(const char *p, size_t len, void *arg)
 
 /*
  * Create dir/name atomically with what body() writes through o, hashed on
- * the way; its SHA-256 to sha256 (if not NULL).
+ * the way; its SHA-256 to sha256 (if not NULL).  body() returns 0 or a
+ * negative FA_ERR_* (body_fail()).
  */
 static int
 write_hashed(struct fa_outset *set, const char *name,
@@ -551,10 +562,8 @@ write_hashed(struct fa_outset *set, const char *name,
 	}
 	if ((r = atomic_open(&a, set, name, 0640, why)) != 0)
 		goto out;
-	if (body(&o, arg) != 0 || json_flush(&o) != 0) {
-		r = o.err != 0 ? o.err : FA_ERR_NOMEM;
+	if ((r = body(&o, arg)) != 0 || (r = json_flush(&o)) != 0)
 		goto out;
-	}
 	if (EVP_DigestFinal_ex(o.md, md, &mdlen) != 1 || mdlen != 32) {
 		r = FA_ERR_INTERNAL;
 		goto out;
@@ -578,7 +587,17 @@ struct plain {
 	size_t		 flags;
 };
 
-/* json_dump_callback() fails on our error or out of memory. */
+/*
+ * What a body returns when writing through o failed: o->err when our
+ * json_flush() failed, else FA_ERR_NOMEM (json_dump_callback() and the
+ * like fail on our error or out of memory).
+ */
+static int
+body_fail(const struct json_out *o)
+{
+	return o->err != 0 ? o->err : FA_ERR_NOMEM;
+}
+
 static int
 plain_body(struct json_out *o, const void *arg)
 {
@@ -586,7 +605,7 @@ plain_body(struct json_out *o, const void *arg)
 
 	if (json_dump_callback(p->j, json_emit, o, p->flags) != 0 ||
 	    json_emit("\n", 1, o) != 0)
-		return -1;
+		return body_fail(o);
 	return 0;
 }
 
@@ -631,6 +650,7 @@ struct spliced {
 	void		*arg;
 };
 
+/* json_emit() with ITEM_PAD after each newline; a json_dump_callback_t. */
 static int
 indent_emit(const char *p, size_t len, void *arg)
 {
@@ -642,7 +662,7 @@ indent_emit(const char *p, size_t len, void *arg)
 		k = nl != NULL ? (size_t)(nl - p) + 1 : len;
 		if (json_emit(p, k, arg) != 0 || (nl != NULL &&
 		    json_emit(ITEM_PAD, sizeof(ITEM_PAD) - 1, arg) != 0))
-			return -1;
+			return -1;	/* not an error: ends jansson's dump */
 		p += k;
 		len -= k;
 	}
@@ -656,7 +676,7 @@ spliced_body(struct json_out *o, const void *arg)
 	char *head, *marker = NULL, *at;
 	json_t *it;
 	size_t i;
-	int r = -1, ok;
+	int failed = 1, ok;
 
 	head = json_dumps(sp->head, JSON_INDENT(2) | JSON_SORT_KEYS);
 	marker = fa_strfmt("\n  \"%s\": []", sp->key);
@@ -664,15 +684,15 @@ spliced_body(struct json_out *o, const void *arg)
 		goto out;
 	if ((at = strstr(head, marker)) == NULL || sp->n == 0) {
 		/* No such member, or nothing to put in it. */
-		r = json_emit(head, strlen(head), o) != 0 ||
-		    json_emit("\n", 1, o) != 0 ? -1 : 0;
+		failed = json_emit(head, strlen(head), o) != 0 ||
+		    json_emit("\n", 1, o) != 0;
 		goto out;
 	}
 	if (json_emit(head, (size_t)(at - head) + strlen(marker) - 1, o) != 0)
 		goto out;
 	for (i = 0; i < sp->n; i++) {
 		if ((it = sp->item(i, sp->arg)) == NULL)
-			goto out;	/* r is still -1 */
+			goto out;	/* failed is still 1 */
 		ok = json_emit(i == 0 ? "\n" ITEM_PAD : ",\n" ITEM_PAD,
 		    i == 0 ? 5 : 6, o) == 0 && json_dump_callback(it,
 		    indent_emit, o, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
@@ -683,12 +703,12 @@ spliced_body(struct json_out *o, const void *arg)
 			goto out;
 	}
 	at += strlen(marker) - 1;	/* at its "]" */
-	r = json_emit("\n  ", 3, o) != 0 || json_emit(at, strlen(at), o) != 0 ||
-	    json_emit("\n", 1, o) != 0 ? -1 : 0;
+	failed = json_emit("\n  ", 3, o) != 0 ||
+	    json_emit(at, strlen(at), o) != 0 || json_emit("\n", 1, o) != 0;
 out:
 	free(head);
 	free(marker);
-	return r;
+	return failed ? body_fail(o) : 0;
 }
 
 int

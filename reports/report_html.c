@@ -83,10 +83,10 @@ struct html {
 
 /*
  * Decode one UTF-8 character of at most `left` bytes at p: its code point
- * with *n its length, or -1 for a byte that does not start a well-formed
- * sequence (RFC 3629, section 4).  xmlGetUTF8Char decodes but accepts
- * continuation bytes as leads, overlong forms, surrogates and values above
- * U+10FFFF, so those are refused here.
+ * with *n its length, or FA_ERR_INPUT (*n 1) for a byte that does not
+ * start a well-formed sequence (RFC 3629, section 4).  xmlGetUTF8Char
+ * decodes but accepts continuation bytes as leads, overlong forms,
+ * surrogates and values above U+10FFFF, so those are refused here.
  */
 static int
 utf8_char(const unsigned char *p, size_t left, int *n)
@@ -97,13 +97,13 @@ utf8_char(const unsigned char *p, size_t left, int *n)
 	if (p[0] < 0x80)
 		return p[0];
 	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return -1;
+		return FA_ERR_INPUT;
 	if ((c = xmlGetUTF8Char(p, &len)) < 0)
-		return -1;
+		return FA_ERR_INPUT;
 	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
 	    (len == 4 && c < 0x10000) || c > 0x10ffff ||
 	    (c >= 0xd800 && c <= 0xdfff))
-		return -1;
+		return FA_ERR_INPUT;
 	*n = len;
 	return c;
 }

@@ -321,7 +321,10 @@ fa_key_supported(EVP_PKEY *k, char **why)
 	    "(Ed25519, Ed448, RSA, ECDSA)", name != NULL ? name : "unknown");
 }
 
-/* The pass phrase callback: never prompts, records that one was asked. */
+/*
+ * The pass phrase callback (a pem_password_cb): never prompts, records
+ * that one was asked, and returns -1, OpenSSL's "no pass phrase".
+ */
 static int
 no_passphrase(char *buf, int size, int rwflag, void *u)
 {
@@ -329,7 +332,7 @@ no_passphrase(char *buf, int size, int rwflag, void *u)
 	(void)size;
 	(void)rwflag;
 	*(int *)u = 1;
-	return -1;
+	return -1;	/* not an error: pem_password_cb's "none given" */
 }
 
 static int
@@ -499,7 +502,10 @@ key_md(EVP_PKEY *k)
 	    NULL : "SHA256";
 }
 
-/* Set up ctx to sign or verify with k's scheme; 0 or -1. */
+/*
+ * Set up ctx to sign or verify with k's scheme; 0, or FA_ERR_INTERNAL when
+ * OpenSSL refuses (its error queue says why).
+ */
 static int
 sig_init(EVP_MD_CTX *ctx, EVP_PKEY *k, int verify)
 {
@@ -508,11 +514,11 @@ sig_init(EVP_MD_CTX *ctx, EVP_PKEY *k, int verify)
 	if ((verify ? EVP_DigestVerifyInit_ex(ctx, &pctx, key_md(k), NULL,
 	    NULL, k, NULL) : EVP_DigestSignInit_ex(ctx, &pctx, key_md(k),
 	    NULL, NULL, k, NULL)) != 1)
-		return -1;
+		return FA_ERR_INTERNAL;
 	/* The default, stated: RSASSA-PKCS1-v1_5 (RFC 8017, 8.2). */
 	if (EVP_PKEY_is_a(k, "RSA") &&
 	    EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) != 1)
-		return -1;
+		return FA_ERR_INTERNAL;
 	return 0;
 }
 

@@ -7,7 +7,10 @@
 # the symbols each defines and needs, nm(1), so a call through a header
 # of a third file counts too).  Checks are units: each a designated-
 # initialiser struct fa_check (no macro makes one), each listed in
-# checks/registry.c once.  One PASS: or FAIL: line per rule.
+# checks/registry.c once.  Below scanner/ a function returns 0 (or a count,
+# a boolean, an index) or a negative FA_ERR_* of core/errors.h, so a bare
+# `return -1;` (FA_ERR_NOMEM's value) says "not an error" on its line.
+# One PASS: or FAIL: line per rule.
 # usage: tests/lint-layers.py BUILD_DIR
 import collections
 import glob
@@ -109,6 +112,27 @@ def checks_as_units():
                dup))
 
 
+BARE_RETURN = re.compile(r"\breturn\s*(?:-1|\(\s*-1\s*\))\s*;")
+NOT_AN_ERROR = re.compile(r"/\*\s*not an error:\s*\S[^*]*\*/")
+
+
+def no_bare_return():
+    """Every return -1; or return (-1); below scanner/ carries a
+    /* not an error: WHAT -1 MEANS */ comment on its line: -1 is
+    FA_ERR_NOMEM's value, and a caller that passes a bare one on reports
+    out of memory for what was malformed input or an I/O failure."""
+    bad = []
+    for d in LIBS:
+        for f in sorted(glob.glob(d + "/*.c")):
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                for n, line in enumerate(fh, 1):
+                    if BARE_RETURN.search(line) and \
+                            not NOT_AN_ERROR.search(line):
+                        bad.append("%s:%d" % (f, n))
+    result(not bad, "no bare return -1 below scanner/",
+           "; ".join(bad))
+
+
 def main():
     b = sys.argv[1] if len(sys.argv) > 1 else "build"
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -130,6 +154,7 @@ def main():
     result(not wrong, "each layer includes only the layers below it",
            "; ".join(wrong))
     checks_as_units()
+    no_bare_return()
     found = report_loops("include", loops(inc))
     # Calls: an undefined symbol of one object defined by another.
     objs = [o for d in LIBS for o in sorted(glob.glob("%s/%s/*.o" % (b, d)))

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../core/errors.h"
 #include "../../fabric/ib_sa_table.h"
 
 #define SA_HDR		56	/* MAD 24 + RMPP 12 + SA 20 */
@@ -154,17 +155,20 @@ test_hostile_headers(void **state)
 
 	(void)state;
 	assert_int_equal(fa_sa_table_parse(m, SA_HDR - 1, PR_SIZE, &t, &bad),
-	    -1);
+	    FA_ERR_INPUT);
 	assert_non_null(bad);
-	assert_int_equal(fa_sa_table_parse(NULL, MAD, PR_SIZE, &t, &bad), -1);
+	assert_int_equal(fa_sa_table_parse(NULL, MAD, PR_SIZE, &t, &bad),
+	    FA_ERR_INPUT);
 	/* Records without a step between them. */
 	m[44] = m[45] = 0;
-	assert_int_equal(fa_sa_table_parse(m, MAD, PR_SIZE, &t, &bad), -1);
+	assert_int_equal(fa_sa_table_parse(m, MAD, PR_SIZE, &t, &bad),
+	    FA_ERR_INPUT);
 	assert_non_null(bad);
 	assert_int_equal(t.n, 0);
 	/* Records shorter than a PathRecord. */
 	m[45] = 1;
-	assert_int_equal(fa_sa_table_parse(m, MAD, PR_SIZE, &t, &bad), -1);
+	assert_int_equal(fa_sa_table_parse(m, MAD, PR_SIZE, &t, &bad),
+	    FA_ERR_INPUT);
 	/* The largest AttributeOffset: no whole record fits, none read. */
 	m[44] = m[45] = 0xff;
 	assert_int_equal(fa_sa_table_parse(m, MAD, PR_SIZE, &t, &bad), 0);
