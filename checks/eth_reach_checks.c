@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_checks.h"
@@ -23,9 +25,11 @@ reachable(const char *outcome)
 	    strcmp(outcome, "refused") == 0);
 }
 
+/* The role's observations, or (none: a capture file) its policy lines. */
 static int
 eval_reach(const struct fa_check *c, const struct fa_eval_ctx *ctx,
-    struct fa_results *out, const char *role, size_t in_policy)
+    struct fa_results *out, const char *role,
+    const struct fa_pol_target *tv, size_t n)
 {
 	const struct fa_obs *o;
 	const json_t *probes, *pr;
@@ -90,12 +94,29 @@ eval_reach(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	if (seen > 0)
 		return 0;
-	r = fa_results_add(out, c, in_policy > 0 ? FA_ST_NOT_TESTED :
-	    FA_ST_NOT_APPLICABLE, "eth", NULL, NULL, in_policy > 0 ?
-	    "the policy's %s entries were not probed (a capture file was "
-	    "analysed; targets are probed only from a live scan)" :
-	    "the policy lists no %s", role);
-	return r < 0 ? r : 0;
+	if (n == 0) {
+		r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "eth", NULL,
+		    NULL, "the policy lists no %s", role);
+		return r < 0 ? r : 0;
+	}
+	/* Not probed (a capture file): one result per line, named as a
+	 * live scan names it (fabric/eth_reach.c), for waivers. */
+	for (i = 0; i < n; i++) {
+		char net[INET6_ADDRSTRLEN + 8], target[96];
+
+		if (inet_ntop(tv[i].net.af, tv[i].net.addr, net,
+		    INET6_ADDRSTRLEN) == NULL)
+			snprintf(net, sizeof(net), "?");
+		snprintf(net + strlen(net), sizeof(net) - strlen(net), "/%u",
+		    tv[i].net.prefix);
+		snprintf(target, sizeof(target), "%s:%s", role, net);
+		if ((r = fa_results_add(out, c, FA_ST_NOT_TESTED, target, NULL,
+		    NULL, "%s line %u was not probed (a capture file was "
+		    "analysed; targets are probed only from a live scan)",
+		    role, tv[i].line)) < 0)
+			return r;
+	}
+	return 0;
 }
 
 static int
@@ -103,7 +124,7 @@ eval_mgmt(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	return eval_reach(c, ctx, out, "mgmt_target",
-	    ctx->policy->n_mgmt_target);
+	    ctx->policy->mgmt_target, ctx->policy->n_mgmt_target);
 }
 
 static int
@@ -111,7 +132,7 @@ eval_xtenant(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	return eval_reach(c, ctx, out, "foreign_target",
-	    ctx->policy->n_foreign_target);
+	    ctx->policy->foreign_target, ctx->policy->n_foreign_target);
 }
 
 /* What is weak about one TLS endpoint; "" when nothing. */
@@ -144,7 +165,9 @@ tls_weakness(const json_t *tls, char *buf, size_t len)
 	if (json_is_true(json_object_get(cert, "self_signed")))
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sself-signed "
 		    "certificate", buf[0] ? "; " : "");
-	if (type != NULL && ((strcmp(type, "RSA") == 0 && bits < 2048) ||
+	/* RSA-PSS is RSA (RFC 8017): OpenSSL 3 names its key "RSA-PSS". */
+	if (type != NULL && (((strcmp(type, "RSA") == 0 ||
+	    strcmp(type, "RSA-PSS") == 0) && bits < 2048) ||
 	    (strcmp(type, "EC") == 0 && bits < 256)))
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s key of "
 		    "%lld bits", buf[0] ? "; " : "", type, bits);

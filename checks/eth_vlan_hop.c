@@ -24,14 +24,40 @@ static const char *const refs[] = {
 	NULL
 };
 
+/*
+ * The VLANs probed through a VLAN device (eth.vlan_probe "methods"), as
+ * "300, 301" in buf, and how many: a reply that came through one arrives
+ * untagged, so when one VLAN was probed so, the reply is that VLAN's.
+ */
+static void
+dev_vlans(const json_t *data, char *buf, size_t len, size_t *n)
+{
+	const json_t *m;
+	const char *how;
+	size_t i;
+
+	buf[0] = '\0';
+	*n = 0;
+	json_array_foreach(json_object_get(data, "methods"), i, m) {
+		how = fa_json_get_str(m, "method");
+		if (how == NULL || strcmp(how, "vlan device") != 0 ||
+		    !json_is_integer(json_object_get(m, "vid")))
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld",
+		    *n > 0 ? ", " : "", (long long)json_integer_value(
+		    json_object_get(m, "vid")));
+		(*n)++;
+	}
+}
+
 static int
 eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
 	const struct fa_obs *o;
-	const json_t *replies, *sent, *e;
-	size_t it = 0, seen = 0, i;
-	char list[256];
+	const json_t *replies, *sent, *e, *vid;
+	size_t it = 0, seen = 0, i, ndev;
+	char list[512], devs[64];
 	int r, active;
 
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
@@ -51,13 +77,29 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		}
 		sent = json_object_get(o->data, "sent");
 		list[0] = '\0';
-		json_array_foreach(replies, i, e)
-			if (i < 4)
+		dev_vlans(o->data, devs, sizeof(devs), &ndev);
+		json_array_foreach(replies, i, e) {
+			if (i >= 4)
+				break;
+			vid = json_object_get(e, "vid");
+			if (json_is_integer(vid))
 				snprintf(list + strlen(list), sizeof(list) -
-				    strlen(list), "%s%s (reply tagged %s)",
-				    i > 0 ? ", " : "", fa_json_get_str(e,
-				    "target"), json_is_integer(json_object_get(
-				    e, "vid")) ? "yes" : "no");
+				    strlen(list), "%s%s in VLAN %lld (reply "
+				    "tagged)", i > 0 ? ", " : "",
+				    fa_json_get_str(e, "target"), (long long)
+				    json_integer_value(vid));
+			else
+				/* Untagged: it came through a VLAN device. */
+				snprintf(list + strlen(list), sizeof(list) -
+				    strlen(list), "%s%s in VLAN %s (through "
+				    "its VLAN device)", i > 0 ? ", " : "",
+				    fa_json_get_str(e, "target"), ndev == 1 ?
+				    devs : ndev > 1 ? "one of the VLANs probed "
+				    "so" : "unknown");
+		}
+		if (ndev > 1 && strstr(list, "one of the VLANs") != NULL)
+			snprintf(list + strlen(list), sizeof(list) -
+			    strlen(list), " (VLANs %s)", devs);
 		r = json_array_size(replies) > 0 ? fa_results_add(out, c,
 		    FA_ST_FAIL, o->target, NULL, json_pack("[o, o]",
 		    fa_evidence(o, "sent", json_deep_copy(sent)),

@@ -7,7 +7,7 @@
 # the symbols each defines and needs, nm(1), so a call through a header
 # of a third file counts too).  Checks are units: each a designated-
 # initialiser struct fa_check (no macro makes one), each listed in
-# checks/registry.c once.  Below scanner/ a function returns 0 (or a count,
+# checks/registry.c once, each named by a C unit test in tests/unit/.  Below scanner/ a function returns 0 (or a count,
 # a boolean, an index) or a negative FA_ERR_* of core/errors.h, so a bare
 # `return -1;` (FA_ERR_NOMEM's value) says "not an error" on its line.
 # One PASS: or FAIL: line per rule.
@@ -105,6 +105,13 @@ def checks_as_units():
            "; ".join(macros))
     reg = re.findall(r"&(fa_chk_\w+),", open("checks/registry.c").read())
     dup = sorted({r for r in reg if reg.count(r) > 1})
+    tested = set()
+    for f in glob.glob("tests/unit/*.c"):
+        tested |= set(re.findall(r"fa_chk_\w+", open(f, encoding="utf-8",
+                                                      errors="replace").read()))
+    untested = sorted(set(made) - tested)
+    result(made and not untested, "every check has a C unit test "
+           "(tests/unit/ names it)", " ".join(untested))
     result(sorted(made) == sorted(set(reg)) and not dup and made,
            "the registry lists every check defined, once",
            "defined not listed: %s; listed not defined: %s; twice: %s" % (

@@ -161,8 +161,9 @@ expect_eq "speaker: ETH-FOREIGN-VLAN passes (no foreign tag got through)" \
 run hop-trunk trunk:120,30 --active -c "$T/active.conf"
 expect_eq "--active, trunk port: ETH-VLAN-HOP fails" \
     "$(status hop-trunk ETH-VLAN-HOP)" fail
-expect_grep "--active, trunk port: tenant B's host answered, tagged" \
-    '10.30.0.7 \(reply tagged (yes|no)\)' "$T/hop-trunk/report.txt"
+expect_grep "--active, trunk port: tenant B's host answered, in VLAN 30" \
+    '10.30.0.7 in VLAN 30 \((reply tagged|through its VLAN device)\)' \
+    "$T/hop-trunk/report.txt"
 expect_eq "--active: single- and double-tagged probes were sent" \
     "$(jq -c '[.observations[] | select(.kind == "eth.vlan_probe") |
     .data.sent[] | .outer]' "$T/hop-trunk/snapshot.json")" '[null,120]'

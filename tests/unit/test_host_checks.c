@@ -1178,6 +1178,66 @@ mainline_only_kernel(void **state)
 	}
 }
 
+/*
+ * BuildKit linked into dockerd (the github.com/moby/buildkit module of
+ * its Go build information, as fabric/host_gobuild.c records it):
+ * GHSA-m3r6-h7wv-7xxv (CVE-2024-23651) affects BuildKit before 0.12.5
+ * and is fixed in 0.12.5.  A dockerd linking v0.12.4 fails naming it,
+ * v0.12.5 passes, and a dockerd whose build information lists no module
+ * (a GOPATH build, as Debian's) cannot tell which BuildKit it links.
+ */
+static void
+buildkit_cat(struct fa_snapshot *s)
+{
+	add(s, FA_KIND_HOST_CVEDB, "c.json", FA_OBS_COMPLETE, json_pack(
+	    "{s:s, s:{s:i, s:s, s:s, s:[{s:s, s:s, s:s}], s:[{s:s, s:s, s:s, "
+	    "s:f, s:s, s:s, s:[{s:n, s:s}], s:[], s:s}]}}",
+	    "path", "c.json", "catalogue", "format", 2, "name", "t", "date",
+	    "2026-08-23", "sources", "name", "s", "url", "https://example",
+	    "date", "2026-08-23",
+	    "entries", "id", "CVE-2024-23651", "component", "buildkit",
+	    "title", "t", "cvss", 8.7, "cvss_version", "3.1", "advisory",
+	    "https://github.com/moby/buildkit/security/advisories/"
+	    "GHSA-m3r6-h7wv-7xxv", "affected", "introduced", "fixed", "0.12.5",
+	    "conditions", "confidence", "verified"));
+}
+
+static void
+dockerd(struct fa_snapshot *s, const char *bk)
+{
+	json_t *d = json_pack("{s:s, s:s, s:s, s:s, s:s}", "path",
+	    "/usr/bin/dockerd", "component", "dockerd", "version", "24.0.7",
+	    "upstream", "24.0.7", "found_by", "test");
+
+	if (bk != NULL)
+		assert_int_equal(json_object_set_new(d, "buildkit_module",
+		    json_string(bk)), 0);
+	add(s, FA_KIND_HOST_BINARY, "/usr/bin/dockerd", FA_OBS_COMPLETE, d);
+}
+
+static void
+buildkit_vuln(void **state)
+{
+	struct fa_snapshot *s;
+
+	(void)state;
+	s = snap();
+	buildkit_cat(s);
+	dockerd(s, "v0.12.4");
+	assert_int_equal(one(&fa_chk_host_buildkit_vuln, s, NULL,
+	    "CVE-2024-23651"), FA_ST_FAIL);
+	s = snap();
+	buildkit_cat(s);
+	dockerd(s, "v0.12.5");
+	assert_int_equal(one(&fa_chk_host_buildkit_vuln, s, NULL, NULL),
+	    FA_ST_PASS);
+	s = snap();
+	buildkit_cat(s);
+	dockerd(s, NULL);
+	assert_int_equal(one(&fa_chk_host_buildkit_vuln, s, NULL, NULL),
+	    FA_ST_NOT_TESTED);
+}
+
 int
 main(void)
 {
@@ -1196,6 +1256,7 @@ main(void)
 		cmocka_unit_test(mode_lines),
 		cmocka_unit_test(mainline_only_kernel),
 		cmocka_unit_test(distro_versions),
+		cmocka_unit_test(buildkit_vuln),
 		cmocka_unit_test(binary_versions),
 		cmocka_unit_test(stale_catalogue),
 	};
