@@ -753,7 +753,10 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "the network namespace is the host's could not be told "
 		    "(%s)", own, why != NULL ? why : "its inode proves nothing "
 		    "on this kernel and no other tell was read");
-	} else
+	} else if (fa_evidence_add(ev, fa_evidence(o, "namespaces",
+	    json_deep_copy(o->data))) != 0)
+		goto nomem;
+	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 		    "the %s namespaces are the container's own%s%s%s%s%s",
 		    own, unknown[0] ? " (not read: " : "", unknown,

@@ -556,6 +556,13 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "not everything could be examined: %s", list);
 		ev = NULL;
 	} else if (results == 0) {
+		if (fa_evidence_add(ev, fa_evidence(NULL, "examined",
+		    json_pack("{s:I, s:I, s:I}", "paths_probed",
+		    (json_int_t)probes, "mounts_searched", (json_int_t)searched,
+		    "sockets_listening", (json_int_t)listening))) != 0) {
+			r = FA_ERR_NOMEM;
+			goto done;
+		}
 		if (in_container != 0)
 			r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 			    "no runtime or kubelet socket at any of the %zu "
@@ -714,6 +721,9 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "examined, but not all could be: %s",
 		    json_array_size(mounts) - bad, names_str(&un, miss,
 		    sizeof(miss)));
+	else if (fa_evidence_add(ev, fa_evidence(o, "mounts_examined",
+	    json_integer((json_int_t)json_array_size(mounts)))) != 0)
+		goto nomem;
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,
 		    "no sensitive host directory among %zu mounts; /proc/sys "
@@ -722,6 +732,37 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 nomem:
 	json_decref(ev);
 	return FA_ERR_NOMEM;
+}
+
+/*
+ * The evidence of a pass over probed paths: each path of a role starting
+ * with p1 or p2 (NULL: none) that was examined, whether it exists; NULL
+ * when out of memory (fa_results_add then adds an empty list, and the
+ * pass becomes an error).
+ */
+static json_t *
+examined(const struct fa_snapshot *s, const char *p1, const char *p2)
+{
+	const struct fa_obs *o;
+	const char *role;
+	size_t it = 0;
+	json_t *ev = json_array();
+
+	while (ev != NULL && (o = fa_snapshot_next(s, FA_KIND_HOST_PATH,
+	    &it))) {
+		role = fa_json_get_str(o->data, "role");
+		if (role == NULL || o->state != FA_OBS_COMPLETE ||
+		    (strncmp(role, p1, strlen(p1)) != 0 && (p2 == NULL ||
+		    strncmp(role, p2, strlen(p2)) != 0)))
+			continue;
+		if (fa_evidence_add(ev, fa_evidence(o, "examined", json_pack(
+		    "{s:s, s:b}", "path", o->target, "exists",
+		    json_is_true(json_object_get(o->data, "exists"))))) != 0) {
+			json_decref(ev);
+			ev = NULL;
+		}
+	}
+	return ev;
 }
 
 static int
@@ -787,10 +828,11 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "mount or mode unknown): %s", un.n, names_str(&un, miss,
 		    sizeof(miss)));
 	else
-		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, NULL,
-		    "no writable release_agent (%zu cgroup v1 hierarchies "
-		    "seen), core_pattern, modprobe, uevent_helper or "
-		    "sysrq-trigger", agents);
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL,
+		    examined(ctx->snap, "escape:", "kernel-if:"), "no writable "
+		    "release_agent (%zu cgroup v1 hierarchies seen), "
+		    "core_pattern, modprobe, uevent_helper or sysrq-trigger",
+		    agents);
 	return r < 0 ? r : 0;
 }
 
@@ -911,10 +953,11 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    json_array_size(nodes) - oddn, names_str(&un, miss,
 		    sizeof(miss)));
 	else
-		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, NULL,
-		    "none of the %zu device nodes is a raw fabric, "
-		    "GPU-management, memory, block or kernel-log device",
-		    json_array_size(nodes));
+		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, json_pack(
+		    "[o]", fa_evidence(o, "nodes_examined", json_integer(
+		    (json_int_t)json_array_size(nodes)))), "none of the %zu "
+		    "device nodes is a raw fabric, GPU-management, memory, "
+		    "block or kernel-log device", json_array_size(nodes));
 	return r < 0 ? r : 0;
 }
 
@@ -945,7 +988,9 @@ eval_token(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return 0;
 	probes_of(ctx->snap, "k8s-token", &total, &unread);
 	r = fa_results_add(out, c, total == 0 || unread > 0 ?
-	    FA_ST_NOT_TESTED : FA_ST_PASS, "host", NULL, NULL, total == 0 ?
+	    FA_ST_NOT_TESTED : FA_ST_PASS, "host", NULL, total == 0 ||
+	    unread > 0 ? NULL : examined(ctx->snap, "k8s-token", NULL),
+	    total == 0 ?
 	    "the token paths were not probed" : unread > 0 ? "%zu token "
 	    "paths could not be examined" : "no service-account token at "
 	    "the %zu probed paths", unread > 0 ? unread : total);

@@ -117,6 +117,39 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The evidence of a pass: the foreign ports asked about and the SA's
+ * answer that makes their empty answers mean something (a path it did
+ * return, the control).  NULL when out of memory.
+ */
+static json_t *
+pass_evidence(const struct fa_eval_ctx *ctx, size_t foreign, size_t unknown)
+{
+	const struct fa_obs *o;
+	size_t it = 0;
+	long long n;
+	json_t *ev = json_array();
+
+	if (ev == NULL || fa_evidence_add(ev, fa_evidence(NULL,
+	    "foreign_ports_asked", json_pack("{s:I, s:I}", "foreign",
+	    (json_int_t)foreign, "description_unanswered",
+	    (json_int_t)unknown))) != 0)
+		goto nomem;
+	while ((o = fa_snapshot_next(ctx->snap, KIND_PR, &it)) != NULL)
+		if (o->state == FA_OBS_COMPLETE &&
+		    fa_json_get_int(o->data, "records", 0, 1 << 20, &n) == 0 &&
+		    n > 0) {
+			if (fa_evidence_add(ev, fa_evidence(o, "control_records",
+			    json_integer(n))) != 0)
+				goto nomem;
+			break;
+		}
+	return ev;
+nomem:
+	json_decref(ev);
+	return NULL;
+}
+
 #define MAX_PKEYS	2048
 
 /*
@@ -665,13 +698,15 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = unseen(c, topo, out, foreign, unknown)) != 0)
 		return r < 0 ? r : 0;
 	if (unknown > 0)
-		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL,
+		    pass_evidence(ctx, foreign, unknown),
 		    "the SA returned no path to any of the %zu foreign ports "
 		    "that discovery found, nor to the %zu port(s) whose "
 		    "NodeDescription went unanswered (ports hidden from "
 		    "discovery, e.g. at M_Key level 2, are not covered)",
 		    foreign, unknown);
-	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL,
+	    pass_evidence(ctx, foreign, unknown),
 	    "the SA returned no path to any of the %zu foreign ports that "
 	    "discovery found (ports hidden from discovery, e.g. at M_Key "
 	    "level 2, are not covered)", foreign);
@@ -982,12 +1017,14 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = unseen(c, topo, out, foreign, unknown)) != 0)
 		return r < 0 ? r : 0;
 	if (unknown > 0)
-		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+		return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL,
+		    pass_evidence(ctx, foreign, unknown),
 		    "no partition is shared with any of the %zu foreign ports "
 		    "that discovery found, nor with the %zu port(s) whose "
 		    "NodeDescription went unanswered (ports hidden from "
 		    "discovery are not covered)", foreign, unknown);
-	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL, NULL,
+	return fa_results_add(out, c, FA_ST_PASS, "fabric", NULL,
+	    pass_evidence(ctx, foreign, unknown),
 	    "no partition is shared with any of the %zu foreign ports that "
 	    "discovery found (ports hidden from discovery are not covered)",
 	    foreign);

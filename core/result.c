@@ -67,6 +67,24 @@ fa_results_add(struct fa_results *rs, const struct fa_check *c,
 	if (r.target == NULL || r.reason == NULL ||
 	    (target_name != NULL && r.target_name == NULL))
 		goto nomem;
+	/*
+	 * What a result may not be (the report model's rule): every status
+	 * says why, and a pass shows what it stands on.  A check that tries
+	 * otherwise has a bug; its result becomes an error saying so, never
+	 * a pass a reader would take on trust.
+	 */
+	if (r.reason[0] == '\0' || (st == FA_ST_PASS &&
+	    json_array_size(evidence) == 0)) {
+		char *why = fa_strfmt("fabaudit bug: %s would %s on %s %s",
+		    c->id, fa_status_name(st), r.target, r.reason[0] == '\0' ?
+		    "without a reason" : "without evidence");
+
+		if (why == NULL)
+			goto nomem;
+		free(r.reason);
+		r.reason = why;
+		r.status = FA_ST_ERROR;
+	}
 	if (rs->n == rs->cap) {
 		ncap = rs->cap ? rs->cap * 2 : 16;
 		if ((nv = reallocarray(rs->v, ncap, sizeof(*nv))) == NULL)

@@ -84,7 +84,8 @@ struct fa_results {
 /*
  * Append a result.  `evidence` is stolen (NULL: empty array) even on
  * failure.  The reason is formatted; it should say what was observed (or why
- * nothing was) in one line.
+ * nothing was) in one line.  A result without a reason, or a pass without
+ * evidence, is not made: an error result naming the bug is added instead.
  */
 int fa_results_add(struct fa_results *r, const struct fa_check *c,
     enum fa_status st, const char *target, const char *target_name,

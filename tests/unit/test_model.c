@@ -476,23 +476,23 @@ results_fold(void **state)
 	struct fa_results r = { NULL, 0, 0 };
 
 	(void)state;
-	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL, NULL,
-	    "before"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL,
+	    json_pack("[i]", 0), "before"), 0);
 	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t", NULL,
 	    json_pack("[i]", 1), "first"), 0);
-	assert_int_equal(fa_results_add(&r, &b, FA_ST_PASS, "t", NULL, NULL,
-	    "other check"), 0);
+	assert_int_equal(fa_results_add(&r, &b, FA_ST_PASS, "t", NULL,
+	    json_pack("[i]", 0), "other check"), 0);
 	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t", "T",
 	    json_pack("[i]", 2), "second"), 0);
-	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL, NULL,
-	    "fine"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL,
+	    json_pack("[i]", 3), "fine"), 0);
 	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "u", NULL, NULL,
 	    "same"), 0);
 	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "u", NULL, NULL,
 	    "same"), 0);
 	/* From 1: the result before is another run's, left alone. */
-	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL, NULL,
-	    "again"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "x", NULL,
+	    json_pack("[i]", 0), "again"), 0);
 	assert_int_equal(fa_results_fold(&r, 1), 0);
 	assert_int_equal(r.n, 5);
 	assert_string_equal(r.v[0].reason, "before");
@@ -500,21 +500,50 @@ results_fold(void **state)
 	assert_string_equal(r.v[1].target, "t");
 	assert_string_equal(r.v[1].target_name, "T");
 	assert_string_equal(r.v[1].reason, "first; second (also pass: fine)");
-	assert_int_equal(json_array_size(r.v[1].evidence), 2);
+	assert_int_equal(json_array_size(r.v[1].evidence), 3);
 	assert_ptr_equal(r.v[2].check, &b);
 	assert_string_equal(r.v[3].target, "u");
 	assert_string_equal(r.v[3].reason, "same");
 	assert_string_equal(r.v[4].reason, "again");
 	/* A pass then a not_tested: not_tested stands. */
 	fa_results_free(&r);
-	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL, NULL,
-	    "seen"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL,
+	    json_pack("[i]", 0), "seen"), 0);
 	assert_int_equal(fa_results_add(&r, &a, FA_ST_NOT_TESTED, "t", NULL,
 	    NULL, "unseen"), 0);
 	assert_int_equal(fa_results_fold(&r, 0), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.v[0].status, FA_ST_NOT_TESTED);
 	assert_string_equal(r.v[0].reason, "unseen (also pass: seen)");
+	fa_results_free(&r);
+}
+
+/*
+ * The report model refuses a pass without evidence and a result without
+ * a reason: an error result naming the bug is made instead.
+ */
+static void
+results_refuse(void **state)
+{
+	static const struct fa_check a = { .id = "TEST-A" };
+	struct fa_results r = { NULL, 0, 0 };
+
+	(void)state;
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t", NULL, NULL,
+	    "looks fine"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "u", NULL, NULL,
+	    "%s", ""), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "v", NULL,
+	    json_pack("[i]", 1), "seen"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_NOT_TESTED, "w", NULL,
+	    NULL, "not seen"), 0);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(r.v[0].status, FA_ST_ERROR);
+	assert_non_null(strstr(r.v[0].reason, "without evidence"));
+	assert_int_equal(r.v[1].status, FA_ST_ERROR);
+	assert_non_null(strstr(r.v[1].reason, "without a reason"));
+	assert_int_equal(r.v[2].status, FA_ST_PASS);
+	assert_int_equal(r.v[3].status, FA_ST_NOT_TESTED);
 	fa_results_free(&r);
 }
 
@@ -534,6 +563,7 @@ main(void)
 		cmocka_unit_test(atomic_write),
 		cmocka_unit_test(frozen_ids_are_known),
 		cmocka_unit_test(results_fold),
+		cmocka_unit_test(results_refuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
