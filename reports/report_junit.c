@@ -329,41 +329,30 @@ body(FILE *f, const json_t *r)
 }
 
 /*
- * Text assembled with stdio in memory, then written (sanitised) as an
- * attribute (attr not NULL) or as the element's content.
+ * Text assembled with stdio in memory (the writer's scratch stream), then
+ * written (sanitised) as an attribute (attr not NULL) or as the element's
+ * content.
  */
 struct text {
 	FILE	*f;
-	char	*s;
-	size_t	 len;
 };
 
 static FILE *
 text_open(struct fa_xw *x, struct text *t)
 {
-	t->s = NULL;
-	t->len = 0;
-	if (x->err != 0)
-		t->f = NULL;
-	else if ((t->f = open_memstream(&t->s, &t->len)) == NULL)
-		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
-	return t->f;
+	return t->f = fa_xw_scratch(x);
 }
 
 static void
 text_put(struct fa_xw *x, struct text *t, const char *attr)
 {
-	if (t->f == NULL)
+	if (t->f == NULL || fa_xw_scratch_done(x) != 0)
 		return;
-	if (fclose(t->f) != 0)
-		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
-	else if (attr != NULL)
-		fa_xw_uattr(x, attr, t->s, t->len);
+	if (attr != NULL)
+		fa_xw_uattr(x, attr, x->sbuf, x->slen);
 	else
-		fa_xw_utext(x, t->s, t->len);
-	free(t->s);
+		fa_xw_utext(x, x->sbuf, x->slen);
 	t->f = NULL;
-	t->s = NULL;
 }
 
 /* The one-line message of an outcome other than pass. */

@@ -88,7 +88,40 @@ fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why)
 	}
 	free(x->why);
 	x->why = NULL;
+	if (x->scratch != NULL)
+		(void)fclose(x->scratch);
+	free(x->sbuf);
+	x->scratch = NULL;
+	x->sbuf = NULL;
 	return err;
+}
+
+FILE *
+fa_xw_scratch(struct fa_xw *x)
+{
+	if (x->err != 0)
+		return NULL;
+	if (x->scratch == NULL &&
+	    (x->scratch = open_memstream(&x->sbuf, &x->slen)) == NULL) {
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	/* Written from the start again: the size is the position. */
+	if (fseek(x->scratch, 0, SEEK_SET) != 0) {
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return x->scratch;
+}
+
+int
+fa_xw_scratch_done(struct fa_xw *x)
+{
+	if (x->scratch == NULL || fflush(x->scratch) != 0) {
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+		return FA_ERR_NOMEM;
+	}
+	return 0;
 }
 
 void

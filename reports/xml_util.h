@@ -8,6 +8,7 @@
 #define FA_XML_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 #include <libxml/xmlwriter.h>
@@ -24,7 +25,21 @@ struct fa_xw {
 	xmlTextWriterPtr w;
 	int		 err;	/* first failure, FA_ERR_*, or 0 */
 	char		*why;	/* its explanation, or NULL */
+	/* fa_xw_scratch(): one memory stream reused for every text. */
+	FILE		*scratch;
+	char		*sbuf;
+	size_t		 slen;
 };
+
+/*
+ * A stream to assemble one text in (stdio), emptied: opened on first use
+ * and reused, since a stream per text (open_memstream(3) zeroes a page
+ * for each) cost a JUnit report of many results a third of its time.
+ * The text is x->sbuf, x->slen bytes, after fa_xw_scratch_done().  NULL
+ * (the error recorded in x) when out of memory.
+ */
+FILE *fa_xw_scratch(struct fa_xw *x);
+int fa_xw_scratch_done(struct fa_xw *x);
 
 /* Start an indented UTF-8 document; 0 or FA_ERR_NOMEM. */
 int fa_xw_begin(struct fa_xw *x);
