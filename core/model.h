@@ -14,6 +14,17 @@ enum fa_family {
 	FA_FAM_MAX
 };
 
+/* What became of one observation's request (core/snapshot.h). */
+enum fa_obs_state {
+	FA_OBS_COMPLETE = 0,	/* asked, answered, decoded */
+	FA_OBS_INCOMPLETE,	/* part of what was asked came back */
+	FA_OBS_NO_RESPONSE,	/* asked; nothing came back within the budget */
+	FA_OBS_REJECTED,	/* the peer answered with a non-zero status */
+	FA_OBS_NOT_COLLECTED,	/* not asked: scope, permission, capability */
+	FA_OBS_ERROR,		/* local failure: send, receive or decode */
+	FA_OBS_MAX
+};
+
 enum fa_status {
 	FA_ST_PASS = 0,		/* observed, and safe */
 	FA_ST_FAIL,		/* observed, and unsafe */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "obs_schema.h"
 #include "snapshot.h"
 #include "util.h"
 
@@ -232,8 +233,45 @@ fa_snapshot_set_policy(struct fa_snapshot *s, const char *name,
 	return 0;
 }
 
+static int obs_add(struct fa_snapshot *s, enum fa_family fam,
+    const char *id, const char *kind, const char *target,
+    const char *request, enum fa_obs_state st, const char *reason,
+    json_t *data, const struct fa_obs **out);
+
+/*
+ * A writer's observation is held to the schema (obs_schema.h): one that
+ * breaks it is fabaudit's bug, recorded as an error observation saying
+ * so (data kept, for the report), never as something seen.
+ */
 int
 fa_snapshot_add(struct fa_snapshot *s, enum fa_family fam, const char *id,
+    const char *kind, const char *target, const char *request,
+    enum fa_obs_state st, const char *reason, json_t *data,
+    const struct fa_obs **out)
+{
+	char *why = NULL, *bug = NULL;
+	int r;
+
+	if (data == NULL && (data = json_object()) == NULL)
+		return FA_ERR_NOMEM;
+	if (fa_obs_validate(kind, fam, st, data, 0, &why) != 0) {
+		bug = fa_strfmt("fabaudit bug: the observation breaks its "
+		    "schema (%s)", why != NULL ? why : "out of memory");
+		free(why);
+		if (bug == NULL) {
+			json_decref(data);
+			return FA_ERR_NOMEM;
+		}
+		st = FA_OBS_ERROR;
+		reason = bug;
+	}
+	r = obs_add(s, fam, id, kind, target, request, st, reason, data, out);
+	free(bug);
+	return r;
+}
+
+static int
+obs_add(struct fa_snapshot *s, enum fa_family fam, const char *id,
     const char *kind, const char *target, const char *request,
     enum fa_obs_state st, const char *reason, json_t *data,
     const struct fa_obs **out)
@@ -793,6 +831,8 @@ fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o, size_t i,
 	enum fa_family family;
 	enum fa_obs_state ost;
 	const json_t *v;
+	char *what = NULL;
+	int r;
 
 	if (why != NULL)
 		*why = NULL;
@@ -809,10 +849,19 @@ fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o, size_t i,
 	    opt_str(o, "reason", &reason) != 0 ||
 	    !json_is_object(json_object_get(o, "data")))
 		return fa_why(why, "observations[%zu] is malformed", i);
+	/* Only what the schema declares (obs_schema.h). */
+	if ((r = fa_obs_validate(kind, family, ost, json_object_get(o, "data"),
+	    0, &what)) != 0) {
+		if (r == FA_ERR_INPUT)
+			r = fa_why(why, "observations[%zu] (id %.64s): %s", i,
+			    id, what != NULL ? what : "breaks the schema");
+		free(what);
+		return r;
+	}
 	/* Shared with o, not copied: it outlives o by its count. */
 	v = json_incref(json_object_get(o, "data"));
-	return fa_snapshot_add(s, family, id, kind, target, request, ost,
-	    reason, (json_t *)v, NULL);
+	return obs_add(s, family, id, kind, target, request, ost, reason,
+	    (json_t *)v, NULL);
 }
 
 int
@@ -842,4 +891,32 @@ fa_snapshot_from_json(const json_t *j, struct fa_snapshot **out, char **why)
 fail:
 	fa_snapshot_free(s);
 	return r;
+}
+
+int
+fa_snapshot_check_required(struct fa_snapshot *s, size_t *marked)
+{
+	struct fa_obs *o;
+	char *why, *bug;
+	size_t i;
+
+	*marked = 0;
+	for (i = 0; i < s->nobs; i++) {
+		o = &s->obs[i];
+		why = NULL;
+		if (fa_obs_validate(o->kind, o->family, o->state, o->data,
+		    FA_VAL_REQUIRED, &why) == 0)
+			continue;
+		bug = fa_strfmt("fabaudit bug: the observation breaks its "
+		    "schema (%s)", why != NULL ? why : "out of memory");
+		free(why);
+		if (bug == NULL || (o->reason = pool_str(s, bug)) == NULL) {
+			free(bug);
+			return FA_ERR_NOMEM;
+		}
+		free(bug);
+		o->state = FA_OBS_ERROR;
+		(*marked)++;
+	}
+	return 0;
 }

@@ -29,15 +29,7 @@
 #define FA_SNAPSHOT_MAX_BYTES	(128u * 1024 * 1024)
 #define FA_SNAPSHOT_MAX_OBS	(16u * 1024 * 1024)
 
-enum fa_obs_state {
-	FA_OBS_COMPLETE = 0,	/* asked, answered, decoded */
-	FA_OBS_INCOMPLETE,	/* part of what was asked came back */
-	FA_OBS_NO_RESPONSE,	/* asked; nothing came back within the budget */
-	FA_OBS_REJECTED,	/* the peer answered with a non-zero status */
-	FA_OBS_NOT_COLLECTED,	/* not asked: scope, permission, capability */
-	FA_OBS_ERROR,		/* local failure: send, receive or decode */
-	FA_OBS_MAX
-};
+/* enum fa_obs_state: model.h. */
 
 enum fa_fam_state {
 	FA_FAMST_NOT_REQUESTED = 0,	/* not part of this scan */
@@ -153,6 +145,14 @@ int fa_snapshot_head_from_json(const json_t *j, struct fa_snapshot **out,
     char **why);
 int fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o,
     size_t i, char **why);
+
+/*
+ * Before a scan's snapshot is written: each complete observation that
+ * lacks a field the schema says this version always writes
+ * (core/obs_schema.h) is fabaudit's bug, and becomes an error
+ * observation saying so.  *marked counts them.  0 or FA_ERR_NOMEM.
+ */
+int fa_snapshot_check_required(struct fa_snapshot *s, size_t *marked);
 
 /* A secret value with its facts; NULL on ENOMEM. */
 json_t *fa_secret_new(uint64_t value);

@@ -13,9 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/util.h"
 #include "../checks/host_checks.h"
 #include "../checks/ib_checks.h"
+#include "../core/obs_schema.h"
+#include "../core/util.h"
 #include "scanner.h"
 
 const char fa_usage_checks[] =
@@ -459,6 +460,54 @@ static const char man_intro[] =
 ".Pq Sy cmax .\n"
 ".El\n";
 
+/*
+ * The snapshot format, from the observation schema (core/obs_schema.h):
+ * every kind with its fields, so the page cannot drift from what the
+ * reader accepts.
+ */
+static void
+man_observations(FILE *f)
+{
+	const struct fa_obs_kind *k;
+	const struct fa_obs_field *fd;
+	char label[160];
+
+	fputs(".Sh OBSERVATIONS\n", f);
+	roff_text(f, "A scan's snapshot (snapshot.json, schema "
+	    FA_SNAPSHOT_SCHEMA ") holds what it observed, one object per "
+	    "observation: id, family, kind, target, request, state (complete, "
+	    "incomplete, no_response, rejected, not_collected, error), reason "
+	    "and data. These are the kinds, and the fields of data a complete "
+	    "or incomplete observation of each may hold. fabaudit check "
+	    "refuses a snapshot with another kind or field, a field of "
+	    "another type, or a complete observation without a required "
+	    "field, naming the observation and the field; a scan that would "
+	    "write one records the observation as an error of fabaudit's "
+	    "own. A secret is an object {\"secret\": true, \"value\": ...} "
+	    "whose value is redacted unless --reveal-secrets is given.");
+	fputs(".Bl -tag -width Ds\n", f);
+	for (k = fa_obs_kinds; k->name != NULL; k++) {
+		snprintf(label, sizeof(label), "Li %s Pq %s", k->name,
+		    k->family < 0 ? "any family" : fa_family_name(
+		    (enum fa_family)k->family));
+		fprintf(f, ".It %s\n", label);
+		roff_text(f, k->doc);
+		if (k->fields == NULL || k->fields[0].name == NULL)
+			continue;
+		fputs(".Bl -tag -width Ds -compact\n", f);
+		for (fd = k->fields; fd->name != NULL; fd++) {
+			snprintf(label, sizeof(label), "Li %s Pq %s%s%s",
+			    fd->name, fa_field_type_name(fd->type),
+			    fd->flags & FA_FF_NULL ? " or null" : "",
+			    fd->flags & FA_FF_REQ ? ", required" : "");
+			fprintf(f, ".It %s\n", label);
+			roff_text(f, fd->doc);
+		}
+		fputs(".El\n", f);
+	}
+	fputs(".El\n", f);
+}
+
 static void
 man_page(FILE *f, enum fa_family fam, const char *date)
 {
@@ -500,6 +549,8 @@ man_page(FILE *f, enum fa_family fam, const char *date)
 			if ((*c)->family == (enum fa_family)f2)
 				man_check(f, *c);
 	}
+	if (fam == FA_FAM_MAX)
+		man_observations(f);
 	fputs(".Sh SEE ALSO\n.Xr fabaudit.conf 5 ,\n.Xr fabaudit 8\n", f);
 }
 

@@ -914,6 +914,19 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	{
+		size_t bad = 0;
+
+		/* What this version always writes, written (obs_schema.h). */
+		if (fa_snapshot_check_required(snap, &bad) != 0) {
+			fa_diag(NULL, "out of memory");
+			goto out;
+		}
+		if (bad > 0)
+			fa_diag(NULL, "%zu observation(s) lack a field the "
+			    "snapshot schema requires (a fabaudit bug): they "
+			    "are recorded as errors", bad);
+	}
+	{
 		size_t it = 0;
 
 		/* The cuts of the unprivileged child are in the snapshot. */

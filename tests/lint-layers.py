@@ -140,6 +140,25 @@ def no_bare_return():
            "; ".join(bad))
 
 
+def kinds_declared():
+    """Every observation kind the code names by a FA_KIND_/KIND_ define is
+    in the schema table (a literal kind the table lacks makes a scan's
+    observation an error at run time: core/snapshot.c)."""
+    table = open("core/obs_schema_table.c", encoding="utf-8").read()
+    declared = set(re.findall(r'\{\s*"([a-z_.]+)",\s*(?:FA_FAM_\w+|-1),',
+                              table))
+    named = set()
+    for f in glob.glob("*/*.[ch]"):
+        if f.startswith(("tests/", "fuzz/", "bench/")):
+            continue
+        text = open(f, encoding="utf-8", errors="replace").read()
+        named |= set(re.findall(
+            r'#\s*define\s+(?:FA_)?KIND_\w+\s+"([a-z]+\.[a-z_.]+)"', text))
+    missing = sorted(named - declared)
+    result(declared and not missing, "every observation kind the code names "
+           "is declared in core/obs_schema_table.c", " ".join(missing))
+
+
 def main():
     b = sys.argv[1] if len(sys.argv) > 1 else "build"
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -161,6 +180,7 @@ def main():
     result(not wrong, "each layer includes only the layers below it",
            "; ".join(wrong))
     checks_as_units()
+    kinds_declared()
     no_bare_return()
     found = report_loops("include", loops(inc))
     # Calls: an undefined symbol of one object defined by another.
