@@ -182,10 +182,15 @@ set_record(struct fa_outset *set, const char *name, const char *tmp)
 	p->existed = fstatat(set->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if ((p->name = fa_strdup(name)) == NULL)
 		return FA_ERR_NOMEM;
-	/* The temporary name is unique in dir: so is it with ".prev". */
+	/*
+	 * The temporary name is unique in dir: so is it with ".prev".  The
+	 * name a stale file is kept under is fixed, and a run killed before
+	 * it ended may have left it: removed first.
+	 */
 	if (p->existed && S_ISREG(st.st_mode) &&
 	    (p->prev = fa_strfmt("%s.prev", tmp)) != NULL &&
-	    linkat(set->dfd, name, set->dfd, p->prev, 0) != 0) {
+	    ((unlinkat(set->dfd, p->prev, 0) != 0 && errno != ENOENT) ||
+	    linkat(set->dfd, name, set->dfd, p->prev, 0) != 0)) {
 		free(p->prev);
 		p->prev = NULL;
 	}
@@ -368,7 +373,6 @@ remove_stale(struct fa_outset *set, char **why)
 			continue;
 		if ((tmp = fa_strfmt(".%s.stale", name)) == NULL)
 			return FA_ERR_NOMEM;
-		(void)unlinkat(set->dfd, tmp, 0);	/* an old leftover */
 		r = set_record(set, name, tmp);
 		free(tmp);
 		if (r != 0)

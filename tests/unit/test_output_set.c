@@ -210,6 +210,23 @@ test_run_removes_stale(void **state)
 	expect_file(d, "mads.pcap", "old");
 	expect_file(d, "report.json", NULL);
 	expect_file(d, "report.txt", "check");
+	/* A killed run's leftover of the name a stale file is kept under
+	 * does not keep a rescan from removing (and restoring) it. */
+	put(d, ".report.txt.stale.prev", "leftover");
+	set = set_open(d, FA_OUTSET_RUN);
+	assert_int_equal(fa_outset_keep(set, "snapshot.json"), 0);
+	assert_int_equal(fa_outset_keep(set, "mads.pcap"), 0);
+	sput(set, "report.json", "again");
+	assert_int_equal(fa_outset_close(set, 0, NULL), 0);
+	expect_file(d, "report.txt", "check");	/* failed: put back */
+	set = set_open(d, FA_OUTSET_RUN);
+	assert_int_equal(fa_outset_keep(set, "snapshot.json"), 0);
+	assert_int_equal(fa_outset_keep(set, "mads.pcap"), 0);
+	sput(set, "report.json", "again");
+	assert_int_equal(fa_outset_close(set, 1, NULL), 0);
+	expect_file(d, "report.txt", NULL);
+	expect_file(d, ".report.txt.stale.prev", NULL);
+	put(d, "report.txt", "check");
 	/* Outside a run's set (one file) nothing else is touched. */
 	set = set_open(d, 0);
 	sput(set, "b", "b");
