@@ -27,11 +27,11 @@
  *
  * VM.  For: the CPUID "hypervisor" bit (/proc/cpuinfo flags), a Xen
  * /sys/hypervisor/type, a device-tree hypervisor node, DMI/SMBIOS strings
- * of a hypervisor or cloud VM (2 each), a virtio NIC (1).  Against: no hypervisor bit (2), an
- * EC2 ".metal" product (2), DMI of another vendor (1).  A side with 2 or
- * more and nothing against it decides; both sides: the conflict is
- * reported and nothing decided.  "Amazon EC2" alone is not a VM: .metal
- * instances carry it too.
+ * of a hypervisor or cloud VM (2 each), a virtio NIC (1).  Against: no
+ * hypervisor bit (2), an EC2 ".metal" product (2), DMI of another vendor
+ * (1).  A side with 2 or more and nothing against it decides; both
+ * sides: the conflict is reported and nothing decided.  "Amazon EC2"
+ * alone is not a VM: .metal instances carry it too.
  */
 #include <stdio.h>
 #include <string.h>

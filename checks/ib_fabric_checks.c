@@ -98,10 +98,13 @@ eval_enforce(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (in && outb)
 			continue;
 		item = fa_ib_port_json(&p);
-		if (item == NULL || json_object_set_new(item, "inbound",
+		if (item != NULL && (json_object_set_new(item, "inbound",
 		    json_boolean(in)) != 0 || json_object_set_new(item,
-		    "outbound", json_boolean(outb)) != 0 ||
-		    fa_ib_list_add(&l, item) != 0) {
+		    "outbound", json_boolean(outb)) != 0)) {
+			json_decref(item);	/* not yet in the list */
+			item = NULL;
+		}
+		if (fa_ib_list_add(&l, item) != 0) {	/* NULL: NOMEM */
 			json_decref(l.items);
 			return FA_ERR_NOMEM;
 		}

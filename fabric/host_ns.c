@@ -65,7 +65,8 @@ fa_ns_is_initial(const char *type, uint64_t inode, unsigned major,
 		/* No dynamic inode can take a fixed number (see host_ns.h). */
 		if (inode == ns_types[i].initial)
 			return 1;
-		if (ns_types[i].major < 6 || major > ns_types[i].major || (major == ns_types[i].major &&
+		if (ns_types[i].major < 6 || major > ns_types[i].major ||
+		    (major == ns_types[i].major &&
 		    minor >= ns_types[i].minor))
 			return 0;
 		return -1;	/* not an error: cannot tell */

@@ -87,8 +87,12 @@ add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
 	    num, "lid", p->base_lid, "state", mad_get_field((void *)p->info,
 	    0, IB_PORT_STATE_F), "phys_state", mad_get_field((void *)p->info,
 	    0, IB_PORT_PHYS_STATE_F), "why", "peer not reached");
-	if (u == NULL || fa_json_set_u64(u, "guid", n->guid) != 0 ||
-	    json_array_append_new(w->unexplored, u) != 0)
+	if (u != NULL && fa_json_set_u64(u, "guid", n->guid) != 0) {
+		json_decref(u);
+		u = NULL;
+	}
+	/* json_array_append_new() releases u when it fails. */
+	if (u == NULL || json_array_append_new(w->unexplored, u) != 0)
 		return FA_ERR_NOMEM;
 	if (w->n_unexplored++ >= NAMES_MAX)
 		return 0;

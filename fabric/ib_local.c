@@ -158,8 +158,8 @@ fa_ib_local(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", KIND_LOCAL,
-	    target, how, ib->node_info_ok ? FA_OBS_COMPLETE : FA_OBS_INCOMPLETE, why, d,
-	    NULL);
+	    target, how, ib->node_info_ok ? FA_OBS_COMPLETE :
+	    FA_OBS_INCOMPLETE, why, d, NULL);
 	free(target);
 	free(why);
 	return r;
