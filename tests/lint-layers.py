@@ -7,7 +7,10 @@
 # the symbols each defines and needs, nm(1), so a call through a header
 # of a third file counts too).  Checks are units: each a designated-
 # initialiser struct fa_check (no macro makes one), each listed in
-# checks/registry.c once, each named by a C unit test in tests/unit/.  Below scanner/ a function returns 0 (or a count,
+# checks/registry.c once, each named by a C unit test in tests/unit/.
+# The observation schema covers the code: every kind a define names and
+# every field the checks and reports read from observation data is
+# declared in core/obs_schema_table.c.  Below scanner/ a function returns 0 (or a count,
 # a boolean, an index) or a negative FA_ERR_* of core/errors.h, so a bare
 # `return -1;` (FA_ERR_NOMEM's value) says "not an error" on its line.
 # One PASS: or FAIL: line per rule.
@@ -157,6 +160,21 @@ def kinds_declared():
     missing = sorted(named - declared)
     result(declared and not missing, "every observation kind the code names "
            "is declared in core/obs_schema_table.c", " ".join(missing))
+    # A field read from an observation's data (o->data, "name") that no
+    # kind declares would read as absent: a typo turned into not_tested.
+    fields = set(re.findall(r'\{\s*"([a-z_0-9]+)",\s*FA_FT_', table))
+    read = {}
+    for f in sorted(glob.glob("checks/*.c") + glob.glob("reports/*.c") +
+                    glob.glob("scanner/*.c")):
+        text = open(f, encoding="utf-8", errors="replace").read()
+        for m in re.finditer(r'(?:->|\.)data,\s*"([a-z_0-9]+)"', text):
+            read.setdefault(m.group(1), "%s:%d" % (
+                f, text.count("\n", 0, m.start()) + 1))
+    undeclared = sorted("%s (%s)" % (k, v) for k, v in read.items()
+                        if k not in fields)
+    result(read and not undeclared, "every field the checks and reports "
+           "read from an observation's data is declared",
+           "; ".join(undeclared))
 
 
 def main():
