@@ -582,7 +582,8 @@ static const struct fa_obs_field f_ib_engine[] = {
 	    "libibnetdisc's MADs: {sent, answered, lost_sends, held, "
 	    "malformed, failed, recovered, max_outstanding, "
 	    "per_destination, max_inflight, max_inflight_per_destination, "
-	    "ms}" },
+	    "ms, tapped}; tapped false: its SMPs did not pass through the "
+	    "tap (not captured, not paced)" },
 	{ NULL, 0, 0, NULL }
 };
 

@@ -133,6 +133,8 @@ engine_stats(struct fa_ib *ib)
 	    json_object_set_new(d, "cut", json_integer((json_int_t)st.cut)) ||
 	    json_object_set_new(d, "resent",
 	    json_integer((json_int_t)st.resent)) ||
+	    json_object_set_new(json_object_get(d, "discovery"), "tapped",
+	    json_boolean(!ib->disc_untapped)) ||
 	    json_object_set_new(d, "finished",
 	    json_integer((json_int_t)st.finished))) {
 		json_decref(d);

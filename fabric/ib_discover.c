@@ -255,6 +255,14 @@ discover_once(struct fa_ib *ib, struct ibnd_config *cfg,
 	    ib->opts->retries, fa_ib_tick, ib);
 	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, cfg);
 	fa_ib_tap_stats(st);
+	/*
+	 * A fabric found without one SMP through the tap: libibnetdisc's
+	 * calls did not bind to this program's umad_send (a static link, or
+	 * a libibumad that calls itself directly).  Discovery then ran
+	 * unpaced and is missing from mads.pcap: said, not hidden.
+	 */
+	if (ib->fabric != NULL && st->sent == 0)
+		ib->disc_untapped = 1;
 	return fa_ib_tap_close();
 }
 

@@ -52,6 +52,9 @@ struct fa_ib {
 	const char		*phase;		/* for the progress line */
 	uint64_t		 last_tick_ms;
 	struct fa_ib_tap_stats	 disc;		/* what discovery sent */
+	int			 disc_untapped;	/* discovery found nodes, but
+						   none of its SMPs came
+						   through the tap */
 	unsigned long		 nnodes, nports;	/* discovered */
 	uint64_t		 discovery_ms, audit_ms;	/* wall time */
 };

@@ -23,6 +23,7 @@
 #include "../core/util.h"
 #include "ib_mad.h"
 #include "ib_pcap.h"
+#include "ib_umad.h"
 
 #define MAX_WINDOW	FA_MAD_MAX_WINDOW
 #define SLOT_BITS	8	/* MAX_WINDOW slots */
@@ -459,7 +460,7 @@ send_one(struct fa_mad *m, struct fa_mad_req *r)
 	r->sends++;
 	m->st.sent++;
 	capture(m, r, FA_PCAP_SENT, mad, IB_MAD_SIZE);
-	if (umad_send(m->portid, agent, m->sbuf, len, (int)m->o.timeout_ms,
+	if (fa_umad_send(m->portid, agent, m->sbuf, len, (int)m->o.timeout_ms,
 	    0) < 0)
 		return FA_ERR_IO;
 	r->deadline_ms = now_ms() + m->o.timeout_ms;
@@ -758,7 +759,7 @@ fa_mad_run(struct fa_mad *m)
 		if ((wait = fa_deadline_clamp_ms(wait)) < 1)
 			wait = 1;
 		len = (int)(m->rbuf_len - umad_size());
-		n = umad_recv(m->portid, m->rbuf, &len, wait);
+		n = fa_umad_recv(m->portid, m->rbuf, &len, wait);
 		if (n >= 0)
 			received(m, len);
 		else if (n == -ENOSPC) {

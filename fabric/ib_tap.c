@@ -4,9 +4,10 @@
  * put them in mads.pcap too, this file defines libibumad's umad_send() and
  * umad_recv() in the program.  The dynamic linker binds libibnetdisc's
  * calls to these (the executable comes first in symbol lookup); each hands
- * over to the next definition (dlsym RTLD_NEXT: an LD_PRELOADed library,
- * or libibumad itself) and, while a tap is open, copies the MAD to the
- * capture.  The tap is open only around ibnd_discover_fabric(): the
+ * over to the next definition (ib_umad.c: an LD_PRELOADed library, or
+ * libibumad itself) and, while a tap is open, copies the MAD to the
+ * capture.  The program's own MAD engine does not call these: it calls
+ * ib_umad.c's, so its MADs and their capture never depend on the tap.  The tap is open only around ibnd_discover_fabric(): the
  * engine captures and paces its own MADs.
  *
  * Pacing.  libibnetdisc keeps up to max_smps SMPs "on the wire" but has no
@@ -32,9 +33,9 @@
  * of the capture.  The other mutable globals below scanner/ say why they
  * are where they live: the deadline (core/deadline.h), the interrupt
  * table (core/interrupt.c), librpm's configuration (host_rpm.c), the
- * I/O errno (host_fs.c, thread-local), the CRC tables (ib_pcap.c).
+ * I/O errno (host_fs.c, thread-local), the CRC tables (ib_pcap.c), the
+ * lookup of libibumad's own calls (ib_umad.c).
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@
 #include "../core/deadline.h"
 #include "ib_mad.h"
 #include "ib_tap.h"
+#include "ib_umad.h"
 
 /* libibnetdisc's window is at most FA_MAD_MAX_WINDOW; room to spare. */
 #define MAX_FLIGHT	(4 * FA_MAD_MAX_WINDOW)
@@ -95,24 +97,17 @@ static struct {
 	struct fa_ib_tap_stats	 st;
 } tap;
 
+/* libibumad's own, past the definitions below (ib_umad.c). */
 static send_fn
 next_send(void)
 {
-	static send_fn next;
-
-	if (next == NULL)
-		*(void **)&next = dlsym(RTLD_NEXT, "umad_send");
-	return next;
+	return fa_umad_send;
 }
 
 static recv_fn
 next_recv(void)
 {
-	static recv_fn next;
-
-	if (next == NULL)
-		*(void **)&next = dlsym(RTLD_NEXT, "umad_recv");
-	return next;
+	return fa_umad_recv;
 }
 
 void

@@ -914,6 +914,19 @@ fa_cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	{
+		const struct fa_obs *eng;
+		size_t it = 0;
+
+		/* Discovery's SMPs went around the tap (ib_discover.c). */
+		if ((eng = fa_snapshot_next(snap, "ib.engine", &it)) != NULL &&
+		    json_is_false(json_object_get(json_object_get(eng->data,
+		    "discovery"), "tapped")))
+			fa_diag(NULL, "warning: discovery's SMPs did not pass "
+			    "through fabaudit (libibnetdisc did not call this "
+			    "program's umad_send: a static link?): they are "
+			    "missing from mads.pcap and were not paced");
+	}
+	{
 		size_t bad = 0;
 
 		/* What this version always writes, written (obs_schema.h). */

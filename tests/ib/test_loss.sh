@@ -67,6 +67,8 @@ expect_eq "base: nothing lost, the wrong-key SA query and the key probes no agen
     "$(eng base '.data | (.lost == 0) and (.lost_sends == 0) and (.unanswered == 0) and (.silent > 0)')" true
 expect_eq "base: the engine observation is complete" \
     "$(eng base .state)" '"complete"'
+expect_eq "base: libibnetdisc's SMPs passed through the discovery tap" \
+    "$(eng base .data.discovery.tapped)" true
 
 for p in $LEVELS; do
 	r=loss$p
