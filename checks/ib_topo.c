@@ -348,8 +348,15 @@ fa_ib_unexplored_gate(const struct fa_check *c, const struct fa_obs *topo,
 	char *names;
 	int r;
 
-	if ((r = fa_ib_unexplored(topo, &n, &names, &items)) < 0)
-		return r;
+	if ((r = fa_ib_unexplored(topo, &n, &names, &items)) < 0) {
+		/* A malformed port is the observation's fault: an error. */
+		if (r != FA_ERR_INPUT)
+			return r;
+		r = fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
+		    "%s, but observation %s holds a malformed port", seen,
+		    topo->id);
+		return r < 0 ? r : 1;
+	}
 	if (n == 0) {
 		json_decref(items);
 		return 0;
