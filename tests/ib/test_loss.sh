@@ -27,9 +27,11 @@ if [ ! -x "$BIN" ] || [ ! -f "$AGENT" ]; then
 	exit
 fi
 export FA_BIN="$BIN" FA_T="$T"
+export FA_WAIT_ACTIVE="$PWD/tests/ib/wait-active.sh"
 cat >"$T/scan.sh" <<'EOS'
 o=$1
 shift
+sh "$FA_WAIT_ACTIVE"
 "$FA_BIN" scan --ib -q -c "$FA_SCENARIO_DIR/policy.conf" -o "$FA_T/$o" \
     --user "$(id -un)" "$@" 2>"$FA_T/$o.err"
 echo $? >"$FA_T/$o.rc"

@@ -38,9 +38,11 @@ if [ ! -x "$BIN" ]; then
 	exit
 fi
 export FA_BIN="$BIN" FA_T="$T"
+export FA_WAIT_ACTIVE="$PWD/tests/ib/wait-active.sh"
 cat >"$T/scan.sh" <<'EOS'
 o=$1
 shift
+sh "$FA_WAIT_ACTIVE"
 "$FA_BIN" scan --ib -q -c "$FA_SCENARIO_DIR/policy.conf" -o "$FA_T/$o" \
     --user "$(id -un)" --timeout 200 "$@" 2>"$FA_T/$o.err"
 echo $? >"$FA_T/$o.rc"
@@ -82,7 +84,7 @@ $C 'Error \"$n\" 0'"; done
 	done
 done
 script="$script
-kill \$FA_OPENSM_PID; sleep 1; $S sm-gone"
+sh \$FA_WAIT_ACTIVE; kill \$FA_OPENSM_PID; sleep 1; $S sm-gone"
 tests/ib/with-fabric.sh fixtures/ib/careful -- sh -c "$script" \
     2>"$T/fabric.err"
 wf=$?
