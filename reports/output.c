@@ -726,21 +726,3 @@ fa_outset_write_json_items(struct fa_outset *set, const char *name,
 
 	return write_hashed(set, name, spliced_body, &sp, sha256, why);
 }
-
-int
-fa_write_atomic_json_items(const char *dir, const char *name,
-    const json_t *head, const char *key, size_t n,
-    json_t *(*item)(size_t i, void *arg),
-    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
-    char **why)
-{
-	struct fa_outset *set;
-	int r;
-
-	if ((r = single_open(dir, name, &set, why)) != 0)
-		return r;
-	r = fa_outset_write_json_items(set, name, head, key, n, item, after,
-	    arg, sha256, why);
-	(void)fa_outset_close(set, r == 0, NULL);
-	return r;
-}

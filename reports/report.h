@@ -109,7 +109,14 @@ int fa_outset_write(struct fa_outset *set, const char *name, const void *buf,
  * (SHA-256 to sha256, if not NULL). */
 int fa_outset_write_json(struct fa_outset *set, const char *name,
     const json_t *j, size_t flags, char sha256[65], char **why);
-/* As fa_write_atomic_json_items() below, in the set. */
+/*
+ * The same for a document too large to hold whole: `head` is written as
+ * with flags JSON_INDENT(2) | JSON_SORT_KEYS, except that its top-level
+ * member `key`, an empty array there, receives the n items item(i, arg)
+ * returns (new references, NULL when out of memory), each made, written
+ * and freed in turn, then after(i, arg) called if not NULL.  The file is
+ * byte for byte the dump of the whole.
+ */
 int fa_outset_write_json_items(struct fa_outset *set, const char *name,
     const json_t *head, const char *key, size_t n,
     json_t *(*item)(size_t i, void *arg),
@@ -135,20 +142,6 @@ int fa_write_atomic_mode(const char *dir, const char *name, const void *buf,
  */
 int fa_write_atomic_json(const char *dir, const char *name, const json_t *j,
     size_t flags, char sha256[65], char **why);
-
-/*
- * The same for a document too large to hold whole: `head` is written as
- * with flags JSON_INDENT(2) | JSON_SORT_KEYS, except that its top-level
- * member `key`, an empty array there, receives the n items item(i, arg)
- * returns (new references, NULL when out of memory), each made, written
- * and freed in turn, then after(i, arg) called if not NULL.  The file is
- * byte for byte the dump of the whole.
- */
-int fa_write_atomic_json_items(const char *dir, const char *name,
-    const json_t *head, const char *key, size_t n,
-    json_t *(*item)(size_t i, void *arg),
-    void (*after)(size_t i, void *arg), void *arg, char sha256[65],
-    char **why);
 
 /* fa_sha256_hex: core/util.h. */
 

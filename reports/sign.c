@@ -679,23 +679,6 @@ cmp_str(const void *a, const void *b)
 }
 
 int
-fa_sign_outdir(const char *dir, const char *const *names, size_t n,
-    const char *keypath, char **why)
-{
-	struct fa_outset *set;
-	int r;
-
-	if ((r = fa_outset_open(dir, 0, &set, NULL, why)) != 0) {
-		if (*why == NULL)
-			*why = fa_strfmt("%s: out of memory", dir);
-		return r;
-	}
-	r = fa_sign_outset(set, names, n, keypath, why);
-	(void)fa_outset_close(set, r == 0, NULL);
-	return r;
-}
-
-int
 fa_sign_outset(struct fa_outset *set, const char *const *names, size_t n,
     const char *keypath, char **why)
 {

@@ -30,15 +30,13 @@
 #define FA_KEY_MAX_BYTES	(64 * 1024)	/* a PEM key file */
 
 /*
- * Write dir/SHA256SUMS ("HEX  NAME" lines, sha256sum(1) format, sorted by
- * name) over the n files names[] in dir, then, when keypath is not NULL,
- * dir/SHA256SUMS.sig: the detached signature of SHA256SUMS's bytes with
- * the private key in keypath (PEM).  Both written atomically.  0 or
- * FA_ERR_* with *why (a new string naming the file at fault).
+ * Write SHA256SUMS ("HEX  NAME" lines, sha256sum(1) format, sorted by
+ * name) over the n files names[] in the output set's directory, then,
+ * when keypath is not NULL, SHA256SUMS.sig: the detached signature of
+ * SHA256SUMS's bytes with the private key in keypath (PEM).  Both written
+ * in the set (reports/report.h).  0 or FA_ERR_* with *why (a new string
+ * naming the file at fault).
  */
-int fa_sign_outdir(const char *dir, const char *const *names, size_t n,
-    const char *keypath, char **why);
-/* The same in a run's output set (reports/report.h). */
 struct fa_outset;
 int fa_sign_outset(struct fa_outset *set, const char *const *names,
     size_t n, const char *keypath, char **why);

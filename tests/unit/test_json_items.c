@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for snapshot.json written observation by observation
- * (fa_write_atomic_json_items with fa_snapshot_head_json/obs_json): the
+ * (fa_outset_write_json_items with fa_snapshot_head_json/obs_json): the
  * file must be byte for byte the dump of the whole snapshot as one JSON
  * tree, redacted (by copy, or in place as the scanner does) or not, with
  * no observation or many, hostile strings included; the secrets are back
@@ -31,6 +31,23 @@ struct items {
 	int				 in_place;	/* redact in place */
 	struct fa_redaction		 red;
 };
+
+/* snapshot.json in dir as a scan writes it: one file of a run's set. */
+static int
+write_items(const char *dir, const json_t *head, size_t n,
+    json_t *(*item)(size_t, void *), void (*after)(size_t, void *),
+    void *arg, char sha[65], char **why)
+{
+	struct fa_outset *set;
+	int r;
+
+	assert_int_equal(fa_outset_open(dir, FA_OUTSET_RUN, &set, NULL, why),
+	    0);
+	r = fa_outset_write_json_items(set, "snapshot.json", head,
+	    "observations", n, item, after, arg, sha, why);
+	assert_int_equal(fa_outset_close(set, r == 0, NULL), 0);
+	return r;
+}
 
 static json_t *
 item(size_t i, void *arg)
@@ -128,8 +145,8 @@ same_as_whole(size_t n, int reveal, int in_place)
 	json_decref(all);
 	head = fa_snapshot_head_json(s, reveal);
 	assert_non_null(head);
-	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
-	    "observations", s->nobs, item, item_done, &it, sha, &why), 0);
+	assert_int_equal(write_items(dir, head, s->nobs, item, item_done,
+	    &it, sha, &why), 0);
 	/* Whatever was redacted in place is back. */
 	all = fa_snapshot_to_json(s, 1);
 	after = json_dumps(all, JSON_SORT_KEYS);
@@ -199,8 +216,8 @@ test_failing_item_leaves_nothing(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	head = fa_snapshot_head_json(s, 0);
-	assert_int_equal(fa_write_atomic_json_items(dir, "snapshot.json", head,
-	    "observations", s->nobs, item, NULL, &it, sha, &why), FA_ERR_NOMEM);
+	assert_int_equal(write_items(dir, head, s->nobs, item, NULL, &it, sha,
+	    &why), FA_ERR_NOMEM);
 	free(why);
 	/* Neither the file nor its temporary is left. */
 	assert_int_equal(rmdir(dir), 0);
