@@ -23,10 +23,7 @@
 #define FA_ETH_CHECKS_H
 
 #include "check.h"
-
-#define FA_KIND_ETH_LINKS	"eth.links"
-#define FA_KIND_ETH_CAPTURE	"eth.capture"
-#define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
+#include "../core/obs_kinds.h"
 
 /* What a scan sends for the wire checks: nothing (eth_live.h). */
 #define FA_ETH_SENDS_LISTEN						\

@@ -15,8 +15,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_checks.h"
-
-#define FA_KIND_ETH_REACH	"eth.reach"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 static int
 reachable(const char *outcome)
@@ -42,11 +42,11 @@ eval_reach(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_REACH, &it))) {
-		if (strcmp(fa_json_get_str(o->data, "role") != NULL ?
-		    fa_json_get_str(o->data, "role") : "", role) != 0)
+		if (strcmp(fa_obs_str(o, FA_F(ETH_REACH, role)) != NULL ?
+		    fa_obs_str(o, FA_F(ETH_REACH, role)) : "", role) != 0)
 			continue;
 		seen++;
-		probes = json_object_get(o->data, "probes");
+		probes = fa_obs_arr(o, FA_F(ETH_REACH, probes));
 		list[0] = '\0';
 		bad = unsent = 0;
 		if ((ev = json_array()) == NULL)
@@ -187,7 +187,8 @@ eval_tls(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_ETH, out)) != 0)
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_REACH, &it)))
-		json_array_foreach(json_object_get(o->data, "probes"), i, pr) {
+		json_array_foreach(fa_obs_arr(o, FA_F(ETH_REACH, probes)), i,
+		    pr) {
 			tls = json_object_get(pr, "tls");
 			if (tls == NULL || json_object_get(tls, "versions") ==
 			    NULL)

@@ -13,8 +13,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_checks.h"
-
-#define FA_KIND_ETH_VLAN_PROBE	"eth.vlan_probe"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 static const char *const refs[] = {
 	"IEEE 802.1Q-2018 (VLAN membership, ingress filtering)",
@@ -30,7 +30,7 @@ static const char *const refs[] = {
  * untagged, so when one VLAN was probed so, the reply is that VLAN's.
  */
 static void
-dev_vlans(const json_t *data, char *buf, size_t len, size_t *n)
+dev_vlans(const struct fa_obs *o, char *buf, size_t len, size_t *n)
 {
 	const json_t *m;
 	const char *how;
@@ -38,7 +38,8 @@ dev_vlans(const json_t *data, char *buf, size_t len, size_t *n)
 
 	buf[0] = '\0';
 	*n = 0;
-	json_array_foreach(json_object_get(data, "methods"), i, m) {
+	json_array_foreach(fa_obs_arr(o, FA_F(ETH_VLAN_PROBE, methods)), i,
+	    m) {
 		how = fa_json_get_str(m, "method");
 		if (how == NULL || strcmp(how, "vlan device") != 0 ||
 		    !json_is_integer(json_object_get(m, "vid")))
@@ -65,7 +66,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_VLAN_PROBE,
 	    &it))) {
 		seen++;
-		replies = json_object_get(o->data, "replies");
+		replies = fa_obs_arr(o, FA_F(ETH_VLAN_PROBE, replies));
 		/* Dropped frames can hide a reply, never invent one. */
 		if (o->state != FA_OBS_COMPLETE &&
 		    (o->state != FA_OBS_INCOMPLETE ||
@@ -75,9 +76,9 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				return r;
 			continue;
 		}
-		sent = json_object_get(o->data, "sent");
+		sent = fa_obs_arr(o, FA_F(ETH_VLAN_PROBE, sent));
 		list[0] = '\0';
-		dev_vlans(o->data, devs, sizeof(devs), &ndev);
+		dev_vlans(o, devs, sizeof(devs), &ndev);
 		json_array_foreach(replies, i, e) {
 			if (i >= 4)
 				break;

@@ -20,6 +20,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "eth_checks.h"
+#include "../core/obs_fields.h"
 
 /* Judge one capture: set *st and *reason (allocated), add to ev. */
 typedef int (*judge_fn)(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
@@ -28,7 +29,7 @@ typedef int (*judge_fn)(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 static const json_t *
 signal(const struct fa_obs *o, const char *name)
 {
-	return json_object_get(json_object_get(o->data, "signals"), name);
+	return json_object_get(fa_obs_obj(o, FA_F(ETH_CAPTURE, signals)), name);
 }
 
 /* ip (text) inside any of nets?  1 yes, 0 no, -1 when not an address. */
@@ -58,7 +59,7 @@ own_mac(const struct fa_eval_ctx *ctx, const char *mac)
 	if (mac == NULL)
 		return 0;
 	while ((l = fa_snapshot_next(ctx->snap, FA_KIND_ETH_LINKS, &it)))
-		json_array_foreach(json_object_get(l->data, "links"), i, e)
+		json_array_foreach(fa_obs_arr(l, FA_F(ETH_LINKS, links)), i, e)
 			if ((m = fa_json_get_str(e, "mac")) != NULL &&
 			    strcasecmp(m, mac) == 0)
 				return 1;
@@ -99,14 +100,15 @@ lldp_is_tenant_node(const struct fa_eval_ctx *ctx, const json_t *e)
 static long long
 dropped(const struct fa_obs *o, const char *deps, char *buf, size_t len)
 {
-	const json_t *by = json_object_get(o->data, "signals_dropped_by");
+	const json_t *by = fa_obs_obj(o, FA_F(ETH_CAPTURE, signals_dropped_by));
 	long long total = 0, n, all = 0;
 	char name[32];
 	const char *p, *comma;
 	size_t k;
 
 	buf[0] = '\0';
-	(void)fa_json_get_int(o->data, "signals_dropped", 0, INT64_MAX, &all);
+	(void)fa_obs_int(o, FA_F(ETH_CAPTURE, signals_dropped), 0, INT64_MAX,
+	    &all);
 	if (!json_is_object(by)) {
 		if (all > 0)
 			snprintf(buf, len, "a signal table (which one was not "
@@ -139,7 +141,7 @@ skipped(const struct fa_obs *o)
 	const char *k;
 	long long n = 0;
 
-	json_object_foreach(json_object_get(o->data, "skipped"), k, v)
+	json_object_foreach(fa_obs_obj(o, FA_F(ETH_CAPTURE, skipped)), k, v)
 		if (json_integer_value(v) > 0)
 			n += json_integer_value(v);
 	return n;
@@ -152,7 +154,7 @@ skipped_why(const struct fa_obs *o)
 	const json_t *v;
 	const char *k;
 
-	json_object_foreach(json_object_get(o->data, "skipped"), k, v)
+	json_object_foreach(fa_obs_obj(o, FA_F(ETH_CAPTURE, skipped)), k, v)
 		return k;
 	return "none";
 }
@@ -163,7 +165,7 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 {
 	char full[256];
 	long long limit = 0;
-	const char *f;
+	const json_t *by;
 	const struct fa_obs *o;
 	enum fa_status st;
 	long long frames = 0, secs = -1, bad = 0;
@@ -176,9 +178,12 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_CAPTURE, &it))) {
 		seen++;
-		(void)fa_json_get_int(o->data, "frames", 0, INT64_MAX, &frames);
-		(void)fa_json_get_int(o->data, "seconds", 0, INT64_MAX, &secs);
-		(void)fa_json_get_int(o->data, "malformed", 0, INT64_MAX, &bad);
+		(void)fa_obs_int(o, FA_F(ETH_CAPTURE, frames), 0, INT64_MAX,
+		    &frames);
+		(void)fa_obs_int(o, FA_F(ETH_CAPTURE, seconds), 0, INT64_MAX,
+		    &secs);
+		(void)fa_obs_int(o, FA_F(ETH_CAPTURE, malformed), 0, INT64_MAX,
+		    &bad);
 		if (o->state != FA_OBS_COMPLETE &&
 		    o->state != FA_OBS_INCOMPLETE) {
 			r = fa_results_add(out, c, fa_status_for_obs(o),
@@ -208,14 +213,15 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			 * (malformed_signals). */
 			if (bad > 0 && fa_evidence_add(ev, fa_evidence(o,
 			    "malformed_examples", json_deep_copy(
-			    json_object_get(o->data, "malformed_examples")))) !=
+			    fa_obs_arr(o, FA_F(ETH_CAPTURE,
+			    malformed_examples))))) !=
 			    0) {
 				json_decref(ev);
 				return FA_ERR_NOMEM;
 			}
 			if (skipped(o) > 0 && fa_evidence_add(ev, fa_evidence(o,
-			    "skipped", json_deep_copy(json_object_get(o->data,
-			    "skipped")))) != 0) {
+			    "skipped", json_deep_copy(fa_obs_obj(o,
+			    FA_F(ETH_CAPTURE, skipped))))) != 0) {
 				json_decref(ev);
 				return FA_ERR_NOMEM;
 			}
@@ -232,17 +238,20 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			} else if (st == FA_ST_PASS && dropped(o, deps, full,
 			    sizeof(full)) > 0) {
 				st = FA_ST_NOT_TESTED;
-				f = json_object_get(o->data,
-				    "signals_dropped_by") != NULL ?
-				    "signals_dropped_by" : "signals_dropped";
-				if (fa_evidence_add(ev, fa_evidence(o, f,
-				    json_deep_copy(json_object_get(o->data,
-				    f)))) != 0) {
+				by = fa_obs_obj(o, FA_F(ETH_CAPTURE,
+				    signals_dropped_by));
+				if (fa_evidence_add(ev, fa_evidence(o, by !=
+				    NULL ? "signals_dropped_by" :
+				    "signals_dropped",
+				    json_deep_copy(by != NULL ?
+				    by : fa_obs_jint(o, FA_F(ETH_CAPTURE,
+				    signals_dropped))))) != 0) {
 					json_decref(ev);
 					free(reason);
 					return FA_ERR_NOMEM;
 				}
-				(void)fa_json_get_int(o->data, "signals_limit",
+				(void)fa_obs_int(o, FA_F(ETH_CAPTURE,
+				    signals_limit),
 				    0, INT64_MAX, &limit);
 				r = limit > 0 ? fa_results_add(out, c, st,
 				    o->target, NULL, ev, "%s; but the table of "
@@ -346,10 +355,10 @@ vid_allowed(const struct fa_policy *p, long long vid)
 static int
 tags_unseen(const struct fa_obs *o)
 {
-	const char *lt = fa_json_get_str(o->data, "linktype");
+	const char *lt = fa_obs_str(o, FA_F(ETH_CAPTURE, linktype));
 	long long tagged = 0;
 
-	(void)fa_json_get_int(o->data, "tagged", 0, INT64_MAX, &tagged);
+	(void)fa_obs_int(o, FA_F(ETH_CAPTURE, tagged), 0, INT64_MAX, &tagged);
 	return lt != NULL && strcmp(lt, "LINUX_SLL2") == 0 && tagged == 0;
 }
 
@@ -363,7 +372,7 @@ static int
 judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
-	const json_t *vlans = json_object_get(o->data, "vlans"), *v;
+	const json_t *vlans = fa_obs_obj(o, FA_F(ETH_CAPTURE, vlans)), *v;
 	char list[256] = "";
 	const char *k;
 	size_t n = 0;
@@ -384,9 +393,11 @@ judge_foreign_vlan(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		json_object_foreach((json_t *)vlans, k, v)
 			if (!vid_allowed(ctx->policy, vid_key(k)))
 				cut += json_integer_value(json_object_get(
-				    json_object_get(o->data, "vlans_cut"), k));
+				    fa_obs_obj(o, FA_F(ETH_CAPTURE, vlans_cut)),
+				    k));
 		if (cut > 0 && fa_evidence_add(ev, fa_evidence(o, "vlans_cut",
-		    json_deep_copy(json_object_get(o->data, "vlans_cut")))) !=
+		    json_deep_copy(fa_obs_obj(o, FA_F(ETH_CAPTURE,
+		    vlans_cut))))) !=
 		    0)
 			return FA_ERR_NOMEM;
 		return found(o, ev, "vlans", vlans, reason, "frames tagged "
@@ -404,12 +415,12 @@ static int
 judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
-	const json_t *vlans = json_object_get(o->data, "vlans"), *e, *v;
+	const json_t *vlans = fa_obs_obj(o, FA_F(ETH_CAPTURE, vlans)), *e, *v;
 	size_t i, nv = 0, pvst = 0;
 	const char *k;
 	long long first = -1;
-	int mixed = json_is_true(json_object_get(o->data,
-	    "mixed_interfaces"));
+	int mixed = json_is_true(fa_obs_jbool(o, FA_F(ETH_CAPTURE,
+	    mixed_interfaces)));
 
 	json_object_foreach((json_t *)vlans, k, v)
 		if (vid_key(k) != 0)
@@ -472,8 +483,8 @@ judge_trunk(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 static long long
 malformed_of(const struct fa_obs *o, const char *name)
 {
-	return json_integer_value(json_object_get(json_object_get(o->data,
-	    "malformed_signals"), name));
+	return json_integer_value(json_object_get(fa_obs_obj(o,
+	    FA_F(ETH_CAPTURE, malformed_signals)), name));
 }
 
 /* A signal whose mere presence is the finding. */
@@ -489,8 +500,9 @@ judge_present(const struct fa_obs *o, const char *name, const char *what,
 		return found(o, ev, NULL, NULL, reason, "no %s frame among "
 		    "those heard", what);
 	if (json_array_size(a) == 0)
-		return found(o, ev, "malformed_signals", json_object_get(
-		    o->data, "malformed_signals"), reason, "%lld malformed %s "
+		return found(o, ev, "malformed_signals", fa_obs_obj(o,
+		    FA_F(ETH_CAPTURE, malformed_signals)), reason,
+		    "%lld malformed %s "
 		    "frame%s reach this port", bad, what, bad > 1 ? "s" : "");
 	return found(o, ev, name, a, reason, "%s frames reach this port "
 	    "(%zu distinct)", what, json_array_size(a));
@@ -558,8 +570,9 @@ judge_lldp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 	if (malformed_of(o, "lldp") > 0) {
 		/* What the undecodable LLDP disclosed cannot be told. */
 		*st = FA_ST_NOT_TESTED;
-		return found(o, ev, "malformed_signals", json_object_get(
-		    o->data, "malformed_signals"), reason, "%lld LLDP frames "
+		return found(o, ev, "malformed_signals", fa_obs_obj(o,
+		    FA_F(ETH_CAPTURE, malformed_signals)), reason,
+		    "%lld LLDP frames "
 		    "could not be decoded; what they disclose is unknown",
 		    malformed_of(o, "lldp"));
 	}
@@ -723,7 +736,8 @@ judge_foreign_l2(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
 		    s->target[tl] != ' ')
 			continue;
 		scanned++;
-		json_array_foreach(json_object_get(s->data, "hosts"), i, e) {
+		json_array_foreach(fa_obs_arr(s, FA_F(ETH_ARP_SCAN, hosts)), i,
+		    e) {
 			ip = fa_json_get_str(e, "ip");
 			if (ip == NULL || ip_in(ip, p->tenant_subnet,
 			    p->n_tenant_subnet) != 0)

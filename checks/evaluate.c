@@ -16,6 +16,8 @@
 #include "../core/util.h"
 #include "check.h"
 #include "ib_checks.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 /*
  * Results [from, n) that pass, or are not applicable, become not_tested:
@@ -72,12 +74,13 @@ ib_unreached(const struct fa_snapshot *s, char **all, char **sa)
 	/* Incomplete only by ports whose peer discovery did not reach:
 	 * the checks that need those ports are gated one by one. */
 	if (o != NULL && o->state == FA_OBS_INCOMPLETE &&
-	    !json_is_true(json_object_get(o->data, "unexplored_only")) &&
+	    !json_is_true(fa_obs_jbool(o, FA_F(IB_TOPOLOGY,
+	    unexplored_only))) &&
 	    (*all = fa_strdup(fa_obs_reason(o))) == NULL)
 		return FA_ERR_NOMEM;
 	/* Unanswered: a send of ours that failed, or a --max-time cut
 	 * (cut_passes() speaks for it), is not the SA gone. */
-	if ((o = fa_snapshot_find(s, "ib.sa.alive_after", "sa")) != NULL &&
+	if ((o = fa_snapshot_find(s, FA_KIND_IB_SA_ALIVE, "sa")) != NULL &&
 	    o->state == FA_OBS_NO_RESPONSE &&
 	    (*sa = fa_strfmt("the SA stopped answering during the scan "
 	    "(%s): what the SM and SA did not answer was not seen",
@@ -90,7 +93,7 @@ ib_unreached(const struct fa_snapshot *s, char **all, char **sa)
 }
 
 /*
- * A family whose acquisition --max-time cut short (a FA_DEADLINE_KIND
+ * A family whose acquisition --max-time cut short (a FA_KIND_SCAN_MAX_TIME
  * observation) cannot vouch for what it did not see: each pass of its
  * checks becomes not_tested, saying so and what the part seen showed,
  * and each not_tested says the budget ran out (unless it says so

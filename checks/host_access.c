@@ -34,6 +34,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 size_t
 fa_host_mounts_unexamined(const struct fa_snapshot *s)
@@ -44,8 +46,8 @@ fa_host_mounts_unexamined(const struct fa_snapshot *s)
 
 	if (o == NULL || o->state != FA_OBS_COMPLETE)
 		return 0;
-	(void)fa_json_get_int(o->data, "lines_skipped", 0, LLONG_MAX, &a);
-	(void)fa_json_get_int(o->data, "lines_not_examined", 0, LLONG_MAX,
+	(void)fa_obs_int(o, FA_F(HOST_MOUNTS, lines_skipped), 0, LLONG_MAX, &a);
+	(void)fa_obs_int(o, FA_F(HOST_MOUNTS, lines_not_examined), 0, LLONG_MAX,
 	    &b);
 	return (size_t)a + (size_t)b;
 }
@@ -61,7 +63,7 @@ fa_host_mount_for(const struct fa_snapshot *s, const char *path)
 
 	if (o == NULL || o->state != FA_OBS_COMPLETE || path == NULL)
 		return NULL;
-	json_array_foreach(json_object_get(o->data, "mounts"), i, m) {
+	json_array_foreach(fa_obs_arr(o, FA_F(HOST_MOUNTS, mounts)), i, m) {
 		if ((mp = fa_json_get_str(m, "mount_point")) == NULL)
 			continue;
 		n = strlen(mp);
@@ -96,7 +98,6 @@ octal_mode(const char *s, uint64_t *out)
 }
 
 /* The kind and the files of fabric/host_proc.h (FA_KIND_HOST_SYSCTL...). */
-#define KIND_SYSCTL	"host.sysctl"
 #define OVERFLOWUID	"/proc/sys/kernel/overflowuid"
 #define OVERFLOWGID	"/proc/sys/kernel/overflowgid"
 #define DEFAULT_OVERFLOW 65534	/* include/linux/highuid.h */
@@ -105,13 +106,14 @@ int
 fa_host_sysctl(const struct fa_snapshot *s, const char *path, long long min,
     long long max, const struct fa_obs **o, long long *v)
 {
-	const struct fa_obs *ob = fa_snapshot_find(s, KIND_SYSCTL, path);
+	const struct fa_obs *ob = fa_snapshot_find(s, FA_KIND_HOST_SYSCTL,
+	    path);
 
 	if (o != NULL)
 		*o = ob;
 	if (ob == NULL || ob->state != FA_OBS_COMPLETE)
 		return FA_ERR_NOTFOUND;
-	return fa_json_get_int(ob->data, "value", min, max, v) == 0 ? 0 :
+	return fa_obs_int(ob, FA_F(HOST_SYSCTL, value), min, max, v) == 0 ? 0 :
 	    FA_ERR_INPUT;
 }
 
@@ -145,9 +147,10 @@ userns_read(const struct fa_snapshot *s, struct userns *u)
 	}
 	o = fa_snapshot_find(s, FA_KIND_HOST_USERNS, "/proc/self/uid_map");
 	if (o != NULL && o->state == FA_OBS_COMPLETE &&
-	    json_array_size(json_object_get(o->data, "map")) > 0) {
+	    json_array_size(fa_obs_arr(o, FA_F(HOST_USERNS, map))) > 0) {
 		u->known = 1;
-		json_array_foreach(json_object_get(o->data, "map"), i, e) {
+		json_array_foreach(fa_obs_arr(o, FA_F(HOST_USERNS, map)), i,
+		    e) {
 			in = json_integer_value(json_array_get(e, 0));
 			out = json_integer_value(json_array_get(e, 1));
 			cnt = json_integer_value(json_array_get(e, 2));
@@ -181,7 +184,7 @@ userns_read(const struct fa_snapshot *s, struct userns *u)
 	/* No map: the initial user namespace still says "all mapped". */
 	o = fa_snapshot_find(s, FA_KIND_HOST_NS, "/proc/self/ns");
 	ini = o != NULL && o->state == FA_OBS_COMPLETE ? json_object_get(
-	    json_object_get(o->data, "user"), "initial") : NULL;
+	    fa_obs_obj(o, FA_F(HOST_NS, user)), "initial") : NULL;
 	if (json_is_true(ini)) {
 		u->known = u->whole = 1;
 		snprintf(u->map, sizeof(u->map), "the initial user namespace");
@@ -235,9 +238,9 @@ dac(int owner, int group, uint64_t bits)
  */
 static int
 permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
-    const json_t *pathdata, int connecting, char *why, size_t len)
+    const struct fa_obs *o, int connecting, char *why, size_t len)
 {
-	const char *path = fa_json_get_str(pathdata, "path"), *mode;
+	const char *path = fa_obs_str(o, FA_F(HOST_PATH, path)), *mode;
 	const json_t *m;
 	struct userns u;
 	long long uid, gid;
@@ -266,10 +269,10 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 		    "mount_point") : "?");
 		return 0;
 	}
-	if ((mode = fa_json_get_str(pathdata, "mode")) == NULL ||
+	if ((mode = fa_obs_str(o, FA_F(HOST_PATH, mode))) == NULL ||
 	    octal_mode(mode, &bits) != 0 ||
-	    fa_json_get_int(pathdata, "uid", 0, 0xffffffffll, &uid) != 0 ||
-	    fa_json_get_int(pathdata, "gid", 0, 0xffffffffll, &gid) != 0) {
+	    fa_obs_int(o, FA_F(HOST_PATH, uid), 0, 0xffffffffll, &uid) != 0 ||
+	    fa_obs_int(o, FA_F(HOST_PATH, gid), 0, 0xffffffffll, &gid) != 0) {
 		WHY("its mode or owner was not recorded");
 		return -1;	/* not an error: cannot tell */
 	}
@@ -345,23 +348,23 @@ permission(const struct fa_snapshot *s, const struct fa_host_creds *c,
 
 int
 fa_host_writable_why(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    const struct fa_host_creds *c, const struct fa_obs *path, char *why,
     size_t len)
 {
-	return permission(s, c, pathdata, 0, why, len);
+	return permission(s, c, path, 0, why, len);
 }
 
 int
 fa_host_connectable_why(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    const struct fa_host_creds *c, const struct fa_obs *path, char *why,
     size_t len)
 {
-	return permission(s, c, pathdata, 1, why, len);
+	return permission(s, c, path, 1, why, len);
 }
 
 int
 fa_host_writable(const struct fa_snapshot *s, const struct fa_host_creds *c,
-    const json_t *pathdata)
+    const struct fa_obs *path)
 {
-	return fa_host_writable_why(s, c, pathdata, NULL, 0);
+	return fa_host_writable_why(s, c, path, NULL, 0);
 }

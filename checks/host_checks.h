@@ -15,22 +15,7 @@
 #include <stdint.h>
 
 #include "check.h"
-
-#define FA_KIND_HOST_STATUS	"host.proc.status"
-#define FA_KIND_HOST_MOUNTS	"host.mounts"
-#define FA_KIND_HOST_NS		"host.namespaces"
-#define FA_KIND_HOST_PATH	"host.path"
-#define FA_KIND_HOST_DEVICES	"host.devices"
-#define FA_KIND_HOST_TENANCY	"host.tenancy"
-#define FA_KIND_HOST_LSM	"host.lsm"
-#define FA_KIND_HOST_USERNS	"host.userns"
-#define FA_KIND_HOST_VERSION	"host.version"
-#define FA_KIND_HOST_PACKAGE	"host.package"
-#define FA_KIND_HOST_BINARY	"host.binary"	/* fabric/host_gobuild.h */
-#define FA_KIND_HOST_OS		"host.os"	/* fabric/host_osrel.h */
-#define FA_KIND_HOST_CTK_CONFIG	"host.ctk.config"
-#define FA_KIND_HOST_CDI	"host.cdi"
-#define FA_KIND_HOST_CVEDB	"host.cvedb"
+#include "../core/obs_kinds.h"
 
 /* What the evidence says the audited environment is. */
 struct fa_host_env {
@@ -107,14 +92,14 @@ const json_t *fa_host_mount_for(const struct fa_snapshot *s,
 
 /*
  * Whether the process of creds c may write the file described by a
- * host.path data object (mode, uid, gid) on its mount: 1 yes, 0 no, -1
+ * host.path observation (mode, uid, gid) on its mount: 1 yes, 0 no, -1
  * cannot tell.  A read-only mount is never writable; the mode bits
  * decide (owner, group, other), and CAP_DAC_OVERRIDE overrides them only
  * for a file whose owner and group are mapped into the process's user
  * namespace (see fa_host_writable_why).
  */
 int fa_host_writable(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata);
+    const struct fa_host_creds *c, const struct fa_obs *path);
 /*
  * fa_host_writable, saying in why (len bytes; why may be NULL) how it was
  * decided.  CAP_DAC_OVERRIDE counts only for a file whose owner and group
@@ -125,16 +110,16 @@ int fa_host_writable(const struct fa_snapshot *s,
  * host_access.c.
  */
 int fa_host_writable_why(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    const struct fa_host_creds *c, const struct fa_obs *path, char *why,
     size_t len);
 /*
- * Whether the process may connect(2) to the socket pathdata describes:
+ * Whether the process may connect(2) to the socket path describes:
  * the same permission check as a write, but a read-only mount does not
  * refuse it (unix(7): connecting needs write permission on the socket
  * file only).  1, 0, -1 as fa_host_writable.
  */
 int fa_host_connectable_why(const struct fa_snapshot *s,
-    const struct fa_host_creds *c, const json_t *pathdata, char *why,
+    const struct fa_host_creds *c, const struct fa_obs *path, char *why,
     size_t len);
 
 /*

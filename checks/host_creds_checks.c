@@ -20,6 +20,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+#include "../core/obs_fields.h"
 
 /* Beyond Docker's defaults, each is a known escape or host-control path. */
 static const char *const dangerous[] = {
@@ -378,7 +379,7 @@ eval_seccomp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 	if ((r = head(c, ctx, out, &env, &cr, FA_CRED_SECCOMP)) != 0)
 		return r < 0 ? r : 0;
-	(void)fa_json_get_int(cr.obs->data, "seccomp_filters", 0, 1 << 20,
+	(void)fa_obs_int(cr.obs, FA_F(HOST_STATUS, seccomp_filters), 0, 1 << 20,
 	    &filters);
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
 	    cr.obs, "seccomp", json_integer(cr.seccomp))) != 0) {
@@ -446,12 +447,12 @@ selinux_unconfined(const char *label)
 static int
 no_label(const struct fa_obs *o)
 {
-	const json_t *unread = json_object_get(o->data, "unread");
+	const json_t *unread = fa_obs_obj(o, FA_F(HOST_LSM, unread));
 	const char *cur = fa_json_get_str(unread, "current");
 
 	return cur != NULL && strstr(cur, "invalid argument") != NULL &&
-	    fa_json_get_str(o->data, "apparmor_current") == NULL &&
-	    fa_json_get_str(o->data, "current") == NULL;
+	    fa_obs_str(o, FA_F(HOST_LSM, apparmor_current)) == NULL &&
+	    fa_obs_str(o, FA_F(HOST_LSM, current)) == NULL;
 }
 
 static int
@@ -475,16 +476,16 @@ eval_lsm(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL,
 		    NULL, "the LSM label was not read") < 0 ? FA_ERR_NOMEM : 0;
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(o,
-	    "data", json_deep_copy(o->data))) != 0) {
+	    "data", json_deep_copy(fa_obs_data(o)))) != 0) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;
 	}
-	label = fa_json_get_str(o->data, "apparmor_current");
+	label = fa_obs_str(o, FA_F(HOST_LSM, apparmor_current));
 	if (label == NULL)
-		label = fa_json_get_str(o->data, "current");
-	enf = fa_json_get_str(o->data, "selinux_enforce");
-	list = fa_json_get_str(o->data, "lsm_list");
-	aa = fa_json_get_str(o->data, "apparmor_enabled");
+		label = fa_obs_str(o, FA_F(HOST_LSM, current));
+	enf = fa_obs_str(o, FA_F(HOST_LSM, selinux_enforce));
+	list = fa_obs_str(o, FA_F(HOST_LSM, lsm_list));
+	aa = fa_obs_str(o, FA_F(HOST_LSM, apparmor_enabled));
 	st = FA_ST_NOT_TESTED;
 	why = msg;
 	if (label != NULL && strcmp(label, "unconfined") == 0) {
@@ -559,7 +560,8 @@ eval_userns(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (cr.euid != 0)
 		return fa_results_add(out, c, FA_ST_PASS, "host", NULL,
 		    json_pack("[o]", fa_evidence(cr.obs, "uid", json_deep_copy(
-		    json_object_get(cr.obs->data, "uid")))), "the process is "
+		    fa_obs_arr(cr.obs, FA_F(HOST_STATUS, uid))))),
+		    "the process is "
 		    "not root (effective uid %lld)", cr.euid) < 0 ?
 		    FA_ERR_NOMEM : 0;
 	o = fa_snapshot_find(ctx->snap, FA_KIND_HOST_USERNS,
@@ -569,7 +571,7 @@ eval_userns(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    FA_ST_NOT_TESTED, "host", NULL, NULL, "the process is root "
 		    "but its uid_map was not read%s%s", o != NULL ? ": " : "",
 		    o != NULL ? fa_obs_reason(o) : "") < 0 ? FA_ERR_NOMEM : 0;
-	map = json_object_get(o->data, "map");
+	map = fa_obs_arr(o, FA_F(HOST_USERNS, map));
 	json_array_foreach(map, i, e)
 		if (json_integer_value(json_array_get(e, 0)) == 0)
 			outside = json_integer_value(json_array_get(e, 1));
@@ -642,13 +644,13 @@ net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
 	if (t == NULL || t->state != FA_OBS_COMPLETE)
 		return -1;	/* not an error: cannot tell */
 	/* A NIC not told PF from VF leaves it open. */
-	if (fa_json_get_str(json_object_get(t->data, "unread"),
+	if (fa_json_get_str(fa_obs_obj(t, FA_F(HOST_TENANCY, unread)),
 	    "net_ifaces_physical") != NULL) {
-		snprintf(how, len, "%s", fa_json_get_str(json_object_get(
-		    t->data, "unread"), "net_ifaces_physical"));
+		snprintf(how, len, "%s", fa_json_get_str(fa_obs_obj(t,
+		    FA_F(HOST_TENANCY, unread)), "net_ifaces_physical"));
 		return -1;	/* not an error: cannot tell */
 	}
-	ifs = json_object_get(t->data, "net_ifaces");
+	ifs = fa_obs_arr(t, FA_F(HOST_TENANCY, net_ifaces));
 	json_array_foreach(ifs, i, v)
 		if (json_is_string(v) && host_iface(json_string_value(v))) {
 			snprintf(how, len, "interface %s exists only in a "
@@ -656,7 +658,7 @@ net_is_host(const json_t *net, int pid_initial, const struct fa_obs *t,
 			return fa_evidence_add(ev, fa_evidence(t, "net_ifaces",
 			    json_deep_copy(ifs))) != 0 ? -2 : 1;
 		}
-	phys = json_object_get(t->data, "net_ifaces_physical");
+	phys = fa_obs_arr(t, FA_F(HOST_TENANCY, net_ifaces_physical));
 	if (json_array_size(phys) > 0) {
 		snprintf(how, len, "NIC %s (not an SR-IOV VF) is visible, "
 		    "which only the host's network namespace holds",
@@ -675,11 +677,15 @@ static int
 eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out)
 {
-	static const char *const types[] = { "pid", "ipc", "uts", "cgroup",
-	    "net", "mnt", NULL };
+	static const struct fa_fld_OBJ *const types[] = {
+		FA_F(HOST_NS, pid), FA_F(HOST_NS, ipc), FA_F(HOST_NS, uts),
+		FA_F(HOST_NS, cgroup), FA_F(HOST_NS, net), FA_F(HOST_NS, mnt),
+		NULL
+	};
 	const struct fa_obs *o, *t;
 	struct fa_host_env env;
 	const json_t *v, *d;
+	const char *ns;
 	char shared[96] = "", own[96] = "", unknown[96] = "", how[200] = "";
 	char unread[96] = "";
 	json_t *ev;
@@ -699,11 +705,12 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return FA_ERR_NOMEM;
 	t = fa_snapshot_find(ctx->snap, FA_KIND_HOST_TENANCY, "/");
 	for (i = 0; types[i] != NULL; i++) {
-		d = json_object_get(o->data, types[i]);
+		ns = fa_fld_name(types[i]);
+		d = fa_obs_obj(o, types[i]);
 		v = json_object_get(d, "initial");
-		if (strcmp(types[i], "pid") == 0 && json_is_boolean(v))
+		if (strcmp(ns, "pid") == 0 && json_is_boolean(v))
 			pid_initial = json_is_true(v);
-		if (!json_is_boolean(v) && strcmp(types[i], "net") == 0 &&
+		if (!json_is_boolean(v) && strcmp(ns, "net") == 0 &&
 		    json_is_object(d)) {
 			/* A number that proves nothing: other tells. */
 			if ((net = net_is_host(d, pid_initial, t, ev, how,
@@ -716,16 +723,16 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			/* An older kernel's mnt says nothing: not counted;
 			 * a link that exists but could not be read is. */
 			if (json_object_get(d, "unreadable") != NULL)
-				list_add(unread, sizeof(unread), types[i]);
-			else if (strcmp(types[i], "mnt") != 0 ||
+				list_add(unread, sizeof(unread), ns);
+			else if (strcmp(ns, "mnt") != 0 ||
 			    !json_is_object(d))
-				list_add(unknown, sizeof(unknown), types[i]);
+				list_add(unknown, sizeof(unknown), ns);
 			continue;
 		}
 		list_add(json_is_true(v) ? shared : own, sizeof(shared),
-		    types[i]);
+		    ns);
 		if (json_is_true(v) && fa_evidence_add(ev, fa_evidence(o,
-		    types[i], json_deep_copy(d))) != 0)
+		    ns, json_deep_copy(d))) != 0)
 			goto nomem;
 	}
 	if (shared[0] != '\0')
@@ -745,8 +752,8 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		/* The network namespace was not told: no pass. */
 		const char *why = t == NULL ? "no " FA_KIND_HOST_TENANCY
 		    " observation" : t->state != FA_OBS_COMPLETE ?
-		    fa_obs_reason(t) : fa_json_get_str(json_object_get(t->data,
-		    "unread"), "net_ifaces");
+		    fa_obs_reason(t) : fa_json_get_str(fa_obs_obj(t,
+		    FA_F(HOST_TENANCY, unread)), "net_ifaces");
 
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL, ev,
 		    "the %s namespaces are the container's own, but whether "
@@ -754,7 +761,7 @@ eval_ns_shared(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "(%s)", own, why != NULL ? why : "its inode proves nothing "
 		    "on this kernel and no other tell was read");
 	} else if (fa_evidence_add(ev, fa_evidence(o, "namespaces",
-	    json_deep_copy(o->data))) != 0)
+	    json_deep_copy(fa_obs_data(o)))) != 0)
 		goto nomem;
 	else
 		r = fa_results_add(out, c, FA_ST_PASS, "host", NULL, ev,

@@ -17,6 +17,8 @@
 #include "../core/util.h"
 #include "../core/version.h"
 #include "host_checks.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 static const char *const refs[] = {
 	"NVIDIA Container Toolkit: configuration (config.toml) and "
@@ -117,7 +119,6 @@ weak(const json_t *values, size_t i, int *defaulted)
  */
 #define MODE_KEY_SINCE	"1.10.0"
 #define JIT_CDI_SINCE	"1.18.0-rc.1"
-#define KIND_CTK_PROBE	"host.ctk.probe"	/* fabric/host_ctk.h */
 #define OPERATOR_DIR	"/usr/local/nvidia/toolkit/"
 
 enum eff { EFF_SAFE, EFF_LEGACY, EFF_UNKNOWN };
@@ -182,22 +183,23 @@ toolkit_version(const struct fa_snapshot *s, const char *target,
 			    "nvidia-container-toolkit-base or "
 			    "nvidia-container-toolkit package in %s (a toolkit "
 			    "installed otherwise has no version here)",
-			    fa_json_get_str(db->data, "source") != NULL ?
-			    fa_json_get_str(db->data, "source") : "dpkg");
+			    fa_obs_str(db, FA_F(HOST_PACKAGE, source)) != NULL ?
+			    fa_obs_str(db, FA_F(HOST_PACKAGE, source)) :
+			    "dpkg");
 		return 0;
 	}
-	up = fa_json_get_str(pick->data, "upstream");
+	up = fa_obs_str(pick, FA_F(HOST_PACKAGE, upstream));
 	if (up == NULL || fa_version_valid(FA_VER_UPSTREAM, up, NULL) != 0) {
 		snprintf(m->ver_shown, sizeof(m->ver_shown), "%s %s has no "
 		    "upstream version to compare", pick->target + 5,
-		    fa_json_get_str(pick->data, "version") != NULL ?
-		    fa_json_get_str(pick->data, "version") : "?");
+		    fa_obs_str(pick, FA_F(HOST_PACKAGE, version)) != NULL ?
+		    fa_obs_str(pick, FA_F(HOST_PACKAGE, version)) : "?");
 		return 0;
 	}
 	m->ver_obs = pick;
 	snprintf(m->version, sizeof(m->version), "%s", up);
 	snprintf(m->ver_shown, sizeof(m->ver_shown), "%s %s (dpkg)",
-	    pick->target + 5, fa_json_get_str(pick->data, "version"));
+	    pick->target + 5, fa_obs_str(pick, FA_F(HOST_PACKAGE, version)));
 	return 1;
 }
 
@@ -223,7 +225,8 @@ probed(const struct fa_snapshot *s, const char *role, struct mode_res *m,
 	enum tri t = TRI_NO;
 
 	buf[0] = '\0';
-	if ((m->probe_obs = fa_snapshot_find(s, KIND_CTK_PROBE, "toolkit")) ==
+	if ((m->probe_obs = fa_snapshot_find(s, FA_KIND_HOST_CTK_PROBE,
+	    "toolkit")) ==
 	    NULL || m->probe_obs->state != FA_OBS_COMPLETE) {
 		snprintf(buf, len, "%s was not probed (%s)", strcmp(role,
 		    "hook") == 0 ? "nvidia-container-runtime-hook" :
@@ -232,7 +235,7 @@ probed(const struct fa_snapshot *s, const char *role, struct mode_res *m,
 		    "observation: a snapshot of an older fabaudit");
 		return TRI_UNKNOWN;
 	}
-	a = json_object_get(m->probe_obs->data, "probes");
+	a = fa_obs_arr(m->probe_obs, FA_F(HOST_CTK_PROBE, probes));
 	json_array_foreach(a, i, p) {
 		const char *r = fa_json_get_str(p, "role");
 		int tegra_role = r != NULL && (strcmp(r, "tegra-release") ==
@@ -282,7 +285,8 @@ cdi_summary(const struct fa_snapshot *s, struct mode_res *m)
 	char *b;
 
 	m->cdi_obs = fa_snapshot_find(s, FA_KIND_HOST_CDI, "cdi");
-	dirs = m->cdi_obs != NULL ? json_object_get(m->cdi_obs->data, "dirs") :
+	dirs = m->cdi_obs != NULL ? fa_obs_arr(m->cdi_obs, FA_F(HOST_CDI,
+	    dirs)) :
 	    NULL;
 	if (dirs == NULL) {
 		snprintf(m->cdi, sizeof(m->cdi), "CDI spec directories not "
@@ -340,7 +344,8 @@ static void
 resolve(const struct fa_snapshot *s, const struct fa_obs *cfg,
     struct mode_res *m)
 {
-	const json_t *v = json_object_get(json_object_get(cfg->data, "values"),
+	const json_t *v = json_object_get(fa_obs_obj(cfg, FA_F(HOST_CTK_CONFIG,
+	    values)),
 	    "nvidia-container-runtime.mode");
 	char dflt[48];
 	int have_ver;
@@ -456,7 +461,7 @@ mode_evidence(json_t *ev, const struct fa_obs *cfg, const struct mode_res *m)
 	if (fa_evidence_add(ev, fa_evidence(cfg,
 	    "nvidia-container-runtime.mode", m->defaulted ?
 	    json_string("absent (default auto)") : json_deep_copy(
-	    json_object_get(json_object_get(cfg->data, "values"),
+	    json_object_get(fa_obs_obj(cfg, FA_F(HOST_CTK_CONFIG, values)),
 	    "nvidia-container-runtime.mode")))) != 0)
 		return FA_ERR_NOMEM;
 	if (m->ver_shown[0] != '\0' && fa_evidence_add(ev, fa_evidence(
@@ -511,8 +516,8 @@ static int
 eval_config(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     const struct fa_obs *o, struct fa_results *out)
 {
-	const json_t *values = json_object_get(o->data, "values");
-	const json_t *unparsed = json_object_get(o->data, "unparsed");
+	const json_t *values = fa_obs_obj(o, FA_F(HOST_CTK_CONFIG, values));
+	const json_t *unparsed = fa_obs_arr(o, FA_F(HOST_CTK_CONFIG, unparsed));
 	struct mode_res m;
 	char list[2048];
 	json_t *ev;

@@ -40,6 +40,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+#include "../core/obs_fields.h"
 
 /* Substrings of a cgroup line that name the runtime containing us. */
 static const struct {
@@ -193,8 +194,11 @@ fa_host_env_patterns(const char *const **vendors, size_t *nvendors,
 }
 
 /* Namespace types in the order they are reported. */
-static const char *const ns_all[] = { "pid", "ipc", "uts", "user",
-	"cgroup", "time", "net", "mnt", NULL };
+static const struct fa_fld_OBJ *const ns_all[] = {
+	FA_F(HOST_NS, pid), FA_F(HOST_NS, ipc), FA_F(HOST_NS, uts),
+	FA_F(HOST_NS, user), FA_F(HOST_NS, cgroup), FA_F(HOST_NS, time),
+	FA_F(HOST_NS, net), FA_F(HOST_NS, mnt), NULL
+};
 
 /* The weight of a namespace of our own, as a container tell. */
 static int
@@ -252,10 +256,10 @@ set_runtime(struct fa_host_env *env, const char *rt)
 
 /* Runtime cgroups in one cgroup file's lines; "/.." for PID 1's. */
 static void
-cgroup_lines(struct tally *t, const struct fa_obs *o, const char *field,
-    int pid1)
+cgroup_lines(struct tally *t, const struct fa_obs *o,
+    const struct fa_fld_ARR *field, int pid1)
 {
-	const json_t *lines = json_object_get(o->data, field), *v;
+	const json_t *lines = fa_obs_arr(o, field), *v;
 	const char *line, *path;
 	char what[320];
 	size_t i, k;
@@ -276,7 +280,8 @@ cgroup_lines(struct tally *t, const struct fa_obs *o, const char *field,
 			    "%s runtime", pid1 ? "PID 1's" : "our", path,
 			    cgroup_tells[k].runtime);
 			set_runtime(t->env, cgroup_tells[k].runtime);
-			tell(t, "container", SAYS_YES, W_DECISIVE, o, field,
+			tell(t, "container", SAYS_YES, W_DECISIVE, o,
+			    fa_fld_name(field),
 			    what);
 			return;
 		}
@@ -284,7 +289,8 @@ cgroup_lines(struct tally *t, const struct fa_obs *o, const char *field,
 			snprintf(what, sizeof(what), "PID 1's cgroup %s lies "
 			    "outside our cgroup namespace: PID 1 is not ours, "
 			    "a container sharing the host's PIDs", path);
-			tell(t, "container", SAYS_YES, W_DECISIVE, o, field,
+			tell(t, "container", SAYS_YES, W_DECISIVE, o,
+			    fa_fld_name(field),
 			    what);
 			return;
 		}
@@ -299,6 +305,7 @@ ns_tells(struct tally *t, const struct fa_snapshot *s, int *pid_initial,
 	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_NS,
 	    "/proc/self/ns");
 	char own[96] = "", host[96] = "", what[200], *list;
+	const char *ns;
 	const json_t *v;
 	size_t i, n;
 	int known = 0, w;
@@ -308,25 +315,25 @@ ns_tells(struct tally *t, const struct fa_snapshot *s, int *pid_initial,
 	if (o == NULL || o->state != FA_OBS_COMPLETE)
 		return 0;
 	for (i = 0; ns_all[i] != NULL; i++) {
-		v = json_object_get(json_object_get(o->data, ns_all[i]),
-		    "initial");
+		ns = fa_fld_name(ns_all[i]);
+		v = json_object_get(fa_obs_obj(o, ns_all[i]), "initial");
 		if (!json_is_boolean(v))
 			continue;
 		known++;
 		list = json_is_true(v) ? host : own;
 		n = strlen(list);
 		snprintf(list + n, sizeof(own) - n, "%s%s", n > 0 ? ", " : "",
-		    ns_all[i]);
-		if (strcmp(ns_all[i], "pid") == 0)
+		    ns);
+		if (strcmp(ns, "pid") == 0)
 			*pid_initial = json_is_true(v);
 		if (json_is_true(v))
 			continue;
-		w = strcmp(ns_all[i], "pid") == 0 ? W_DECISIVE :
-		    ns_weight(ns_all[i]);
+		w = strcmp(ns, "pid") == 0 ? W_DECISIVE :
+		    ns_weight(ns);
 		snprintf(what, sizeof(what), "the %s namespace is not the "
-		    "initial one", ns_all[i]);
+		    "initial one", ns);
 		if (w > 0)
-			tell(t, "container", SAYS_YES, w, o, ns_all[i], what);
+			tell(t, "container", SAYS_YES, w, o, ns, what);
 	}
 	if (*pid_initial == 1) {
 		snprintf(what, sizeof(what), "the PID namespace is the initial "
@@ -353,10 +360,10 @@ marker_tells(struct tally *t, const struct fa_snapshot *s)
 	int exists;
 
 	while ((o = fa_snapshot_next(s, FA_KIND_HOST_PATH, &it)) != NULL) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || strncmp(role, "marker:", 7) != 0 ||
 		    o->state != FA_OBS_COMPLETE ||
-		    fa_json_get_bool(o->data, "exists", &exists) != 0 ||
+		    fa_obs_bool(o, FA_F(HOST_PATH, exists), &exists) != 0 ||
 		    !exists)
 			continue;
 		snprintf(what, sizeof(what), "%s exists (the %s marker file)",
@@ -375,21 +382,23 @@ tenancy_container_tells(struct tally *t, const struct fa_obs *o)
 
 	if (o == NULL)
 		return;
-	cgroup_lines(t, o, "cgroup_self", 0);
-	cgroup_lines(t, o, "cgroup_1", 1);
-	if ((v = fa_json_get_str(o->data, "container_manager")) != NULL) {
+	cgroup_lines(t, o, FA_F(HOST_TENANCY, cgroup_self), 0);
+	cgroup_lines(t, o, FA_F(HOST_TENANCY, cgroup_1), 1);
+	if ((v = fa_obs_str(o, FA_F(HOST_TENANCY,
+	    container_manager))) != NULL) {
 		snprintf(what, sizeof(what), "/run/systemd/container says "
 		    "\"%.60s\"", v);
 		set_runtime(t->env, v);
 		tell(t, "container", SAYS_YES, 1, o, "container_manager", what);
 	}
-	if ((v = fa_json_get_str(o->data, "environ_container")) != NULL) {
+	if ((v = fa_obs_str(o, FA_F(HOST_TENANCY,
+	    environ_container))) != NULL) {
 		snprintf(what, sizeof(what), "the environment has "
 		    "container=%.60s", v);
 		set_runtime(t->env, v);
 		tell(t, "container", SAYS_YES, 1, o, "environ_container", what);
 	}
-	if (fa_json_get_bool(o->data, "environ_kubernetes", &k8s) == 0 &&
+	if (fa_obs_bool(o, FA_F(HOST_TENANCY, environ_kubernetes), &k8s) == 0 &&
 	    k8s) {
 		set_runtime(t->env, "kubernetes");
 		tell(t, "container", SAYS_YES, 1, o, "environ_kubernetes",
@@ -477,9 +486,9 @@ decide_container(struct tally *t, const struct fa_snapshot *s)
 	if (env->container != 1)
 		env->runtime[0] = '\0';
 	if (ten != NULL && ten->state == FA_OBS_COMPLETE &&
-	    fa_json_get_str(ten->data, "pid1_comm") != NULL)
+	    fa_obs_str(ten, FA_F(HOST_TENANCY, pid1_comm)) != NULL)
 		snprintf(env->pid1, sizeof(env->pid1), "%s",
-		    fa_json_get_str(ten->data, "pid1_comm"));
+		    fa_obs_str(ten, FA_F(HOST_TENANCY, pid1_comm)));
 	if (env->container == -1 && t->yes + t->decisive > 0 &&
 	    (t->no > 0 || known == 0))
 		env->conflict = 1;
@@ -511,7 +520,7 @@ decide_vm(struct tally *t, const struct fa_snapshot *s)
 		    "read)", env->account, sizeof(env->account));
 		return;
 	}
-	dmi = json_object_get(o->data, "dmi");
+	dmi = fa_obs_obj(o, FA_F(HOST_TENANCY, dmi));
 	vendor = fa_json_get_str(dmi, "sys_vendor");
 	product = fa_json_get_str(dmi, "product_name");
 	if (vendor != NULL || product != NULL)
@@ -532,25 +541,26 @@ decide_vm(struct tally *t, const struct fa_snapshot *s)
 		else
 			tell(t, "VM", SAYS_NO, 1, o, "dmi", what);
 	}
-	if ((v = fa_json_get_str(o->data, "hypervisor_type")) != NULL) {
+	if ((v = fa_obs_str(o, FA_F(HOST_TENANCY, hypervisor_type))) != NULL) {
 		snprintf(what, sizeof(what), "/sys/hypervisor/type: %.60s", v);
 		tell(t, "VM", SAYS_YES, 2, o, "hypervisor_type", what);
 	}
-	if ((v = fa_json_get_str(o->data, "dt_hypervisor")) != NULL) {
+	if ((v = fa_obs_str(o, FA_F(HOST_TENANCY, dt_hypervisor))) != NULL) {
 		snprintf(what, sizeof(what), "device tree hypervisor node: "
 		    "%.60s", v);
 		tell(t, "VM", SAYS_YES, 2, o, "dt_hypervisor", what);
 	}
 	/* A virtio NIC is paravirtual: a hypervisor's (weak: a DPU can
 	 * present virtio-net to a bare-metal host). */
-	if (json_array_size(json_object_get(o->data, "net_ifaces_virtio")) >
+	if (json_array_size(fa_obs_arr(o, FA_F(HOST_TENANCY,
+	    net_ifaces_virtio))) >
 	    0) {
 		snprintf(what, sizeof(what), "NIC %s is a virtio device",
-		    json_string_value(json_array_get(json_object_get(o->data,
-		    "net_ifaces_virtio"), 0)));
+		    json_string_value(json_array_get(fa_obs_arr(o,
+		    FA_F(HOST_TENANCY, net_ifaces_virtio)), 0)));
 		tell(t, "VM", SAYS_YES, 1, o, "net_ifaces_virtio", what);
 	}
-	hv = json_object_get(o->data, "cpu_hypervisor");
+	hv = fa_obs_jbool(o, FA_F(HOST_TENANCY, cpu_hypervisor));
 	if (json_is_boolean(hv))
 		tell(t, "VM", json_is_true(hv) ? SAYS_YES : SAYS_NO, 2, o,
 		    "cpu_hypervisor", json_is_true(hv) ? "the CPU's "
@@ -646,7 +656,8 @@ fa_host_env_name(const struct fa_host_env *env, char *buf, size_t len)
 int
 fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c)
 {
-	const json_t *uid, *d;
+	const struct fa_obs *o;
+	const json_t *uid, *groups;
 	long long v;
 	int r;
 
@@ -654,8 +665,8 @@ fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c)
 	if ((c->obs = fa_snapshot_find(s, FA_KIND_HOST_STATUS,
 	    "/proc/self/status")) == NULL || c->obs->state != FA_OBS_COMPLETE)
 		return FA_ERR_NOTFOUND;
-	d = c->obs->data;
-	if ((uid = json_object_get(d, "uid")) != NULL) {
+	o = c->obs;
+	if ((uid = fa_obs_arr(o, FA_F(HOST_STATUS, uid))) != NULL) {
 		if (!json_is_array(uid) || json_array_size(uid) != 4 ||
 		    !json_is_integer(json_array_get(uid, 1)) ||
 		    (v = json_integer_value(json_array_get(uid, 1))) < 0 ||
@@ -665,14 +676,15 @@ fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c)
 		c->have |= FA_CRED_UID;
 	}
 	/* The effective gid and the supplementary groups, together. */
-	uid = json_object_get(d, "gid");
-	if (uid != NULL || json_object_get(d, "groups") != NULL) {
+	uid = fa_obs_arr(o, FA_F(HOST_STATUS, gid));
+	groups = fa_obs_arr(o, FA_F(HOST_STATUS, groups));
+	if (uid != NULL || groups != NULL) {
 		if (!json_is_array(uid) || json_array_size(uid) != 4 ||
 		    !json_is_integer(json_array_get(uid, 1)) ||
-		    !json_is_array(json_object_get(d, "groups")))
+		    !json_is_array(groups))
 			return FA_ERR_INPUT;
 		c->egid = json_integer_value(json_array_get(uid, 1));
-		c->groups = json_object_get(d, "groups");
+		c->groups = groups;
 		c->have |= FA_CRED_GROUPS;
 	}
 #define GET(call, bit)							\
@@ -680,10 +692,14 @@ fa_host_creds(const struct fa_snapshot *s, struct fa_host_creds *c)
 		c->have |= (bit);					\
 	else if (r != FA_ERR_NOTFOUND)					\
 		return FA_ERR_INPUT
-	GET(fa_json_get_u64(d, "cap_eff", &c->cap_eff), FA_CRED_EFF);
-	GET(fa_json_get_u64(d, "cap_bnd", &c->cap_bnd), FA_CRED_BND);
-	GET(fa_json_get_int(d, "seccomp", 0, 2, &c->seccomp), FA_CRED_SECCOMP);
-	GET(fa_json_get_int(d, "no_new_privs", 0, 1, &c->nnp), FA_CRED_NNP);
+	GET(fa_obs_u64(o, FA_F(HOST_STATUS, cap_eff), &c->cap_eff),
+	    FA_CRED_EFF);
+	GET(fa_obs_u64(o, FA_F(HOST_STATUS, cap_bnd), &c->cap_bnd),
+	    FA_CRED_BND);
+	GET(fa_obs_int(o, FA_F(HOST_STATUS, seccomp), 0, 2, &c->seccomp),
+	    FA_CRED_SECCOMP);
+	GET(fa_obs_int(o, FA_F(HOST_STATUS, no_new_privs), 0, 1, &c->nnp),
+	    FA_CRED_NNP);
 #undef GET
 	return 0;
 }

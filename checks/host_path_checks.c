@@ -26,6 +26,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 static const char *const refs_sock[] = {
 	"unix(7): connecting to a socket needs write permission on it",
@@ -75,8 +77,6 @@ static const char *const refs_token[] = {
 #define ENV	", and the tenancy evidence (see HOST-TENANCY)"
 
 /* Kinds of fabric/host_unix.h and fabric/host_paths.h. */
-#define KIND_UNIX	"host.unix"
-#define KIND_SOCKETS	"host.sockets"
 
 /*
  * What a check could not examine, named in its not_tested reason: "; "
@@ -137,11 +137,11 @@ note_obs(struct names *nm, const struct fa_obs *o)
 
 /* A count member of an observation's data, 0 when absent. */
 static long long
-count_of(const json_t *data, const char *key)
+count_of(const struct fa_obs *o, const struct fa_fld_INT *f)
 {
 	long long v;
 
-	return fa_json_get_int(data, key, 0, 1ll << 40, &v) == 0 ? v : 0;
+	return fa_obs_int(o, f, 0, 1ll << 40, &v) == 0 ? v : 0;
 }
 
 /* Is there a host.path observation at all for the roles with prefix? */
@@ -155,7 +155,7 @@ probes_of(const struct fa_snapshot *s, const char *prefix, size_t *total,
 
 	*total = *unread = 0;
 	while ((o = fa_snapshot_next(s, FA_KIND_HOST_PATH, &it)) != NULL) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || strncmp(role, prefix, strlen(prefix)) != 0)
 			continue;
 		(*total)++;
@@ -169,30 +169,35 @@ static int
 exists_as(const struct fa_obs *o, const char *type)
 {
 	int e;
-	const char *t = fa_json_get_str(o->data, "type");
+	const char *t = fa_obs_str(o, FA_F(HOST_PATH, type));
 
 	return o->state == FA_OBS_COMPLETE &&
-	    fa_json_get_bool(o->data, "exists", &e) == 0 && e && t != NULL &&
+	    fa_obs_bool(o, FA_F(HOST_PATH, exists), &e) == 0 && e &&
+	    t != NULL &&
 	    (type == NULL || strcmp(t, type) == 0);
 }
 
 static json_t *
 path_evidence(const struct fa_obs *o, int writable)
 {
-	static const char *const where[] = { "found_by", "mount",
-	    "mount_root", NULL };
+	static const struct fa_fld_STR *const where[] = {
+		FA_F(HOST_PATH, found_by), FA_F(HOST_PATH, mount),
+		FA_F(HOST_PATH, mount_root), NULL
+	};
 	json_t *ev = json_array(), *st;
 	const json_t *v;
 	size_t i;
 
-	st = json_pack("{s:O?, s:O?, s:O?, s:O?}", "type", json_object_get(
-	    o->data, "type"), "mode", json_object_get(o->data, "mode"), "uid",
-	    json_object_get(o->data, "uid"), "gid", json_object_get(o->data,
-	    "gid"));
+	st = json_pack("{s:O?, s:O?, s:O?, s:O?}", "type", fa_obs_jstr(o,
+	    FA_F(HOST_PATH, type)), "mode", fa_obs_jstr(o, FA_F(HOST_PATH,
+	    mode)), "uid",
+	    fa_obs_jint(o, FA_F(HOST_PATH, uid)), "gid", fa_obs_jint(o,
+	    FA_F(HOST_PATH, gid)));
 	/* Where a socket was found, when it was not at a fixed path. */
 	for (i = 0; st != NULL && where[i] != NULL; i++)
-		if ((v = json_object_get(o->data, where[i])) != NULL &&
-		    json_object_set(st, where[i], (json_t *)v) != 0) {
+		if ((v = fa_obs_jstr(o, where[i])) != NULL &&
+		    json_object_set(st, fa_fld_name(where[i]), (json_t *)v) !=
+		    0) {
 			json_decref(st);
 			st = NULL;
 		}
@@ -217,27 +222,28 @@ path_evidence(const struct fa_obs *o, int writable)
  */
 static int
 may_connect(const struct fa_snapshot *s, const struct fa_host_creds *cr,
-    const json_t *data, int *ro)
+    const struct fa_obs *o, int *ro)
 {
+	const char *path = fa_obs_str(o, FA_F(HOST_PATH, path));
 	const json_t *m;
 	int v;
 
-	if (fa_json_get_str(data, "path") == NULL) {
+	if (path == NULL) {
 		*ro = 0;
 		return -1;	/* not an error: cannot tell (no path) */
 	}
-	*ro = (m = fa_host_mount_for(s, fa_json_get_str(data, "path"))) !=
-	    NULL && fa_json_get_bool(m, "read_only", &v) == 0 && v;
-	return fa_host_connectable_why(s, cr, data, NULL, 0);
+	*ro = (m = fa_host_mount_for(s, path)) != NULL &&
+	    fa_json_get_bool(m, "read_only", &v) == 0 && v;
+	return fa_host_connectable_why(s, cr, o, NULL, 0);
 }
 
 /* " (bind-mounted from the host's /docker.sock)" and the like. */
 static const char *
 found_where(const struct fa_obs *o, char *buf, size_t len)
 {
-	const char *by = fa_json_get_str(o->data, "found_by");
-	const char *mr = fa_json_get_str(o->data, "mount_root");
-	const char *mp = fa_json_get_str(o->data, "mount");
+	const char *by = fa_obs_str(o, FA_F(HOST_PATH, found_by));
+	const char *mr = fa_obs_str(o, FA_F(HOST_PATH, mount_root));
+	const char *mp = fa_obs_str(o, FA_F(HOST_PATH, mount));
 
 	if (by != NULL && strcmp(by, "mountinfo") == 0 && mr != NULL)
 		snprintf(buf, len, " (a bind mount of %s, a path on the host "
@@ -257,12 +263,12 @@ socket_result(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, const struct fa_host_creds *cr,
     const struct fa_obs *o, const char *api, int in_container, int *failed)
 {
-	const char *mode = fa_json_get_str(o->data, "mode"), *how;
+	const char *mode = fa_obs_str(o, FA_F(HOST_PATH, mode)), *how;
 	enum fa_status st;
 	char where[320];
 	int w, ro, ww;
 
-	w = may_connect(ctx->snap, cr, o->data, &ro);
+	w = may_connect(ctx->snap, cr, o, &ro);
 	found_where(o, where, sizeof(where));
 	if (in_container != 0) {
 		st = w == 0 ? FA_ST_PASS : FA_ST_FAIL;
@@ -346,7 +352,7 @@ unix_sockets(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	size_t i, other = 0;
 	int r;
 
-	u = fa_snapshot_find(ctx->snap, KIND_UNIX, "/proc/net/unix");
+	u = fa_snapshot_find(ctx->snap, FA_KIND_HOST_UNIX, "/proc/net/unix");
 	if (u == NULL) {
 		note(un, "/proc/net/unix (not read)");
 		return 0;
@@ -355,13 +361,13 @@ unix_sockets(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		note_obs(un, u);
 		return 0;
 	}
-	if (count_of(u->data, "skipped_count") > 0)
+	if (count_of(u, FA_F(HOST_UNIX, skipped_count)) > 0)
 		note(un, "%lld lines of /proc/net/unix (not understood)",
-		    count_of(u->data, "skipped_count"));
-	*listening = count_of(u->data, "listening_count");
+		    count_of(u, FA_F(HOST_UNIX, skipped_count)));
+	*listening = count_of(u, FA_F(HOST_UNIX, listening_count));
 	if ((names = json_array()) == NULL)
 		return FA_ERR_NOMEM;
-	json_array_foreach(json_object_get(u->data, "listening"), i, e) {
+	json_array_foreach(fa_obs_arr(u, FA_F(HOST_UNIX, listening)), i, e) {
 		cls = fa_json_get_str(e, "class");
 		name = fa_json_get_str(e, "name");
 		if (cls == NULL || name == NULL) {
@@ -397,8 +403,9 @@ unix_sockets(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	/* Listening sockets whose names identify no runtime API (and the
 	 * known daemons'): not judged, shown. */
 	return add_seen(ev, u, "listening, not a runtime API by name",
-	    json_pack("{s:I, s:o}", "count", (json_int_t)(count_of(u->data,
-	    "unidentified") + (long long)other), "first", names));
+	    json_pack("{s:I, s:o}", "count", (json_int_t)(count_of(u,
+	    FA_F(HOST_UNIX, unidentified)) + (long long)other), "first",
+	    names));
 }
 
 /* The search of the bind mounts (containers only). */
@@ -406,7 +413,7 @@ static int
 mount_search(const struct fa_snapshot *s, struct names *un, json_t *ev,
     long long *searched)
 {
-	const struct fa_obs *sc = fa_snapshot_find(s, KIND_SOCKETS,
+	const struct fa_obs *sc = fa_snapshot_find(s, FA_KIND_HOST_SOCKETS,
 	    "/proc/self/mountinfo");
 	const json_t *e;
 	const char *p, *why;
@@ -422,25 +429,26 @@ mount_search(const struct fa_snapshot *s, struct names *un, json_t *ev,
 		note(un, "the bind mounts (%s)", fa_obs_reason(sc));
 		return 0;
 	}
-	*searched = count_of(sc->data, "mounts");
-	json_array_foreach(json_object_get(sc->data, "unread"), i, e) {
+	*searched = count_of(sc, FA_F(HOST_SOCKETS, mounts));
+	json_array_foreach(fa_obs_arr(sc, FA_F(HOST_SOCKETS, unread)), i, e) {
 		p = fa_json_get_str(e, "path");
 		why = fa_json_get_str(e, "reason");
 		note(un, "%s (%s)", p != NULL ? p : "?", why != NULL ? why :
 		    "?");
 	}
-	n = count_of(sc->data, "unread_count") - (long long)json_array_size(
-	    json_object_get(sc->data, "unread"));
+	n = count_of(sc, FA_F(HOST_SOCKETS, unread_count)) -
+	    (long long)json_array_size(
+	    fa_obs_arr(sc, FA_F(HOST_SOCKETS, unread)));
 	if (n > 0)
 		note(un, "%lld more paths of the mount search (not stat'ed)",
 		    n);
-	if ((n = count_of(sc->data, "not_searched_count")) > 0)
+	if ((n = count_of(sc, FA_F(HOST_SOCKETS, not_searched_count))) > 0)
 		note(un, "%lld mounts (past the search's limit of stats)", n);
-	if ((n = count_of(sc->data, "unparsed")) > 0)
+	if ((n = count_of(sc, FA_F(HOST_SOCKETS, unparsed))) > 0)
 		note(un, "%lld entries of the mount table (not understood)", n);
-	if (count_of(sc->data, "remote_count") > 0)
+	if (count_of(sc, FA_F(HOST_SOCKETS, remote_count)) > 0)
 		return add_seen(ev, sc, "network or FUSE mounts, not searched",
-		    json_deep_copy(json_object_get(sc->data, "remote")));
+		    json_deep_copy(fa_obs_arr(sc, FA_F(HOST_SOCKETS, remote))));
 	return 0;
 }
 
@@ -473,7 +481,7 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	}
 	/* Sockets at paths: the fixed probes and those found. */
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_PATH, &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || (strncmp(role, "runtime-socket:", 15) !=
 		    0 && strncmp(role, "host-socket:", 12) != 0))
 			continue;
@@ -484,10 +492,10 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		}
 		if (!exists_as(o, "socket")) {
-			by = fa_json_get_str(o->data, "found_by");
+			by = fa_obs_str(o, FA_F(HOST_PATH, found_by));
 			if (role[0] == 'r' && by != NULL && strcmp(by,
-			    "/proc/net/unix") == 0 && fa_json_get_bool(o->data,
-			    "exists", &exists) == 0 && !exists) {
+			    "/proc/net/unix") == 0 && fa_obs_bool(o,
+			    FA_F(HOST_PATH, exists), &exists) == 0 && !exists) {
 				elsewhere++;
 				if (add_seen(ev, o, "listening here, path "
 				    "not in this mount namespace",
@@ -499,7 +507,7 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		}
 		/* /var/run is usually /run: one socket, two paths. */
-		if ((ino = fa_json_get_str(o->data, "inode")) != NULL) {
+		if ((ino = fa_obs_str(o, FA_F(HOST_PATH, inode))) != NULL) {
 			if (json_object_get(seen, ino) != NULL)
 				continue;
 			if (json_object_set_new(seen, ino, json_true()) != 0) {
@@ -515,7 +523,7 @@ eval_socket(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			fails += (size_t)failed;
 			continue;
 		}
-		w = may_connect(ctx->snap, &cr, o->data, &ro);
+		w = may_connect(ctx->snap, &cr, o, &ro);
 		if (strcmp(role + 12, "unidentified") == 0 &&
 		    in_container != 0 && w != 0) {
 			if ((r = unidentified_result(c, out, o, w)) != 0)
@@ -673,7 +681,7 @@ eval_hostpath(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (fa_host_mounts_unexamined(ctx->snap) > 0)
 		note(&un, "%zu lines of /proc/self/mountinfo (not decoded)",
 		    fa_host_mounts_unexamined(ctx->snap));
-	mounts = json_object_get(o->data, "mounts");
+	mounts = fa_obs_arr(o, FA_F(HOST_MOUNTS, mounts));
 	json_array_foreach(mounts, i, m) {
 		root = fa_json_get_str(m, "root");
 		mp = fa_json_get_str(m, "mount_point");
@@ -750,14 +758,15 @@ examined(const struct fa_snapshot *s, const char *p1, const char *p2)
 
 	while (ev != NULL && (o = fa_snapshot_next(s, FA_KIND_HOST_PATH,
 	    &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || o->state != FA_OBS_COMPLETE ||
 		    (strncmp(role, p1, strlen(p1)) != 0 && (p2 == NULL ||
 		    strncmp(role, p2, strlen(p2)) != 0)))
 			continue;
 		if (fa_evidence_add(ev, fa_evidence(o, "examined", json_pack(
 		    "{s:s, s:b}", "path", o->target, "exists",
-		    json_is_true(json_object_get(o->data, "exists"))))) != 0) {
+		    json_is_true(fa_obs_jbool(o, FA_F(HOST_PATH,
+		    exists)))))) != 0) {
 			json_decref(ev);
 			ev = NULL;
 		}
@@ -784,7 +793,7 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	(void)fa_host_creds(ctx->snap, &cr);
 	memset(&un, 0, sizeof(un));
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_PATH, &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || (strncmp(role, "escape:", 7) != 0 &&
 		    strncmp(role, "kernel-if:", 10) != 0))
 			continue;
@@ -797,7 +806,7 @@ eval_escape(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		if (strcmp(role, "escape:release_agent") == 0)
 			agents++;
-		if ((w = fa_host_writable(ctx->snap, &cr, o->data)) == 0)
+		if ((w = fa_host_writable(ctx->snap, &cr, o)) == 0)
 			continue;
 		if (w < 0) {
 			note(&un, "%s (whether it is writable is not known)",
@@ -899,7 +908,7 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	memset(&un, 0, sizeof(un));
 	/* Directories not listed (absent ones aside) and entries not
 	 * stat'ed: their nodes were not seen. */
-	json_array_foreach(json_object_get(o->data, "dirs"), i, d) {
+	json_array_foreach(fa_obs_arr(o, FA_F(HOST_DEVICES, dirs)), i, d) {
 		dir = fa_json_get_str(d, "path");
 		if (dir == NULL) {
 			odd++;
@@ -917,13 +926,16 @@ eval_devices(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			note(&un, "%s/%s (not stat'ed)", dir,
 			    json_string_value(u) != NULL ?
 			    json_string_value(u) : "?");
-		more = count_of(d, "unread_count") - (long long)
-		    json_array_size(json_object_get(d, "unread"));
+		if (fa_json_get_int(d, "unread_count", 0, 1ll << 40, &more) !=
+		    0)
+			more = 0;
+		more -= (long long)json_array_size(json_object_get(d,
+		    "unread"));
 		if (more > 0)
 			note(&un, "%lld more entries of %s (not stat'ed)",
 			    more, dir);
 	}
-	nodes = json_object_get(o->data, "nodes");
+	nodes = fa_obs_arr(o, FA_F(HOST_DEVICES, nodes));
 	json_array_foreach(nodes, i, nd) {
 		path = fa_json_get_str(nd, "path");
 		type = fa_json_get_str(nd, "type");
@@ -973,7 +985,7 @@ eval_token(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_HOST, out)) != 0)
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_HOST_PATH, &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(HOST_PATH, role));
 		if (role == NULL || strcmp(role, "k8s-token") != 0 ||
 		    !exists_as(o, NULL))
 			continue;

@@ -36,6 +36,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "host_checks.h"
+#include "../core/obs_fields.h"
 
 /* cmax grades these against its minimum-version table. */
 #define CMAX_MIN(label, id)						\
@@ -171,9 +172,10 @@ host_release(const struct fa_snapshot *s, struct candidate *cd)
 
 	cd->os[0] = cd->release[0] = '\0';
 	if (o == NULL || o->state != FA_OBS_COMPLETE ||
-	    (id = fa_json_get_str(o->data, "id")) == NULL ||
-	    (cn = fa_json_get_str(o->data, strcmp(id, "ubuntu") == 0 ?
-	    "version_id" : "codename")) == NULL || cn[0] == '\0' ||
+	    (id = fa_obs_str(o, FA_F(HOST_OS, id))) == NULL ||
+	    (cn = fa_obs_str(o, strcmp(id, "ubuntu") == 0 ?
+	    FA_F(HOST_OS, version_id) : FA_F(HOST_OS, codename))) == NULL ||
+	    cn[0] == '\0' ||
 	    strlen(id) >= sizeof(cd->os) || strlen(cn) >= sizeof(cd->release))
 		return;
 	memcpy(cd->os, id, strlen(id) + 1);
@@ -196,7 +198,7 @@ rpm_release(const struct fa_snapshot *s, const char *origin,
 
 	cd->os[0] = cd->release[0] = '\0';
 	if (o == NULL || o->state != FA_OBS_COMPLETE ||
-	    (vid = fa_json_get_str(o->data, "version_id")) == NULL ||
+	    (vid = fa_obs_str(o, FA_F(HOST_OS, version_id))) == NULL ||
 	    (n = strcspn(vid, ".")) == 0 || n >= sizeof(cd->release) ||
 	    strlen(origin) >= sizeof(cd->os))
 		return;
@@ -239,7 +241,8 @@ catalogue(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_obs_reason(*o) : "none was loaded");
 		return r < 0 ? r : 1;
 	}
-	r = fa_cvedb_from_json(json_object_get((*o)->data, "catalogue"), db,
+	r = fa_cvedb_from_json(fa_obs_obj((*o), FA_F(HOST_CVEDB, catalogue)),
+	    db,
 	    &why);
 	if (r == FA_ERR_NOMEM) {
 		free(why);
@@ -289,7 +292,7 @@ ctk_value(const struct fa_snapshot *s, const char *key)
 
 	while ((o = fa_snapshot_next(s, FA_KIND_HOST_CTK_CONFIG, &it)))
 		if (o->state == FA_OBS_COMPLETE && (v = json_object_get(
-		    json_object_get(o->data, "values"), key)) != NULL)
+		    fa_obs_obj(o, FA_F(HOST_CTK_CONFIG, values)), key)) != NULL)
 			return v;
 	return NULL;
 }
@@ -309,7 +312,7 @@ no_cdi_specs(const struct fa_snapshot *s)
 	size_t i;
 
 	if (o == NULL || o->state != FA_OBS_COMPLETE ||
-	    !json_is_array(dirs = json_object_get(o->data, "dirs")) ||
+	    !json_is_array(dirs = fa_obs_arr(o, FA_F(HOST_CDI, dirs))) ||
 	    json_array_size(dirs) == 0)
 		return 0;
 	json_array_foreach(dirs, i, d) {
@@ -654,11 +657,12 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 
 	while (want != NULL && n + added < max &&
 	    (o = fa_snapshot_next(s, FA_KIND_HOST_BINARY, &it)) != NULL) {
-		if (fa_json_get_str(o->data, "component") == NULL ||
-		    strcmp(fa_json_get_str(o->data, "component"), want) != 0)
+		if (fa_obs_str(o, FA_F(HOST_BINARY, component)) == NULL ||
+		    strcmp(fa_obs_str(o, FA_F(HOST_BINARY, component)),
+		    want) != 0)
 			continue;
-		v = fa_json_get_str(o->data, "version");
-		up = fa_json_get_str(o->data, "upstream");
+		v = fa_obs_str(o, FA_F(HOST_BINARY, version));
+		up = fa_obs_str(o, FA_F(HOST_BINARY, upstream));
 		if (o->state != FA_OBS_COMPLETE || v == NULL || up == NULL) {
 			if (*unc == NULL && o->state != FA_OBS_NOT_COLLECTED)
 				*unc = o;
@@ -673,7 +677,7 @@ binaries(const struct fa_snapshot *s, enum fa_component comp,
 		}
 		if (k < first)
 			continue;
-		rule = fa_json_get_str(o->data, "rule");
+		rule = fa_obs_str(o, FA_F(HOST_BINARY, rule));
 		memset(&cd[n + added], 0, sizeof(cd[n + added]));
 		cd[n + added].obs = o;
 		snprintf(cd[n + added].version, sizeof(cd[n + added].version),
@@ -745,7 +749,7 @@ rpm_kernel(const struct fa_snapshot *s, const char *v, struct candidate *cd)
 	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_HOST_OS,
 	    "os-release");
 	const char *id = o != NULL && o->state == FA_OBS_COMPLETE ?
-	    fa_json_get_str(o->data, "id") : NULL;
+	    fa_obs_str(o, FA_F(HOST_OS, id)) : NULL;
 	const char *rel = strchr(v, '-'), *tag = NULL, *tagnum;
 	size_t n = strlen(v), k, a, major = 0;
 
@@ -800,8 +804,9 @@ vendored_buildkit(const struct fa_snapshot *s, struct candidate *cd,
 	while (n + added < max &&
 	    (o = fa_snapshot_next(s, FA_KIND_HOST_BINARY, &it)) != NULL) {
 		if (o->state == FA_OBS_NOT_COLLECTED ||
-		    fa_json_get_str(o->data, "component") == NULL ||
-		    strcmp(fa_json_get_str(o->data, "component"), "dockerd") !=
+		    fa_obs_str(o, FA_F(HOST_BINARY, component)) == NULL ||
+		    strcmp(fa_obs_str(o, FA_F(HOST_BINARY, component)),
+		    "dockerd") !=
 		    0)
 			continue;
 		if (o->state != FA_OBS_COMPLETE) {	/* unreadable */
@@ -809,7 +814,7 @@ vendored_buildkit(const struct fa_snapshot *s, struct candidate *cd,
 				*plain = o;
 			continue;
 		}
-		bk = fa_json_get_str(o->data, "buildkit_module");
+		bk = fa_obs_str(o, FA_F(HOST_BINARY, buildkit_module));
 		if (bk != NULL && bk[0] == 'v')
 			bk++;
 		if (bk == NULL || fa_version_valid(FA_VER_UPSTREAM, bk,
@@ -824,7 +829,8 @@ vendored_buildkit(const struct fa_snapshot *s, struct candidate *cd,
 		    "%s", bk);
 		snprintf(cd[n + added].shown, sizeof(cd[n + added].shown),
 		    "BuildKit %s (module linked into %s)",
-		    fa_json_get_str(o->data, "buildkit_module"), o->target);
+		    fa_obs_str(o, FA_F(HOST_BINARY, buildkit_module)),
+		    o->target);
 		added++;
 	}
 	return added;
@@ -847,11 +853,11 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 	if (comp == FA_COMP_DRIVER || comp == FA_COMP_KERNEL) {
 		o = fa_snapshot_find(s, FA_KIND_HOST_VERSION, name);
 		if (o == NULL || o->state != FA_OBS_COMPLETE ||
-		    (v = fa_json_get_str(o->data, "version")) == NULL) {
+		    (v = fa_obs_str(o, FA_F(HOST_VERSION, version))) == NULL) {
 			*missing = o;
 			return 0;
 		}
-		deb = json_object_get(o->data, "debian_package");
+		deb = fa_obs_obj(o, FA_F(HOST_VERSION, debian_package));
 		memset(&cd[0], 0, sizeof(cd[0]));
 		cd[0].obs = o;
 		cd[0].version_only = comp == FA_COMP_KERNEL;
@@ -869,8 +875,9 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		} else {
 			snprintf(cd[0].version, sizeof(cd[0].version), "%s", v);
 			snprintf(cd[0].shown, sizeof(cd[0].shown), "%s %s (%s)",
-			    name, v, fa_json_get_str(o->data, "source") != NULL
-			    ? fa_json_get_str(o->data, "source") : "?");
+			    name, v, fa_obs_str(o, FA_F(HOST_VERSION,
+			    source)) != NULL
+			    ? fa_obs_str(o, FA_F(HOST_VERSION, source)) : "?");
 			if (comp == FA_COMP_KERNEL)
 				rpm_kernel(s, v, &cd[0]);
 		}
@@ -890,11 +897,12 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 				*missing = o;
 			continue;
 		}
-		v = fa_json_get_str(o->data, "version");
-		up = fa_json_get_str(o->data, "upstream");
-		pkg = fa_json_get_str(o->data, "package");
-		if (fa_json_get_str(o->data, "component") == NULL ||
-		    strcmp(fa_json_get_str(o->data, "component"), name) != 0)
+		v = fa_obs_str(o, FA_F(HOST_PACKAGE, version));
+		up = fa_obs_str(o, FA_F(HOST_PACKAGE, upstream));
+		pkg = fa_obs_str(o, FA_F(HOST_PACKAGE, package));
+		if (fa_obs_str(o, FA_F(HOST_PACKAGE, component)) == NULL ||
+		    strcmp(fa_obs_str(o, FA_F(HOST_PACKAGE, component)),
+		    name) != 0)
 			continue;
 		if (o->state != FA_OBS_COMPLETE || v == NULL || pkg == NULL) {
 			/* Half-installed or reinstreq: no version to trust,
@@ -912,11 +920,13 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 		cd[n].obs = o;
 		snprintf(cd[n].version, sizeof(cd[n].version), "%s",
 		    up != NULL ? up : v);
-		rpm = json_is_string(json_object_get(o->data, "manager")) &&
-		    strcmp(fa_json_get_str(o->data, "manager"), "rpm") == 0;
+		rpm = json_is_string(fa_obs_jstr(o, FA_F(HOST_PACKAGE,
+		    manager))) &&
+		    strcmp(fa_obs_str(o, FA_F(HOST_PACKAGE, manager)),
+		    "rpm") == 0;
 		snprintf(cd[n].shown, sizeof(cd[n].shown), "%s %s (%s)", pkg,
 		    v, rpm ? "rpm" : "dpkg");
-		origin = fa_json_get_str(o->data, "origin");
+		origin = fa_obs_str(o, FA_F(HOST_PACKAGE, origin));
 		if (rpm) {
 			/* Built by an RPM distribution (its Vendor), or by
 			 * another maker; no Vendor: the name cannot tell. */
@@ -936,7 +946,7 @@ candidates(const struct fa_snapshot *s, enum fa_component comp,
 			if (!rpm)
 				host_release(s, &cd[n]);
 			snprintf(cd[n].debver, sizeof(cd[n].debver), "%s", v);
-			src = fa_json_get_str(o->data, "source_package");
+			src = fa_obs_str(o, FA_F(HOST_PACKAGE, source_package));
 			snprintf(cd[n].srcpkg, sizeof(cd[n].srcpkg), "%s",
 			    src != NULL && src[0] != '\0' ? src : pkg);
 		}
@@ -1037,8 +1047,9 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (r == 0 && plain != NULL) {
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, plain->target,
 		    NULL, json_pack("[o]", fa_evidence(plain, "version",
-		    json_string(fa_json_get_str(plain->data, "version") !=
-		    NULL ? fa_json_get_str(plain->data, "version") : "?"))),
+		    json_string(fa_obs_str(plain, FA_F(HOST_BINARY, version)) !=
+		    NULL ? fa_obs_str(plain, FA_F(HOST_BINARY, version)) :
+		    "?"))),
 		    "%s links BuildKit, but %s, so which BuildKit it carries "
 		    "cannot be read%s", plain->target, plain->state !=
 		    FA_OBS_COMPLETE ? "its Go build information could not be "
@@ -1060,8 +1071,8 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	pkgdb = fa_snapshot_find(ctx->snap, FA_KIND_HOST_PACKAGE, "dpkg");
 	if (comp == FA_COMP_KERNEL || comp == FA_COMP_DRIVER ||
 	    pkgdb == NULL || pkgdb->state != FA_OBS_COMPLETE ||
-	    fa_json_get_int(pkgdb->data,
-	    "skipped", 0, INT64_MAX, &skipped) != 0)
+	    fa_obs_int(pkgdb, FA_F(HOST_PACKAGE, skipped), 0, INT64_MAX,
+	    &skipped) != 0)
 		skipped = 0;
 	r = fa_results_add(out, c, FA_ST_NOT_TESTED, fa_component_name(comp),
 	    NULL, NULL, "no %s version found%s%s%s%s", fa_component_name(comp),

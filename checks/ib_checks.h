@@ -31,11 +31,7 @@
 #define FA_IB_CHECKS_H
 
 #include "check.h"
-
-#define FA_KIND_IB_SMINFO	"ib.smp.sminfo"
-#define FA_KIND_IB_PKEYS	"ib.smp.pkey_table"
-#define FA_KIND_IB_LOCAL	"ib.local_port"
-#define FA_KIND_IB_TOPOLOGY	"ib.topology"
+#include "../core/obs_kinds.h"
 
 /*
  * What the IB acquisition sends, for the checks' `sends` texts.  Every MAD

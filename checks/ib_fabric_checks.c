@@ -23,6 +23,7 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_fields.h"
 
 /*
  * IB-PKEY-ENFORCE-OFF's command: the PortInfo of switch port `num` at the
@@ -182,11 +183,11 @@ ca_name_ok(const char *ca)
 static int
 smp_repro(json_t *ev, const struct fa_obs *local)
 {
-	const char *ca = fa_json_get_str(local->data, "ca");
+	const char *ca = fa_obs_str(local, FA_F(IB_LOCAL, ca));
 	long long port = 1;
 	char cmd[96];
 
-	(void)fa_json_get_int(local->data, "port", 1, 254, &port);
+	(void)fa_obs_int(local, FA_F(IB_LOCAL, port), 1, 254, &port);
 	if (ca_name_ok(ca))
 		snprintf(cmd, sizeof(cmd), "smpquery -C %s -P %lld -D nodeinfo "
 		    "0,%lld", ca, port, port);
@@ -262,14 +263,14 @@ eval_smp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    NULL, "our own SMA did not answer and no GMP control was "
 		    "answered: nothing can be concluded");
 	}
-	if (fa_json_get_u64(local->data, "node_guid", &self) != 0)
+	if (fa_obs_u64(local, FA_F(IB_LOCAL, node_guid), &self) != 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "local", NULL, NULL,
 		    "observation %s has no node_guid", local->id);
 	if (topo == NULL)
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "discovery did not complete (%s)", disc != NULL ?
 		    fa_obs_reason(disc) : "not run");
-	nodes = json_object_get(topo->data, "nodes");
+	nodes = fa_obs_arr(topo, FA_F(IB_TOPOLOGY, nodes));
 	for (i = 0; i < json_array_size(nodes); i++) {
 		uint64_t g;
 
@@ -283,8 +284,10 @@ eval_smp(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((ev = json_array()) == NULL || fa_evidence_add(ev, fa_evidence(
 	    topo, "nodes_answering_smps", json_integer((json_int_t)others)))
 	    != 0 || fa_evidence_add(ev, fa_evidence(topo, "max_hops",
-	    json_object_get(topo->data, "max_hops") != NULL ? json_deep_copy(
-	    json_object_get(topo->data, "max_hops")) : json_null())) != 0 ||
+	    fa_obs_jint(topo, FA_F(IB_TOPOLOGY, max_hops)) != NULL ?
+	    json_deep_copy(
+	    fa_obs_jint(topo, FA_F(IB_TOPOLOGY, max_hops))) :
+	    json_null())) != 0 ||
 	    smp_repro(ev, local) != 0) {
 		json_decref(ev);
 		return FA_ERR_NOMEM;

@@ -20,9 +20,9 @@
 #include "../core/errors.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
-#define KIND_KEYPROBES		"ib.gmp.key_probes"
-#define KIND_KEYPROBE		"ib.gmp.key_probe"	/* before key_probes */
 #define MAD_ST_INVALID_FIELD	0x001c	/* IBA vol. 1 13.4.7, bits 4:2 */
 
 /*
@@ -118,17 +118,18 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 	size_t it = 0, i;
 	int r;
 
-	while ((o = fa_snapshot_next(ctx->snap, KIND_KEYPROBES, &it))) {
-		name = fa_json_get_str(o->data, "class");
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_KEYPROBES, &it))) {
+		name = fa_obs_str(o, FA_F(IB_KEYPROBES, class));
 		if (name == NULL || strcmp(name, cls) != 0)
 			continue;
 		*bad = o;
 		t->src = t->probed == 0 ? o : NULL;
 		*why = "has no node list, or a node without a target or a "
 		    "state";
-		if (!json_is_array(json_object_get(o->data, "nodes")))
+		if (!json_is_array(fa_obs_arr(o, FA_F(IB_KEYPROBES, nodes))))
 			return FA_ERR_INPUT;
-		json_array_foreach(json_object_get(o->data, "nodes"), i, e) {
+		json_array_foreach(fa_obs_arr(o, FA_F(IB_KEYPROBES, nodes)), i,
+		    e) {
 			target = fa_json_get_str(e, "target");
 			if (target == NULL || fa_obs_state_parse(
 			    fa_json_get_str(e, "state"), &st) != 0)
@@ -140,13 +141,14 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 		}
 	}
 	it = 0;
-	while ((o = fa_snapshot_next(ctx->snap, KIND_KEYPROBE, &it))) {
-		name = fa_json_get_str(o->data, "class");
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_KEYPROBE, &it))) {
+		name = fa_obs_str(o, FA_F(IB_KEYPROBE, class));
 		if (name == NULL || strcmp(name, cls) != 0)
 			continue;
 		*bad = o;
 		t->src = NULL;
-		if ((r = judge(t, cls, o->target, o->state, o->data)) != 0) {
+		if ((r = judge(t, cls, o->target, o->state,
+		    fa_obs_data(o))) != 0) {
 			*why = "has no consistent cc_key";
 			return r;
 		}
@@ -335,7 +337,6 @@ static const char *const refs_am[] = {
 	"tested otherwise, with the counts of silent and unsupported "	\
 	"nodes, when discovery did not complete (no node probed), and " \
 	"when the scan was told to leave the class out (--key-probes)."
-
 
 const struct fa_check fa_chk_ib_cckey_unset = {
 	.id = "IB-CCKEY-UNSET",

@@ -29,6 +29,8 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 enum mk_kind { MK_UNSET, MK_READABLE, MK_PROTECT_LOW };
 
@@ -48,15 +50,16 @@ set_probe(const struct fa_eval_ctx *ctx, const struct fa_ib_port_ref *p)
 
 	if (t == NULL)
 		return 0;
-	o = fa_snapshot_find(ctx->snap, "ib.active.mkey_set", t);
+	o = fa_snapshot_find(ctx->snap, FA_KIND_IB_ACTIVE_MKEY, t);
 	free(t);
 	if (o == NULL)
 		return 0;
 	if (o->state == FA_OBS_COMPLETE || o->state == FA_OBS_REJECTED)
 		return 1;
 	if (o->state == FA_OBS_NO_RESPONSE &&
-	    fa_json_get_int(o->data, "violations_before", 0, 0xffff,
-	    &before) == 0 && fa_json_get_int(o->data, "violations_after", 0,
+	    fa_obs_int(o, FA_F(IB_ACTIVE_MKEY, violations_before), 0, 0xffff,
+	    &before) == 0 && fa_obs_int(o, FA_F(IB_ACTIVE_MKEY,
+	    violations_after), 0,
 	    0xffff, &after) == 0 && (after > before || after == 0xffff))
 		return -1;	/* not an error: dropped, a key is set */
 	return 0;

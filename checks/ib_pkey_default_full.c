@@ -15,6 +15,7 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_fields.h"
 
 static const char *const refs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 10.9: partitioning "
@@ -30,7 +31,7 @@ static const char *const refs[] = {
 static int
 has_full_default(const struct fa_obs *o, size_t *count)
 {
-	const json_t *arr = json_object_get(o->data, "pkeys"), *v;
+	const json_t *arr = fa_obs_arr(o, FA_F(IB_PKEYS, pkeys)), *v;
 	uint64_t pk;
 	size_t i;
 	int found = 0;
@@ -60,7 +61,7 @@ add_repro(json_t *ev, const struct fa_obs *o)
 	char cmd[48];
 	const char *note;
 
-	(void)fa_json_get_int(o->data, "lid", 1, 0xbfff, &lid);
+	(void)fa_obs_int(o, FA_F(IB_PKEYS, lid), 1, 0xbfff, &lid);
 	if (lid > 0) {
 		snprintf(cmd, sizeof(cmd), "smpquery pkeys %lld", lid);
 		note = "the tenant port's P_Key table, LID-routed from any "
@@ -90,11 +91,11 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((r = fa_check_family_gate(c, ctx, FA_FAM_IB, out)) != 0)
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(IB_PKEYS, role));
 		if (role == NULL || strcmp(role, "local") != 0)
 			continue;
 		seen++;
-		name = fa_json_get_str(o->data, "node_desc");
+		name = fa_obs_str(o, FA_F(IB_PKEYS, node_desc));
 		if (o->state != FA_OBS_COMPLETE &&
 		    o->state != FA_OBS_INCOMPLETE) {
 			if ((r = fa_results_add(out, c, fa_status_for_obs(o),
@@ -110,8 +111,9 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				return r;
 			continue;
 		}
-		if (fa_json_get_int(o->data, "blocks_read", 0, 2048, &got) != 0 ||
-		    fa_json_get_int(o->data, "blocks_total", 0, 2048,
+		if (fa_obs_int(o, FA_F(IB_PKEYS, blocks_read), 0, 2048,
+		    &got) != 0 ||
+		    fa_obs_int(o, FA_F(IB_PKEYS, blocks_total), 0, 2048,
 		    &total) != 0 || got > total || (o->state ==
 		    FA_OBS_COMPLETE && (total == 0 || got != total))) {
 			if ((r = fa_results_add(out, c, FA_ST_ERROR, o->target,
@@ -121,8 +123,8 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			continue;
 		}
 		if ((ev = json_array()) == NULL || fa_evidence_add(ev,
-		    fa_evidence(o, "pkeys", json_deep_copy(json_object_get(
-		    o->data, "pkeys")))) != 0 || add_repro(ev, o) != 0) {
+		    fa_evidence(o, "pkeys", json_deep_copy(fa_obs_arr(o,
+		    FA_F(IB_PKEYS, pkeys))))) != 0 || add_repro(ev, o) != 0) {
 			json_decref(ev);
 			return FA_ERR_NOMEM;
 		}

@@ -22,6 +22,8 @@
 #include "../core/errors.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 #define SA_REQ_INVALID	0x0200	/* SA class status codes, IBA 15.2.1.1 */
 #define SA_NO_RECORDS	0x0300
@@ -37,7 +39,7 @@
 static const struct fa_obs *
 pktr(const struct fa_eval_ctx *ctx, const char *target)
 {
-	return fa_snapshot_find(ctx->snap, "ib.sa.pkey_table_record", target);
+	return fa_snapshot_find(ctx->snap, FA_KIND_IB_SA_PKEY_RECORD, target);
 }
 
 /* Evidence for an SA observation; *records gets its record count. */
@@ -69,8 +71,10 @@ sa_sane(const struct fa_check *c, const struct fa_obs *o, long long *records,
 	long long st = -1;
 	int r;
 
-	if (fa_json_get_int(o->data, "records", 0, 1 << 20, records) != 0 ||
-	    fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st) != 0) {
+	if (fa_obs_int(o, FA_F(IB_SA_PKEY_RECORD, records), 0, 1 << 20,
+	    records) != 0 ||
+	    fa_obs_int(o, FA_F(IB_SA_PKEY_RECORD, mad_status), 0, 0xffff,
+	    &st) != 0) {
 		r = fa_results_add(out, c, FA_ST_ERROR, "sa", NULL, NULL,
 		    "observation %s lacks its record count or MAD status",
 		    o->id);
@@ -97,7 +101,8 @@ status_of(const struct fa_obs *o)
 {
 	long long st = -1;
 
-	(void)fa_json_get_int(o->data, "mad_status", 0, 0xffff, &st);
+	(void)fa_obs_int(o, FA_F(IB_SA_PKEY_RECORD, mad_status), 0, 0xffff,
+	    &st);
 	return st;
 }
 
@@ -117,18 +122,24 @@ static int
 sa_loss_seen(const struct fa_eval_ctx *ctx, const struct fa_obs *skip,
     const char **why)
 {
-	static const char *const kinds[] = {
-		"ib.sa.pkey_table_record", "ib.sa.sminfo_records",
-		"ib.sa.path_table", "ib.sa.path_record", "ib.sa.alive_after",
-		NULL
+	/* Each SA query's kind, and its count of sends. */
+	static const struct {
+		const char			*kind;
+		const struct fa_fld_INT		*sends;
+	} q[] = {
+		{ FA_KIND_IB_SA_PKEY_RECORD, FA_F(IB_SA_PKEY_RECORD, sends) },
+		{ FA_KIND_IB_SA_SMINFO, FA_F(IB_SA_SMINFO, sends) },
+		{ FA_KIND_IB_SA_PATH_TABLE, FA_F(IB_SA_PATH_TABLE, sends) },
+		{ FA_KIND_IB_PATH_RECORD, FA_F(IB_PATH_RECORD, sends) },
+		{ FA_KIND_IB_SA_ALIVE, FA_F(IB_SA_ALIVE, sends) },
 	};
 	const struct fa_obs *o;
 	long long sends;
 	size_t i, it;
 
-	for (i = 0; kinds[i] != NULL; i++)
-		for (it = 0; (o = fa_snapshot_next(ctx->snap, kinds[i], &it)) !=
-		    NULL; ) {
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		for (it = 0; (o = fa_snapshot_next(ctx->snap, q[i].kind,
+		    &it)) != NULL; ) {
 			if (o == skip)
 				continue;
 			if (o->state == FA_OBS_NO_RESPONSE) {
@@ -136,8 +147,8 @@ sa_loss_seen(const struct fa_eval_ctx *ctx, const struct fa_obs *skip,
 				    "unanswered";
 				return 1;
 			}
-			if (fa_json_get_int(o->data, "sends", 0, 1 << 20,
-			    &sends) == 0 && sends > 1) {
+			if (fa_obs_int(o, q[i].sends, 0, 1 << 20, &sends) ==
+			    0 && sends > 1) {
 				*why = "another SA query of the run was "
 				    "answered only after a lost send";
 				return 1;
@@ -153,7 +164,8 @@ reproduce(const struct fa_eval_ctx *ctx, int keyed)
 	const struct fa_obs *l = fa_ib_local_obs(ctx->snap);
 	long long lid;
 
-	if (l != NULL && fa_json_get_int(l->data, "lid", 1, 0xbfff, &lid) == 0)
+	if (l != NULL && fa_obs_int(l, FA_F(IB_LOCAL, lid), 1, 0xbfff,
+	    &lid) == 0)
 		return fa_json_stringf("saquery%s PKTR %lld", keyed ?
 		    " --smkey 1" : "", lid);
 	return fa_json_stringf("saquery%s PKTR <own-lid>", keyed ?
@@ -195,7 +207,8 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	 * keyed query, any tenant's queries are trusted.
 	 */
 	if (ctl != NULL && ctl->state == FA_OBS_COMPLETE &&
-	    fa_json_get_int(ctl->data, "records", 0, 1 << 20, &recs) == 0 &&
+	    fa_obs_int(ctl, FA_F(IB_SA_PKEY_RECORD, records), 0, 1 << 20,
+	    &recs) == 0 &&
 	    recs > 0) {
 		if ((ev = ev_repro(ctx, ctl, recs, 0)) == NULL)
 			return FA_ERR_NOMEM;

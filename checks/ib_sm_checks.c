@@ -23,6 +23,8 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 #define SM_MASTER	3	/* SMInfo SMState (IBA vol. 1 14.4.1) */
 
@@ -41,9 +43,10 @@ sm_port_protect(const struct fa_eval_ctx *ctx, const struct fa_obs *o)
 
 	/* The port discovery matched, else the SMInfo GUID (the SM's port
 	 * GUID, IBA vol. 1 14.2.5.13). */
-	if (topo == NULL || ((fa_json_get_u64(o->data, "port_guid", &guid) !=
+	if (topo == NULL || ((fa_obs_u64(o, FA_F(IB_SMINFO, port_guid),
+	    &guid) !=
 	    0 || fa_ib_find_port(topo, NULL, guid, &p) != 1) &&
-	    (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
+	    (fa_obs_u64(o, FA_F(IB_SMINFO, guid), &guid) != 0 ||
 	    fa_ib_find_port(topo, NULL, guid, &p) != 1)))
 		return -1;	/* not an error: unknown */
 	(void)fa_json_get_int(p.port, "mkey_protect", 0, 3, &prot);
@@ -66,7 +69,7 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
 		seen++;
-		name = fa_json_get_str(o->data, "node_desc");
+		name = fa_obs_str(o, FA_F(IB_SMINFO, node_desc));
 		if (o->state != FA_OBS_COMPLETE) {
 			if ((r = fa_results_add(out, c, fa_status_for_obs(o),
 			    o->target, name, NULL, "SubnGet(SMInfo) got no "
@@ -74,7 +77,7 @@ eval_smkey_default(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				return r;
 			continue;
 		}
-		key = json_object_get(o->data, "sm_key");
+		key = fa_obs_secret(o, FA_F(IB_SMINFO, sm_key));
 		if (fa_ib_secret_zero(key, &zero) != 0 ||
 		    fa_json_get_bool(key, "well_known", &wk) != 0) {
 			if ((r = fa_results_add(out, c, FA_ST_ERROR, o->target,
@@ -280,20 +283,22 @@ sm_from_obs(struct sm_set *s, const struct fa_obs *o)
 	uint64_t guid = 0, port = 0, node = 0;
 	int complete = o->state == FA_OBS_COMPLETE, has_port, has_node;
 
-	if (fa_json_get_int(o->data, "lid", 0, 0xffff, &lid) != 0)
+	if (fa_obs_int(o, FA_F(IB_SMINFO, lid), 0, 0xffff, &lid) != 0)
 		return FA_ERR_INPUT;
-	if (complete && (fa_json_get_u64(o->data, "guid", &guid) != 0 ||
-	    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
-	    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0))
+	if (complete && (fa_obs_u64(o, FA_F(IB_SMINFO, guid), &guid) != 0 ||
+	    fa_obs_int(o, FA_F(IB_SMINFO, state), 0, 15, &state) != 0 ||
+	    fa_obs_int(o, FA_F(IB_SMINFO, priority), 0, 15, &prio) != 0))
 		return FA_ERR_INPUT;
-	has_port = json_object_get(o->data, "port_guid") != NULL;
-	if (has_port && fa_json_get_u64(o->data, "port_guid", &port) != 0)
+	has_port = fa_obs_jstr(o, FA_F(IB_SMINFO, port_guid)) != NULL;
+	if (has_port && fa_obs_u64(o, FA_F(IB_SMINFO, port_guid), &port) != 0)
 		return FA_ERR_INPUT;
-	has_node = has_port && json_object_get(o->data, "node_guid") != NULL;
-	if (has_node && (fa_json_get_u64(o->data, "node_guid", &node) != 0 ||
-	    fa_json_get_str(o->data, "node_type") == NULL))
+	has_node = has_port && fa_obs_jstr(o, FA_F(IB_SMINFO,
+	    node_guid)) != NULL;
+	if (has_node && (fa_obs_u64(o, FA_F(IB_SMINFO, node_guid),
+	    &node) != 0 ||
+	    fa_obs_str(o, FA_F(IB_SMINFO, node_type)) == NULL))
 		return FA_ERR_INPUT;
-	(void)fa_json_get_int(o->data, "port_num", 0, 255, &num);
+	(void)fa_obs_int(o, FA_F(IB_SMINFO, port_num), 0, 255, &num);
 	if ((e = sm_new(s)) == NULL)
 		return FA_ERR_NOMEM;
 	e->obs = o;
@@ -313,9 +318,9 @@ sm_from_obs(struct sm_set *s, const struct fa_obs *o)
 	e->port_guid = port;
 	if (has_node) {
 		e->node_guid = node;
-		e->type = fa_json_get_str(o->data, "node_type");
+		e->type = fa_obs_str(o, FA_F(IB_SMINFO, node_type));
 	}
-	e->desc = fa_json_get_str(o->data, "node_desc");
+	e->desc = fa_obs_str(o, FA_F(IB_SMINFO, node_desc));
 	if (e->desc != NULL && e->desc[0] == '\0')
 		e->desc = NULL;
 	return 0;
@@ -485,11 +490,11 @@ eval_sm_unexpected(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		else if (r != 0)
 			malformed++;
 	/* The SMs the SA knows: the same SMs, or ones SMPs did not find. */
-	sa = fa_snapshot_find(ctx->snap, "ib.sa.sminfo_records", "sa");
+	sa = fa_snapshot_find(ctx->snap, FA_KIND_IB_SA_SMINFO, "sa");
 	/* A table cut short still lists real SMs: read what it holds. */
 	sms = sa != NULL && (sa->state == FA_OBS_COMPLETE ||
 	    sa->state == FA_OBS_INCOMPLETE) ?
-	    json_object_get(sa->data, "sms") : NULL;
+	    fa_obs_arr(sa, FA_F(IB_SA_SMINFO, sms)) : NULL;
 	json_array_foreach(sms, i, e)
 		if ((r = sm_from_record(&set, e)) == FA_ERR_NOMEM)
 			goto nomem;

@@ -19,6 +19,7 @@
 #include "../core/errors.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_fields.h"
 
 static const char *const refs[] = {
 	"InfiniBand Architecture Specification Vol. 1, 14.2.5: SMInfo "
@@ -48,11 +49,12 @@ sa_alive_at(const struct fa_eval_ctx *ctx, const struct fa_obs *sm)
 	 * answered our key-0 Gets, so protection level 2 does not explain
 	 * its silence now.
 	 */
-	if (json_object_get(sm->data, "port_guid") != NULL)
+	if (fa_obs_jstr(sm, FA_F(IB_SMINFO, port_guid)) != NULL)
 		return NULL;
 	if (local == NULL ||
-	    fa_json_get_int(sm->data, "lid", 1, 0xbfff, &lid) != 0 ||
-	    fa_json_get_int(local->data, "sm_lid", 1, 0xbfff, &sm_lid) != 0 ||
+	    fa_obs_int(sm, FA_F(IB_SMINFO, lid), 1, 0xbfff, &lid) != 0 ||
+	    fa_obs_int(local, FA_F(IB_LOCAL, sm_lid), 1, 0xbfff,
+	    &sm_lid) != 0 ||
 	    lid != sm_lid)
 		return NULL;
 	while ((o = fa_snapshot_next(ctx->snap, NULL, &it)) != NULL)
@@ -78,7 +80,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_SMINFO, &it))) {
 		seen++;
-		name = fa_json_get_str(o->data, "node_desc");
+		name = fa_obs_str(o, FA_F(IB_SMINFO, node_desc));
 		/* Silence proves a refusal only where nothing was lost: a
 		 * Get to a port discovery did not reach is sent once. */
 		if (o->state == FA_OBS_NO_RESPONSE &&
@@ -114,10 +116,11 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				return r;
 			continue;
 		}
-		key = json_object_get(o->data, "sm_key");
+		key = fa_obs_secret(o, FA_F(IB_SMINFO, sm_key));
 		if (fa_ib_secret_zero(key, &zero) != 0 ||
-		    fa_json_get_int(o->data, "state", 0, 15, &state) != 0 ||
-		    fa_json_get_int(o->data, "priority", 0, 15, &prio) != 0) {
+		    fa_obs_int(o, FA_F(IB_SMINFO, state), 0, 15, &state) != 0 ||
+		    fa_obs_int(o, FA_F(IB_SMINFO, priority), 0, 15,
+		    &prio) != 0) {
 			r = fa_results_add(out, c, FA_ST_ERROR, o->target, name,
 			    NULL, "observation %s lacks a consistent sm_key, "
 			    "state or priority", o->id);

@@ -9,6 +9,8 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 int
 fa_ib_secret_zero(const json_t *secret, int *zero)
@@ -58,7 +60,7 @@ fa_ib_topology(const struct fa_snapshot *s)
 
 	if (o == NULL || (o->state != FA_OBS_COMPLETE &&
 	    o->state != FA_OBS_INCOMPLETE) ||
-	    !json_is_array(json_object_get(o->data, "nodes")))
+	    !json_is_array(fa_obs_arr(o, FA_F(IB_TOPOLOGY, nodes))))
 		return NULL;
 	return o;
 }
@@ -76,7 +78,8 @@ int
 fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
     struct fa_ib_port_ref *ref)
 {
-	const json_t *nodes = json_object_get(topo->data, "nodes"), *ports;
+	const json_t *nodes = fa_obs_arr(topo, FA_F(IB_TOPOLOGY, nodes)),
+	    *ports;
 	const char *info;
 
 	while (*ni < json_array_size(nodes)) {
@@ -452,7 +455,7 @@ fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o)
 	long long lid = 0;
 	char cmd[40];
 
-	if (fa_json_get_int(o->data, "lid", 1, 0xbfff, &lid) != 0)
+	if (fa_obs_int(o, FA_F(IB_SMINFO, lid), 1, 0xbfff, &lid) != 0)
 		return fa_ib_repro(ev, NULL, "no command: the SM's LID is "
 		    "unknown");
 	snprintf(cmd, sizeof(cmd), "sminfo -d -d %lld", lid);
@@ -461,29 +464,33 @@ fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o)
 	    "of the fifth line (offset 0x40) of the \"rcv buf\" dump");
 }
 
-/* ib.engine's lost_sends, of the audit (section NULL) or discovery. */
+/* ib.engine's lost_sends, of the audit or of discovery. */
 static long long
-engine_lost(const struct fa_snapshot *s, const char *section)
+engine_lost(const struct fa_snapshot *s, int discovery)
 {
 	const struct fa_obs *o;
 	long long a = 0;
 	size_t it = 0;
 
-	if ((o = fa_snapshot_next(s, "ib.engine", &it)) == NULL)
+	if ((o = fa_snapshot_next(s, FA_KIND_IB_ENGINE, &it)) == NULL)
 		return 0;
-	(void)fa_json_get_int(section != NULL ? json_object_get(o->data,
-	    section) : o->data, "lost_sends", 0, LLONG_MAX, &a);
+	if (discovery)
+		(void)fa_json_get_int(fa_obs_obj(o, FA_F(IB_ENGINE,
+		    discovery)), "lost_sends", 0, LLONG_MAX, &a);
+	else
+		(void)fa_obs_int(o, FA_F(IB_ENGINE, lost_sends), 0, LLONG_MAX,
+		    &a);
 	return a;
 }
 
 long long
 fa_ib_mads_lost(const struct fa_snapshot *s)
 {
-	return engine_lost(s, NULL);
+	return engine_lost(s, 0);
 }
 
 long long
 fa_ib_discovery_lost(const struct fa_snapshot *s)
 {
-	return engine_lost(s, "discovery");
+	return engine_lost(s, 1);
 }

@@ -26,8 +26,9 @@
 #include "../core/util.h"
 #include "ib_checks.h"
 #include "ib_topo.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
-#define KIND_PR		"ib.sa.path_record"
 #define SMP_NOTE	"SMP discovery sees every port regardless of " \
 			"partitions; only the SA path is evidence of reachability"
 
@@ -58,7 +59,7 @@ static int
 seen_paths(const struct fa_obs *o)
 {
 	return o->state == FA_OBS_COMPLETE || (o->state == FA_OBS_INCOMPLETE &&
-	    json_is_integer(json_object_get(o->data, "records")));
+	    json_is_integer(fa_obs_jint(o, FA_F(IB_PATH_RECORD, records))));
 }
 
 /* Lost: no records read, so nothing is known of its paths. */
@@ -76,8 +77,10 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 	uint64_t guid;
 	int r;
 
-	while ((w->o = fa_snapshot_next(ctx->snap, KIND_PR, it)) != NULL) {
-		if (fa_json_get_u64(w->o->data, "port_guid", &guid) != 0)
+	while ((w->o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
+	    it)) != NULL) {
+		if (fa_obs_u64(w->o, FA_F(IB_PATH_RECORD, port_guid),
+		    &guid) != 0)
 			return FA_ERR_INPUT;
 		/* a malformed port hides the rest */
 		if ((r = fa_ib_find_port(topo, ix, guid, &w->ref)) < 0)
@@ -87,9 +90,10 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 		/* A cut answer keeps the records it read: each is a path. */
 		w->records = 0;
 		if (seen_paths(w->o) &&
-		    (fa_json_get_int(w->o->data, "records", 0, 1 << 20,
+		    (fa_obs_int(w->o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
 		    &w->records) != 0 || (w->records > 0 &&
-		    !json_is_array(json_object_get(w->o->data, "pkeys")))))
+		    !json_is_array(fa_obs_arr(w->o, FA_F(IB_PATH_RECORD,
+		    pkeys))))))
 			return FA_ERR_INPUT;
 		if (candidate(w->own = fa_ib_owner(ctx, &w->ref, self)))
 			return 1;
@@ -109,9 +113,11 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 	size_t it = 0;
 	long long n;
 
-	while ((o = fa_snapshot_next(ctx->snap, KIND_PR, &it)) != NULL)
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
+	    &it)) != NULL)
 		if (o->state == FA_OBS_COMPLETE &&
-		    fa_json_get_int(o->data, "records", 0, 1 << 20, &n) == 0 &&
+		    fa_obs_int(o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
+		    &n) == 0 &&
 		    n > 0)
 			return 1;
 	return 0;
@@ -135,9 +141,11 @@ pass_evidence(const struct fa_eval_ctx *ctx, size_t foreign, size_t unknown)
 	    (json_int_t)foreign, "description_unanswered",
 	    (json_int_t)unknown))) != 0)
 		goto nomem;
-	while ((o = fa_snapshot_next(ctx->snap, KIND_PR, &it)) != NULL)
+	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
+	    &it)) != NULL)
 		if (o->state == FA_OBS_COMPLETE &&
-		    fa_json_get_int(o->data, "records", 0, 1 << 20, &n) == 0 &&
+		    fa_obs_int(o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
+		    &n) == 0 &&
 		    n > 0) {
 			if (fa_evidence_add(ev, fa_evidence(o, "control_records",
 			    json_integer(n))) != 0)
@@ -162,7 +170,8 @@ nomem:
 static int
 pkeys_of(const struct fa_obs *o, uint16_t *out)
 {
-	const json_t *a = json_object_get(o->data, "pkeys"), *v;
+	const json_t *a = fa_obs_arr(o, FA_F2(o, IB_PKEYS, IB_SA_PKEY_RECORD,
+	    pkeys)), *v;
 	uint64_t pk;
 	size_t i;
 	int n = 0;
@@ -193,7 +202,7 @@ local_pkeys(const struct fa_eval_ctx *ctx, uint16_t *out)
 	size_t it = 0;
 
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PKEYS, &it))) {
-		role = fa_json_get_str(o->data, "role");
+		role = fa_obs_str(o, FA_F(IB_PKEYS, role));
 		if (role != NULL && strcmp(role, "local") == 0 &&
 		    (o->state == FA_OBS_COMPLETE ||
 		    o->state == FA_OBS_INCOMPLETE))
@@ -280,14 +289,16 @@ next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
 	/* Tables read by SMP, or through the SA with its default key. */
 	while ((*o = fa_snapshot_next(ctx->snap, NULL, it))) {
 		if (strcmp((*o)->kind, FA_KIND_IB_PKEYS) != 0 &&
-		    strcmp((*o)->kind, "ib.sa.pkey_table_record") != 0)
+		    strcmp((*o)->kind, FA_KIND_IB_SA_PKEY_RECORD) != 0)
 			continue;
-		role = fa_json_get_str((*o)->data, "role");
+		role = fa_obs_str((*o), FA_F2((*o), IB_PKEYS, IB_SA_PKEY_RECORD,
+		    role));
 		if (role == NULL || strcmp(role, "remote") != 0 ||
 		    ((*o)->state != FA_OBS_COMPLETE &&
 		    (*o)->state != FA_OBS_INCOMPLETE))
 			continue;
-		if (fa_json_get_u64((*o)->data, "port_guid", &guid) != 0 ||
+		if (fa_obs_u64((*o), FA_F2((*o), IB_PKEYS, IB_SA_PKEY_RECORD,
+		    port_guid), &guid) != 0 ||
 		    (r = fa_ib_find_port(topo, ix, guid, ref)) < 0)
 			return FA_ERR_INPUT;
 		if (r == 0 || !candidate(*own = fa_ib_owner(ctx, ref, self)))
@@ -374,7 +385,7 @@ any_pr(const struct fa_eval_ctx *ctx)
 {
 	size_t it = 0;
 
-	return fa_snapshot_next(ctx->snap, KIND_PR, &it) != NULL;
+	return fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD, &it) != NULL;
 }
 
 /* No PathRecord was asked: not_tested, saying what discovery missed. */
@@ -406,7 +417,7 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	local = fa_ib_local_obs(ctx->snap);
 	*topo = fa_ib_topology(ctx->snap);
 	if (local == NULL || *topo == NULL ||
-	    fa_json_get_u64(local->data, "node_guid", self) != 0) {
+	    fa_obs_u64(local, FA_F(IB_LOCAL, node_guid), self) != 0) {
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "fabric", NULL,
 		    NULL, "discovery did not complete: foreign ports unknown");
 		return r < 0 ? r : 1;
@@ -526,7 +537,7 @@ reached(const struct fa_check *c, struct fa_results *out,
 		ev_put(&ev, o, field, value);
 	else
 		json_decref(value);
-	if (o != NULL && strcmp(o->kind, KIND_PR) == 0)
+	if (o != NULL && strcmp(o->kind, FA_KIND_IB_PATH_RECORD) == 0)
 		ev_put(&ev, NULL, "note", json_string(SMP_NOTE));
 	ev_put(&ev, NULL, "reproduce", repro);
 	if (note != NULL)
@@ -567,7 +578,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
-	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
+	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,
 	    0xffff, &own_lid);
 	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
 		if (w.own == FA_OWN_UNKNOWN)
@@ -586,7 +597,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			reach++;
 		r = reached(c, out, w.o, &w.ref, w.own, json_string(
 		    "SA PathRecord returned"), "path_pkeys", json_deep_copy(
-		    json_object_get(w.o->data, "pkeys")), pr_cmd(own_lid,
+		    fa_obs_arr(w.o, FA_F(IB_PATH_RECORD, pkeys))),
+		    pr_cmd(own_lid,
 		    w.ref.lid, 0), NULL, w.own == FA_OWN_UNKNOWN ?
 		    "the SA returned "
 		    "a path from the tenant port to this port" : "the SA "
@@ -634,7 +646,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "malformed P_Key table or topology observation");
 	/* --active: a GMP that was answered crossed the partition for real. */
 	it = 0;
-	while ((to = fa_snapshot_next(ctx->snap, "ib.active.gmp_reach",
+	while ((to = fa_snapshot_next(ctx->snap, FA_KIND_IB_GMP_REACH,
 	    &it)) != NULL) {
 		uint64_t guid;
 		const char *pk;
@@ -643,7 +655,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (to->state != FA_OBS_COMPLETE &&
 		    to->state != FA_OBS_REJECTED)
 			continue;
-		if (fa_json_get_u64(to->data, "port_guid", &guid) != 0 ||
+		if (fa_obs_u64(to, FA_F(IB_GMP_REACH, port_guid), &guid) != 0 ||
 		    (r = fa_ib_find_port(topo, ix, guid, &ref)) < 0)
 			return fa_results_add(out, c, FA_ST_ERROR, "fabric",
 			    NULL, NULL, "malformed GMP reachability observation");
@@ -655,7 +667,7 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			undecided++;
 		else
 			reach++;
-		pk = fa_json_get_str(to->data, "pkey");
+		pk = fa_obs_str(to, FA_F(IB_GMP_REACH, pkey));
 		r = reached(c, out, to, &ref, own, fa_json_stringf("a PerfMgt "
 		    "GMP sent with P_Key %s was answered (--active)",
 		    pk != NULL ? pk : "?"), NULL, NULL, fa_json_stringf(
@@ -921,7 +933,7 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
-	(void)fa_json_get_int(fa_ib_local_obs(ctx->snap)->data, "lid", 0,
+	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,
 	    0xffff, &own_lid);
 	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
 		if (w.own == FA_OWN_UNKNOWN)
@@ -941,7 +953,7 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		 * names none either: counted under "unknown", never
 		 * dropped.
 		 */
-		pks = json_object_get(w.o->data, "pkeys");
+		pks = fa_obs_arr(w.o, FA_F(IB_PATH_RECORD, pkeys));
 		json_array_foreach(pks, i, v)
 			if (!json_is_string(v) || fa_parse_u64(
 			    json_string_value(v), 0, 0xffff, &pv, NULL) != 0)

@@ -12,6 +12,7 @@
 #include "deadline.h"
 #include "errors.h"
 #include "util.h"
+#include "obs_kinds.h"
 
 static struct {
 	unsigned	seconds;
@@ -102,7 +103,8 @@ fa_deadline_record(struct fa_snapshot *snap)
 			r = FA_ERR_NOMEM;
 		else
 			r = fa_snapshot_add(snap, (enum fa_family)f, NULL,
-			    FA_DEADLINE_KIND, fa_family_name((enum fa_family)f),
+			    FA_KIND_SCAN_MAX_TIME,
+			    fa_family_name((enum fa_family)f),
 			    req, FA_OBS_NOT_COLLECTED, reason, json_pack(
 			    "{s:I}", "max_time", (json_int_t)dl.seconds), NULL);
 		free(req);
@@ -117,7 +119,7 @@ fa_deadline_obs(const struct fa_snapshot *snap, enum fa_family f)
 	const struct fa_obs *o;
 	size_t it = 0;
 
-	while ((o = fa_snapshot_next(snap, FA_DEADLINE_KIND, &it)) != NULL)
+	while ((o = fa_snapshot_next(snap, FA_KIND_SCAN_MAX_TIME, &it)) != NULL)
 		if (o->family == f)
 			return o;
 	return NULL;

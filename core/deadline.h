@@ -15,8 +15,7 @@
 
 #include "model.h"
 #include "snapshot.h"
-
-#define FA_DEADLINE_KIND	"scan.max_time"
+#include "obs_kinds.h"
 
 /* Start the budget: `seconds` from now (0: no budget, the default). */
 void fa_deadline_set(unsigned seconds);
@@ -42,7 +41,7 @@ void fa_deadline_cut(enum fa_family f, const char *fmt, ...)
 int fa_deadline_was_cut(enum fa_family f);
 
 /*
- * Add an observation of kind FA_DEADLINE_KIND (target: the family's
+ * Add an observation of kind FA_KIND_SCAN_MAX_TIME (target: the family's
  * name) for every family cut: "--max-time N s reached <what>".  0, or
  * FA_ERR_NOMEM.
  */

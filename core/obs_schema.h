@@ -3,10 +3,11 @@
  * The schema of observations: every kind a scan records, its family and
  * the top-level fields of its data, each with its JSON type, whether a
  * complete observation always has it, whether it may be null, and what it
- * holds.  Declared once (obs_schema_table.c); from it the snapshot reader
+ * holds.  Declared once (obs_schema.def); from it the snapshot reader
  * refuses what it does not declare (fa_obs_validate), the writer marks
  * an observation that breaks it as fabaudit's own error, and
- * fabaudit-checks(7) prints the format (fabaudit checks --format man).
+ * fabaudit-checks(7) prints the format (fabaudit checks --format man),
+ * and the checks read fields through typed handles (obs_fields.h).
  */
 #ifndef FA_OBS_SCHEMA_H
 #define FA_OBS_SCHEMA_H
@@ -44,6 +45,8 @@ struct fa_obs_kind {
 
 /* Every kind, NULL-name terminated, sorted by name (obs_schema_table.c). */
 extern const struct fa_obs_kind fa_obs_kinds[];
+/* Every kind's fields, each kind's after a row of NULLs (the same). */
+extern const struct fa_obs_field fa_obs_fields[];
 
 /* The kind declared as name, or NULL. */
 const struct fa_obs_kind *fa_obs_kind_find(const char *name);

@@ -24,6 +24,7 @@
 #include "../core/util.h"
 #include "eth_active.h"
 #include "eth_frame.h"
+#include "../core/obs_kinds.h"
 
 static int
 ipv4_targets(const struct fa_policy *p, uint8_t (*out)[4], size_t max)
@@ -49,7 +50,8 @@ static long
 outer_vlan(const struct fa_snapshot *snap, const char *iface,
     const struct fa_policy *p, const char **src)
 {
-	const struct fa_obs *o = fa_snapshot_find(snap, "eth.capture", iface);
+	const struct fa_obs *o = fa_snapshot_find(snap, FA_KIND_ETH_CAPTURE,
+	    iface);
 	const json_t *e;
 	size_t i;
 
@@ -191,7 +193,7 @@ not_probed(struct fa_snapshot *snap, const char *iface, const char *why)
 static int
 own_mac(const struct fa_snapshot *snap, const char *iface, uint8_t mac[6])
 {
-	const struct fa_obs *o = fa_snapshot_find(snap, "eth.links",
+	const struct fa_obs *o = fa_snapshot_find(snap, FA_KIND_ETH_LINKS,
 	    "netlink");
 	const json_t *l;
 	const char *m;
@@ -379,7 +381,7 @@ static int
 if_prefixes(const struct fa_snapshot *snap, const char *iface,
     uint8_t (*addr)[4], unsigned *plen, size_t max)
 {
-	const struct fa_obs *o = fa_snapshot_find(snap, "eth.links",
+	const struct fa_obs *o = fa_snapshot_find(snap, FA_KIND_ETH_LINKS,
 	    "netlink");
 	const json_t *l, *a;
 	const char *name, *loc;

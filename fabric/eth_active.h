@@ -27,10 +27,9 @@
 
 #include "../core/policy.h"
 #include "../core/snapshot.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_ETH_VLAN_PROBE	"eth.vlan_probe"
 #define FA_VLAN_PROBE_TARGETS	16
-#define FA_KIND_ETH_ARP_SCAN	"eth.arp_scan"
 #define FA_ARP_SCAN_MAX		1024	/* a /22 */
 
 /* Probe on each interface of the NULL-terminated list; 0 or

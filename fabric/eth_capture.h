@@ -34,8 +34,8 @@
 
 #include "../core/snapshot.h"
 #include "eth_frame.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_ETH_CAPTURE	"eth.capture"
 #define FA_ETH_UNIQUE_MAX	4096
 
 struct fa_eth_agg;

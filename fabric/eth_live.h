@@ -14,8 +14,8 @@
 #define FA_ETH_LIVE_H
 
 #include "../core/snapshot.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_ETH_LINKS	"eth.links"
 #define FA_ETH_DEF_LISTEN	30	/* seconds */
 #define FA_ETH_LISTEN_MAX	64	/* interfaces listened on at once */
 

@@ -23,8 +23,8 @@
 
 #include "../core/policy.h"
 #include "../core/snapshot.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_ETH_REACH	"eth.reach"
 #define FA_REACH_HOSTS_MAX	256	/* hosts probed per target */
 #define FA_REACH_RATE		50	/* probes started per second */
 #define FA_REACH_WINDOW		32	/* probes in flight */

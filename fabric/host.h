@@ -12,8 +12,7 @@
 #include <jansson.h>
 
 #include "../core/snapshot.h"
-
-#define FA_KIND_HOST_CVEDB	"host.cvedb"
+#include "../core/obs_kinds.h"
 
 struct fa_host_opts {
 	const char	*sysroot;	/* "/" for the running system */

@@ -37,10 +37,8 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_CTK_CONFIG	"host.ctk.config"
-#define FA_KIND_HOST_CDI	"host.cdi"
-#define FA_KIND_HOST_CTK_PROBE	"host.ctk.probe"
 #define FA_CTK_CONFIG_MAX	(256u * 1024)
 #define FA_CTK_KEYS_MAX		512
 

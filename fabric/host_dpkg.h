@@ -17,8 +17,8 @@
 #include "../core/snapshot.h"
 #include "../core/version.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_PACKAGE	"host.package"
 /* A status file beyond this is not read (an error observation saying so);
  * a Debian system's with 3,000 packages is some 3 MiB. */
 #define FA_DPKG_STATUS_MAX	(64u * 1024 * 1024)

@@ -46,8 +46,8 @@
 #include "../core/snapshot.h"
 #include "../core/version.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_BINARY	"host.binary"
 /* Files beyond this are not read (an error observation says so). */
 #define FA_GOBUILD_FILE_MAX	(256u * 1024 * 1024)
 /* The longest Go version or module information string accepted. */

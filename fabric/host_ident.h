@@ -25,10 +25,8 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_TENANCY	"host.tenancy"
-#define FA_KIND_HOST_LSM	"host.lsm"
-#define FA_KIND_HOST_USERNS	"host.userns"
 #define FA_HOST_SMALL_MAX	(64u * 1024)
 
 /* Decode uid_map text into {"map": [[in, out, count], ...]}. */

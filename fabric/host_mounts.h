@@ -20,8 +20,8 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_MOUNTS	"host.mounts"
 /*
  * Bounds.  The file is read whole, at most FA_MOUNTINFO_MAX bytes: a
  * larger one is not decoded at all and its observation is an error saying

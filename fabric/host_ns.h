@@ -20,8 +20,7 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
-
-#define FA_KIND_HOST_NS		"host.namespaces"
+#include "../core/obs_kinds.h"
 
 /*
  * Parse "type:[inode]" for the expected type; 0 or FA_ERR_INPUT.

@@ -12,8 +12,7 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
-
-#define FA_KIND_HOST_OS		"host.os"
+#include "../core/obs_kinds.h"
 
 struct fa_osrel {
 	char	id[41];		/* ID: "debian", "ubuntu" ("" unknown) */

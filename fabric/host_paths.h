@@ -44,10 +44,8 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_PATH	"host.path"
-#define FA_KIND_HOST_DEVICES	"host.devices"
-#define FA_KIND_HOST_SOCKETS	"host.sockets"
 #define FA_HOST_DEV_MAX		4096	/* entries per listed directory */
 #define FA_HOST_DEV_DIRS_MAX	1024	/* directories listed under /dev */
 #define FA_HOST_DEV_DEPTH	8	/* levels below /dev */

@@ -14,6 +14,7 @@
 #include "../core/util.h"
 #include "host_obs.h"
 #include "host_proc.h"
+#include "../core/obs_kinds.h"
 
 static const char *const cap_fields[][2] = {
 	{ "CapInh", "cap_inh" }, { "CapPrm", "cap_prm" },
@@ -196,7 +197,7 @@ fa_host_collect_proc(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	size_t i;
 	int r;
 
-	r = fa_host_read_decode(root, snap, "host.proc.status",
+	r = fa_host_read_decode(root, snap, FA_KIND_HOST_STATUS,
 	    "/proc/self/status", FA_HOST_STATUS_MAX, fa_host_status_decode,
 	    NULL);
 	for (i = 0; r == 0 && i < sizeof(sysctls) / sizeof(sysctls[0]); i++)

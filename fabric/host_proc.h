@@ -22,9 +22,9 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
 #define FA_HOST_STATUS_MAX	(64u * 1024)
-#define FA_KIND_HOST_SYSCTL	"host.sysctl"
 #define FA_HOST_SYSCTL_MAX	64u
 
 /* The /proc/sys integers collected, each a host.sysctl observation. */

@@ -47,8 +47,8 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
+#include "../core/obs_kinds.h"
 
-#define FA_KIND_HOST_UNIX	"host.unix"
 #define FA_NET_UNIX_MAX		(32u * 1024 * 1024)
 #define FA_NET_UNIX_KEEP	256	/* unidentified listening kept */
 

@@ -14,8 +14,7 @@
 
 #include "../core/snapshot.h"
 #include "host_fs.h"
-
-#define FA_KIND_HOST_VERSION	"host.version"
+#include "../core/obs_kinds.h"
 
 /*
  * The NVIDIA driver version in the first line of /proc/driver/nvidia/version

@@ -25,8 +25,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_ACTIVE_MKEY	"ib.active.mkey_set"
 #define WRONG_MKEY		0x6661626175646974ull	/* "fabaudit" */
 #define PORT_ACTIVE		4	/* PortInfo PortState */
 
@@ -93,7 +93,7 @@ record(struct fa_ib *ib, struct job *j)
 	    j->p->base_lid, WRONG_MKEY);
 	if (target == NULL || req == NULL)
 		goto out;
-	rc = fa_ib_add_req_obs(ib, KIND_ACTIVE_MKEY, target, req, &j->set,
+	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_ACTIVE_MKEY, target, req, &j->set,
 	    j->d, NULL, 0);
 	j->d = NULL;
 out:
@@ -145,7 +145,8 @@ not_probed(struct fa_ib *ib, struct job *j, unsigned lease)
 	    "Active");
 	if (target != NULL && why != NULL) {
 		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    KIND_ACTIVE_MKEY, target, "none", FA_OBS_NOT_COLLECTED,
+		    FA_KIND_IB_ACTIVE_MKEY, target, "none",
+		    FA_OBS_NOT_COLLECTED,
 		    why, j->d, NULL);
 		j->d = NULL;
 	}

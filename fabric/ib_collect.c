@@ -16,6 +16,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
 int
 fa_ib_available(const struct fa_ib_opts *o, char **why)
@@ -148,7 +149,8 @@ engine_stats(struct fa_ib *ib)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.engine", "ib.engine",
+	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, FA_KIND_IB_ENGINE,
+	    FA_KIND_IB_ENGINE,
 	    "local", "MAD engine counters (discovery excluded: libibnetdisc "
 	    "sends its own; its counts are under \"discovery\")",
 	    why != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, why, d, NULL);
@@ -181,7 +183,7 @@ sa_alive_after(struct fa_ib *ib)
 		return rc;
 	if ((d = json_object()) == NULL)
 		return FA_ERR_NOMEM;
-	return fa_ib_add_req_obs(ib, "ib.sa.alive_after", "sa",
+	return fa_ib_add_req_obs(ib, FA_KIND_IB_SA_ALIVE, "sa",
 	    "SubnAdmGet(ClassPortInfo) to the SA once the audit is done",
 	    &r, d, NULL, 0);
 }
@@ -191,10 +193,10 @@ sa_alive_after(struct fa_ib *ib)
  * target, request and arrival.  Unknown kinds go last.
  */
 static const char *const kind_order[] = {
-	"ib.smp.sminfo", "ib.smp.pkey_table", "ib.sa.pkey_table_record",
-	"ib.sa.sminfo_records", "ib.sa.path_table", "ib.sa.path_record",
-	"ib.gmp.key_probes",
-	"ib.active.mkey_set", "ib.active.gmp_reach",
+	FA_KIND_IB_SMINFO, FA_KIND_IB_PKEYS, FA_KIND_IB_SA_PKEY_RECORD,
+	FA_KIND_IB_SA_SMINFO, FA_KIND_IB_SA_PATH_TABLE, FA_KIND_IB_PATH_RECORD,
+	FA_KIND_IB_KEYPROBES,
+	FA_KIND_IB_ACTIVE_MKEY, FA_KIND_IB_GMP_REACH,
 };
 #define NKINDS	(sizeof(kind_order) / sizeof(kind_order[0]))
 

@@ -12,8 +12,7 @@
 #include "../core/util.h"
 #include "ib_internal.h"
 #include "ib_tap.h"
-
-#define KIND_TOPOLOGY	"ib.topology"
+#include "../core/obs_kinds.h"
 
 struct walk {
 	json_t		*nodes;
@@ -358,7 +357,8 @@ fa_ib_discover(struct fa_ib *ib)
 		    fa_deadline_seconds(), ib->disc.nodes, ib->disc.ports);
 
 		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
-		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_FAM_IB, FA_KIND_IB_TOPOLOGY, FA_KIND_IB_TOPOLOGY,
+		    "fabric", req,
 		    FA_OBS_NOT_COLLECTED, why, NULL, NULL);
 		fa_deadline_cut(FA_FAM_IB, "during discovery");
 		free(why);
@@ -375,8 +375,8 @@ fa_ib_discover(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	if (ib->fabric == NULL) {
-		r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology",
-		    KIND_TOPOLOGY, "fabric", req, FA_OBS_ERROR,
+		r = fa_snapshot_add(ib->snap, FA_FAM_IB, FA_KIND_IB_TOPOLOGY,
+		    FA_KIND_IB_TOPOLOGY, "fabric", req, FA_OBS_ERROR,
 		    "ibnd_discover_fabric failed", NULL, NULL);
 		free(req);
 		return r;
@@ -434,7 +434,8 @@ fa_ib_discover(struct fa_ib *ib)
 
 		fa_deadline_cut(FA_FAM_IB, "during discovery");
 		r = why == NULL ? FA_ERR_NOMEM : fa_snapshot_add(ib->snap,
-		    FA_FAM_IB, "ib.topology", KIND_TOPOLOGY, "fabric", req,
+		    FA_FAM_IB, FA_KIND_IB_TOPOLOGY, FA_KIND_IB_TOPOLOGY,
+		    "fabric", req,
 		    FA_OBS_INCOMPLETE, why, d, NULL);
 		if (why == NULL)
 			json_decref(d);
@@ -443,7 +444,8 @@ fa_ib_discover(struct fa_ib *ib)
 		free(unsteady);
 		return r;
 	}
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.topology", KIND_TOPOLOGY,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, FA_KIND_IB_TOPOLOGY,
+	    FA_KIND_IB_TOPOLOGY,
 	    "fabric", req, unsteady != NULL ? FA_OBS_INCOMPLETE :
 	    FA_OBS_COMPLETE, unsteady, d, NULL);
 	free(req);

@@ -18,8 +18,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_GMP_REACH	"ib.active.gmp_reach"
 #define QP1_QKEY	0x80010000u
 
 struct job {
@@ -55,7 +55,8 @@ job_done(struct fa_mad_req *r, void *arg)
 	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
 	    j->n->ports[j->p]->guid) != 0)
 		goto out;
-	rc = fa_ib_add_req_obs(j->feed->ib, KIND_GMP_REACH, target, req, r, d,
+	rc = fa_ib_add_req_obs(j->feed->ib, FA_KIND_IB_GMP_REACH, target, req,
+	    r, d,
 	    NULL, 0);
 	d = NULL;
 out:
@@ -153,7 +154,7 @@ fa_ib_active_gmp(struct fa_ib *ib)
 		;
 	if (k == FA_IB_PKEYS_KEPT)
 		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    "ib.active.gmp_reach", "local", "none",
+		    FA_KIND_IB_GMP_REACH, "local", "none",
 		    FA_OBS_NOT_COLLECTED, "our own P_Key table was not read: "
 		    "no P_Key to send GMPs with", NULL, NULL);
 	memset(&count, 0, sizeof(count));

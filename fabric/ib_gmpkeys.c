@@ -36,8 +36,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_KEYPROBES	"ib.gmp.key_probes"
 #define QP1_QKEY	0x80010000u
 
 static const struct {
@@ -168,7 +168,7 @@ add_class(struct fa_ib *ib, size_t p, json_t *nodes)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, KIND_KEYPROBES,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_KEYPROBES,
 	    "fabric", req, FA_OBS_COMPLETE, NULL, d, NULL);
 	free(req);
 	return r;

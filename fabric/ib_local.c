@@ -12,8 +12,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
-
-#define KIND_LOCAL	"ib.local_port"
+#include "../core/obs_kinds.h"
 
 static const char *
 node_type_name(int t)
@@ -157,7 +156,7 @@ fa_ib_local(struct fa_ib *ib)
 		free(why);
 		return FA_ERR_NOMEM;
 	}
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", KIND_LOCAL,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, "ib.local", FA_KIND_IB_LOCAL,
 	    target, how, ib->node_info_ok ? FA_OBS_COMPLETE :
 	    FA_OBS_INCOMPLETE, why, d, NULL);
 	free(target);

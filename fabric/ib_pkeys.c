@@ -13,8 +13,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_PKEYS	"ib.smp.pkey_table"
 #define PKEYS_PER_BLOCK	32
 #define MAX_BLOCKS	2048	/* IBA: at most 2048 blocks (65536 entries) */
 
@@ -71,7 +71,8 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	}
 	if (st != FA_OBS_COMPLETE && reason == NULL)
 		goto out;
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, KIND_PKEYS, target, req,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_PKEYS, target,
+	    req,
 	    st, reason, d, NULL);
 	d = NULL;
 out:

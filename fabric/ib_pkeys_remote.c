@@ -19,8 +19,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_PKEYS	"ib.smp.pkey_table"
 #define PKEYS_PER_BLOCK	32
 #define MAX_BLOCKS	64	/* 2048 entries per port is plenty to judge */
 
@@ -99,7 +99,8 @@ record(struct fa_ib *ib, struct port_job *j)
 		if (reason == NULL)
 			goto out;
 	}
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, KIND_PKEYS, target, req,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_PKEYS, target,
+	    req,
 	    st, reason, d, NULL);
 	d = NULL;
 out:

@@ -39,6 +39,7 @@
 #include "ib_internal.h"
 #include "ib_sa_decode.h"
 #include "ib_sa_table.h"
+#include "../core/obs_kinds.h"
 
 #define QP1_QKEY		0x80010000u
 /* SA component mask bits (IBA vol. 1 15.2.5: one bit per record field). */
@@ -152,7 +153,7 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 		    json_object_set_new(d, "single_shot", json_true()) != 0)
 			goto nomem;
 		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    "ib.sa.pkey_table_record", "sa/trusted-default-key", req,
+		    FA_KIND_IB_SA_PKEY_RECORD, "sa/trusted-default-key", req,
 		    FA_OBS_NO_RESPONSE, "no answer to its single send (never "
 		    "retried), as expected of a key the SA refuses: OpenSM "
 		    "drops a request whose non-zero SM_Key is not its sa_key",
@@ -162,7 +163,7 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 	}
 	if (r->once && json_object_set_new(d, "single_shot", json_true()) != 0)
 		goto nomem;
-	rc = fa_ib_add_req_obs(ib, "ib.sa.pkey_table_record", target != NULL ?
+	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_PKEY_RECORD, target != NULL ?
 	    target : r->key != 0 ? "sa/trusted-default-key" : "sa/untrusted",
 	    req, r, d, bad, cut);
 	free(req);
@@ -205,7 +206,7 @@ sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 		json_decref(d);
 		return FA_ERR_NOMEM;
 	}
-	rc = fa_ib_add_req_obs(ib, "ib.sa.sminfo_records", "sa", req, r, d,
+	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_SMINFO, "sa", req, r, d,
 	    bad, r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete);
 	free(req);
 	return rc;
@@ -277,7 +278,7 @@ pr_port_obs(struct fa_ib *ib, ibnd_node_t *n, int p, const char *req,
 		if (json_array_append_new(pk, json_string(hex)) != 0)
 			goto out;
 	}
-	rc = fa_ib_add_req_obs(ib, "ib.sa.path_record", target, req, r, d,
+	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_PATH_RECORD, target, req, r, d,
 	    bad, cut);
 	d = NULL;
 out:
@@ -530,11 +531,13 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 			rc = FA_ERR_NOMEM;
 		} else
 			rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-			    "ib.sa.path_table", "sa", req, FA_OBS_INCOMPLETE,
+			    FA_KIND_IB_SA_PATH_TABLE, "sa", req,
+			    FA_OBS_INCOMPLETE,
 			    t.why, d, NULL);
 		d = NULL;
 	} else
-		rc = fa_ib_add_req_obs(ib, "ib.sa.path_table", "sa", req, r,
+		rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_PATH_TABLE, "sa", req,
+		    r,
 		    d, bad, 0);
 	free(req);
 	if (rc == 0)
@@ -642,7 +645,7 @@ fa_ib_sa(struct fa_ib *ib)
 
 	if (ib->sm_lid == 0) {
 		return fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    "ib.sa.pkey_table_record", "sa/untrusted", "none",
+		    FA_KIND_IB_SA_PKEY_RECORD, "sa/untrusted", "none",
 		    FA_OBS_NOT_COLLECTED, "no SM LID known: the SA cannot be "
 		    "addressed", NULL, NULL);
 	}

@@ -19,8 +19,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_internal.h"
+#include "../core/obs_kinds.h"
 
-#define KIND_SMINFO	"ib.smp.sminfo"
 #define MAX_SMS		64	/* more IsSM ports than this is absurd */
 
 struct sm_cand {
@@ -163,7 +163,8 @@ record(struct fa_ib *ib, struct sm_job *j)
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
 			goto out;
 	}
-	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, KIND_SMINFO, target,
+	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_SMINFO,
+	    target,
 	    req, st, reason, d, NULL);
 	d = NULL;
 out:

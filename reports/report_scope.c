@@ -12,6 +12,8 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "report.h"
+#include "../core/obs_kinds.h"
+#include "../core/obs_fields.h"
 
 /* GUIDs of the SMs the scan found (SMInfo answers), without repeats. */
 static json_t *
@@ -23,9 +25,9 @@ sm_guids(const struct fa_snapshot *s)
 	size_t it = 0, i;
 	int dup;
 
-	while (a != NULL && (o = fa_snapshot_next(s, "ib.smp.sminfo",
+	while (a != NULL && (o = fa_snapshot_next(s, FA_KIND_IB_SMINFO,
 	    &it)) != NULL) {
-		g = json_object_get(o->data, "port_guid");
+		g = fa_obs_jstr(o, FA_F(IB_SMINFO, port_guid));
 		if (o->state != FA_OBS_COMPLETE || !json_is_string(g))
 			continue;
 		dup = 0;
@@ -43,17 +45,15 @@ static json_t *
 fabric(const struct fa_snapshot *s)
 {
 	const struct fa_obs *o;
-	const json_t *d = NULL;
 	size_t it = 0;
 
-	if ((o = fa_snapshot_next(s, "ib.local_port", &it)) != NULL)
-		d = o->data;
+	o = fa_snapshot_next(s, FA_KIND_IB_LOCAL, &it);
 	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:o}",
-	    "subnet_prefix", json_object_get(d, "subnet_prefix"),
-	    "local_port_guid", json_object_get(d, "port_guid"),
-	    "local_node_desc", json_object_get(d, "node_desc"),
-	    "local_lid", json_object_get(d, "lid"),
-	    "ca", json_object_get(d, "ca"), "sm_guids", sm_guids(s));
+	    "subnet_prefix", fa_obs_jstr(o, FA_F(IB_LOCAL, subnet_prefix)),
+	    "local_port_guid", fa_obs_jstr(o, FA_F(IB_LOCAL, port_guid)),
+	    "local_node_desc", fa_obs_jstr(o, FA_F(IB_LOCAL, node_desc)),
+	    "local_lid", fa_obs_jint(o, FA_F(IB_LOCAL, lid)),
+	    "ca", fa_obs_jstr(o, FA_F(IB_LOCAL, ca)), "sm_guids", sm_guids(s));
 }
 
 json_t *
@@ -82,14 +82,23 @@ fa_report_scope(const struct fa_report_ctx *ctx)
 	    "fabric", fabric(ctx->snap));
 }
 
+/* A count, 0 when absent or not a positive integer. */
 static json_int_t
-count(const json_t *o, const char *key)
+positive(const json_t *v)
 {
-	const json_t *v = json_object_get(o, key);
-
 	return json_is_integer(v) && json_integer_value(v) > 0 ?
 	    json_integer_value(v) : 0;
 }
+
+/* A counter of discovery's (a member of ib.engine's "discovery"). */
+static json_int_t
+count(const json_t *o, const char *key)
+{
+	return positive(json_object_get(o, key));
+}
+
+/* A counter of the engine's own. */
+#define ENG(NAME)	positive(fa_obs_jint(o, FA_F(IB_ENGINE, NAME)))
 
 /*
  * The MADs of the InfiniBand scan, from its ib.engine observation (the
@@ -102,22 +111,22 @@ count(const json_t *o, const char *key)
 json_t *
 fa_report_ib_mads(const struct fa_snapshot *s)
 {
-	const struct fa_obs *o = fa_snapshot_find(s, "ib.engine", "local");
-	const json_t *d, *disc;
+	const struct fa_obs *o = fa_snapshot_find(s, FA_KIND_IB_ENGINE,
+	    "local");
+	const json_t *disc;
 	json_int_t sent, retried;
 
-	if (o == NULL || !json_is_object(o->data))
+	if (o == NULL)
 		return NULL;
-	d = o->data;
-	disc = json_object_get(d, "discovery");
-	sent = count(d, "sent");
+	disc = fa_obs_obj(o, FA_F(IB_ENGINE, discovery));
+	sent = ENG(sent);
 	/* Sends after a request's first (fabric/ib_mad.h); a snapshot
 	 * written before that counter: what was neither answered nor left
 	 * unanswered, which also counts the once probes left silent. */
-	if (json_object_get(d, "resent") != NULL)
-		retried = count(d, "resent");
+	if (fa_obs_jint(o, FA_F(IB_ENGINE, resent)) != NULL)
+		retried = ENG(resent);
 	else
-		retried = sent - count(d, "answered") - count(d, "unanswered");
+		retried = sent - ENG(answered) - ENG(unanswered);
 	if (retried < 0)
 		retried = 0;
 	/* Discovery's lost sends were resent but for the last of each. */
@@ -125,11 +134,12 @@ fa_report_ib_mads(const struct fa_snapshot *s)
 		retried += count(disc, "lost_sends") - count(disc, "failed");
 	return json_pack("{s:I, s:I, s:I, s:I, s:I}",
 	    "sent", sent + count(disc, "sent"),
-	    "lost", count(d, "lost_sends") + count(disc, "lost_sends"),
+	    "lost", ENG(lost_sends) + count(disc, "lost_sends"),
 	    "retried", retried,
-	    "unanswered", count(d, "unanswered"),
-	    "malformed", count(d, "malformed") + count(disc, "malformed"));
+	    "unanswered", ENG(unanswered),
+	    "malformed", ENG(malformed) + count(disc, "malformed"));
 }
+#undef ENG
 
 json_t *
 fa_report_expired_waivers(const struct fa_policy *p)

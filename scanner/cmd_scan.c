@@ -36,6 +36,8 @@
 #include "../fabric/host.h"
 #include "../fabric/ib.h"
 #include "scanner.h"
+#include "../core/obs_fields.h"
+#include "../core/obs_kinds.h"
 
 const char fa_usage_scan[] =
     "usage: fabaudit scan [-q] [--active] [--ib] [--eth[=iface,...]]\n"
@@ -591,7 +593,6 @@ live_ib(void *arg, struct fa_snapshot *snap, int *usable)
 	    lv->quiet, usable);
 }
 
-
 int
 fa_cmd_scan(int argc, char **argv)
 {
@@ -918,9 +919,9 @@ fa_cmd_scan(int argc, char **argv)
 		size_t it = 0;
 
 		/* Discovery's SMPs went around the tap (ib_discover.c). */
-		if ((eng = fa_snapshot_next(snap, "ib.engine", &it)) != NULL &&
-		    json_is_false(json_object_get(json_object_get(eng->data,
-		    "discovery"), "tapped")))
+		if ((eng = fa_snapshot_next(snap, FA_KIND_IB_ENGINE, &it)) !=
+		    NULL && json_is_false(json_object_get(fa_obs_obj(eng,
+		    FA_F(IB_ENGINE, discovery)), "tapped")))
 			fa_diag(NULL, "warning: discovery's SMPs did not pass "
 			    "through fabaudit (libibnetdisc did not call this "
 			    "program's umad_send: a static link?): they are "
@@ -943,7 +944,8 @@ fa_cmd_scan(int argc, char **argv)
 		size_t it = 0;
 
 		/* The cuts of the unprivileged child are in the snapshot. */
-		if (fa_snapshot_next(snap, FA_DEADLINE_KIND, &it) != NULL &&
+		if (fa_snapshot_next(snap, FA_KIND_SCAN_MAX_TIME,
+		    &it) != NULL &&
 		    !out.quiet)
 			fa_diag("--max-time", "%u s reached: what was not "
 			    "scanned is not_tested in the report",

@@ -8,10 +8,13 @@
 # of a third file counts too).  Checks are units: each a designated-
 # initialiser struct fa_check (no macro makes one), each listed in
 # checks/registry.c once, each named by a C unit test in tests/unit/.
-# The observation schema covers the code: every kind a define names and
-# every field the checks and reports read from observation data is
-# declared in core/obs_schema_table.c.  Below scanner/ a function returns 0 (or a count,
-# a boolean, an index) or a negative FA_ERR_* of core/errors.h, so a bare
+# The observation schema covers the code: each kind is named once
+# (core/obs_kinds.h) and declared once (core/obs_schema.def), no code
+# spells a kind's name, and checks, reports and scanner read observation
+# data only through the typed getters (core/obs_fields.h), so the
+# compiler refuses a field that is not declared.  Below scanner/ a
+# function returns 0 (or a count, a boolean, an index) or a negative
+# FA_ERR_* of core/errors.h, so a bare
 # `return -1;` (FA_ERR_NOMEM's value) says "not an error" on its line.
 # One PASS: or FAIL: line per rule.
 # usage: tests/lint-layers.py BUILD_DIR
@@ -142,37 +145,56 @@ def no_bare_return():
 
 
 def kinds_declared():
-    """Every observation kind the code names by a FA_KIND_/KIND_ define is
-    in the schema table (a literal kind the table lacks makes a scan's
-    observation an error at run time: core/snapshot.c)."""
-    table = open("core/obs_schema_table.c", encoding="utf-8").read()
-    declared = set(re.findall(r'\{\s*"([a-z_.]+)",\s*(?:FA_FAM_\w+|-1),',
-                              table))
-    named = set()
-    for f in glob.glob("*/*.[ch]"):
-        if f.startswith(("tests/", "fuzz/", "bench/")):
+    """Each observation kind is named once, in core/obs_kinds.h, and
+    declared once, in core/obs_schema.def (in strcmp order of its name:
+    core/obs_schema.c looks kinds up by bsearch); no code spells a kind's
+    name as a string or defines a macro of its own for it (a name typed
+    twice can drift: core/snapshot.c makes an undeclared kind's
+    observation an error at run time)."""
+    names = dict(re.findall(r'#define\s+FA_KIND_(\w+)\s+"([a-z_.]+)"',
+                            open("core/obs_kinds.h", encoding="utf-8").read()))
+    spec = open("core/obs_schema.def", encoding="utf-8").read()
+    order = re.findall(r'^FA_KIND\((\w+),', spec, re.M)
+    bad = ["FA_KIND_%s has no FA_KIND line" % k
+           for k in sorted(set(names) - set(order))]
+    bad += ["%s declared %d times" % (k, order.count(k))
+            for k in sorted(set(order)) if order.count(k) > 1]
+    ordered = [names.get(k, "") for k in order]
+    if ordered != sorted(ordered):
+        bad.append("kinds not in strcmp order of their names")
+    result(names and not bad, "every observation kind is named in "
+           "core/obs_kinds.h and declared once in core/obs_schema.def",
+           "; ".join(bad))
+    spelt = []
+    for f in sorted(glob.glob("*/*.[ch]")):
+        if f.startswith(("tests/", "fuzz/", "bench/", "build")) or \
+                f == "core/obs_kinds.h":
             continue
-        text = open(f, encoding="utf-8", errors="replace").read()
-        named |= set(re.findall(
-            r'#\s*define\s+(?:FA_)?KIND_\w+\s+"([a-z]+\.[a-z_.]+)"', text))
-    missing = sorted(named - declared)
-    result(declared and not missing, "every observation kind the code names "
-           "is declared in core/obs_schema_table.c", " ".join(missing))
-    # A field read from an observation's data (o->data, "name") that no
-    # kind declares would read as absent: a typo turned into not_tested.
-    fields = set(re.findall(r'\{\s*"([a-z_0-9]+)",\s*FA_FT_', table))
-    read = {}
-    for f in sorted(glob.glob("checks/*.c") + glob.glob("reports/*.c") +
-                    glob.glob("scanner/*.c")):
-        text = open(f, encoding="utf-8", errors="replace").read()
-        for m in re.finditer(r'(?:->|\.)data,\s*"([a-z_0-9]+)"', text):
-            read.setdefault(m.group(1), "%s:%d" % (
-                f, text.count("\n", 0, m.start()) + 1))
-    undeclared = sorted("%s (%s)" % (k, v) for k, v in read.items()
-                        if k not in fields)
-    result(read and not undeclared, "every field the checks and reports "
-           "read from an observation's data is declared",
-           "; ".join(undeclared))
+        for n, line in enumerate(open(f, encoding="utf-8",
+                                      errors="replace"), 1):
+            code = line.split("/*")[0]
+            if code.lstrip().startswith("*"):
+                continue
+            for lit in re.findall(r'"([a-z]+\.[a-z_.]+)"', code):
+                if lit in names.values():
+                    spelt.append("%s:%d %s" % (f, n, lit))
+            if re.match(r'\s*#\s*define\s+\w*KIND\w*\s+"', code):
+                spelt.append("%s:%d defines a kind" % (f, n))
+    result(not spelt, "no code spells an observation kind's name but "
+           "core/obs_kinds.h", "; ".join(spelt))
+    # Observation data is read through the typed getters of
+    # core/obs_fields.h: a field no kind declares, or read as another
+    # type, does not compile.  Code above core/ and fabric/ (which write
+    # it) does not touch ->data.
+    raw = []
+    for f in sorted(glob.glob("checks/*.[ch]") + glob.glob("reports/*.[ch]") +
+                    glob.glob("scanner/*.[ch]")):
+        for n, line in enumerate(open(f, encoding="utf-8",
+                                      errors="replace"), 1):
+            if re.search(r'->data\b', line.split("/*")[0]):
+                raw.append("%s:%d" % (f, n))
+    result(not raw, "checks, reports and scanner read observation data "
+           "only through core/obs_fields.h", " ".join(raw))
 
 
 def main():

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The test runner behind `make check` and its tiers:
-#   unit        the cmocka unit tests of the plain build, and the
-#               dependency picture (tests/lint-layers.py)
+#   unit        the cmocka unit tests of the plain build, the dependency
+#               picture (tests/lint-layers.py) and the compiler's refusal
+#               of undeclared fields (tests/typed-fields.sh)
 #   unit-asan   the same tests built with ASan+UBSan
 #   fuzz-smoke  every libFuzzer target: its regressions, then 3 s of fuzzing
 #   scenarios   man page and licence lint, install and package, the CLI
@@ -117,6 +118,7 @@ if tier_begin unit; then
 		run "unit $(basename "$t")" "$t"
 	done
 	run "layers and loops" python3 tests/lint-layers.py "$B"
+	run "typed fields" sh tests/typed-fields.sh
 	tier_end
 fi
 if tier_begin unit-asan; then

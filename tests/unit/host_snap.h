@@ -8,6 +8,7 @@
 #ifndef FA_HOST_SNAP_H
 #define FA_HOST_SNAP_H
 
+#include "../../core/obs_kinds.h"
 #include "../../core/snapshot.h"
 
 /* A snapshot with the host family collected and nothing else. */
@@ -30,6 +31,19 @@ add_why(struct fa_snapshot *s, const char *kind, const char *target,
 	assert_non_null(data);
 	assert_int_equal(fa_snapshot_add(s, FA_FAM_HOST, NULL, kind, target,
 	    "test", st, st == FA_OBS_COMPLETE ? NULL : why, data, NULL), 0);
+}
+
+/* d as the host.path observation that would carry it. */
+static inline const struct fa_obs *
+as_path(json_t *d)
+{
+	static struct fa_obs o;
+
+	o.kind = FA_KIND_HOST_PATH;
+	o.target = json_string_value(json_object_get(d, "path"));
+	o.state = FA_OBS_COMPLETE;
+	o.data = d;
+	return &o;
 }
 
 /*

@@ -458,7 +458,7 @@ mounts_with_holes(void **state)
 	    "0640", "uid", 0, "gid", 0);
 	assert_int_equal(fa_host_creds(s, &cr), 0);
 	/* The read-only root would say 0; the hole makes it unknown. */
-	assert_int_equal(fa_host_writable(s, &cr, pd), -1);
+	assert_int_equal(fa_host_writable(s, &cr, as_path(pd)), -1);
 	json_decref(pd);
 	fa_snapshot_free(s);
 }

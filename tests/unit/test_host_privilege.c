@@ -482,7 +482,7 @@ writable_table(void **state)
 		s = wsnap(c);
 		d = pathdata(c, "/run/docker.sock");
 		assert_int_equal(fa_host_creds(s, &cr), 0);
-		w = fa_host_writable(s, &cr, d);
+		w = fa_host_writable(s, &cr, as_path(d));
 		if (w != c->want) {
 			print_error("%s: got %d, want %d\n", c->name, w,
 			    c->want);
@@ -523,13 +523,13 @@ writable_why(void **state)
 		s = wsnap(c);
 		d = pathdata(c, "/run/docker.sock");
 		assert_int_equal(fa_host_creds(s, &cr), 0);
-		assert_int_equal(fa_host_writable_why(s, &cr, d, why,
+		assert_int_equal(fa_host_writable_why(s, &cr, as_path(d), why,
 		    sizeof(why)), c->want);
 		if (strstr(why, want[i].needle) == NULL)
 			fail_msg("%s: '%s' not in '%s'", c->name,
 			    want[i].needle, why);
 		/* No buffer is fine too. */
-		assert_int_equal(fa_host_writable_why(s, &cr, d, NULL, 0),
+		assert_int_equal(fa_host_writable_why(s, &cr, as_path(d), NULL, 0),
 		    c->want);
 		json_decref(d);
 		fa_snapshot_free(s);
