@@ -172,7 +172,7 @@ fuzz-build:
 	@$(SUBMAKE) B=$(FUZZ_B) CC=clang SAN=1 \
 		CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
 # Only meaningful in that sub-make (B=build-fuzz, CC=clang).
-fuzz-bins: $(FUZZ_BINS)
+fuzz-bins: $(FUZZ_BINS) $(B)/fuzz/schema_seeds
 # fuzz/fuzz.h declares LLVMFuzzerTestOneInput (-Wmissing-prototypes).
 $(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h
 	@mkdir -p $(dir $@)
@@ -182,6 +182,12 @@ $(B)/fuzz/fuzz_%: $(B)/fuzz/fuzz_%.o $(LIBREPORTS) $(LIBCHECKS) $(LIBFABRIC) \
     $(LIBCORE)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+# Seeds from the observation schema (fuzz/schema_seeds.c): a program.
+$(B)/fuzz/schema_seeds: fuzz/schema_seeds.c $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) $(LIBCORE) \
+		$(PKG_LIBS)
 # ---- end of make fuzz ----------------------------------------------------
 
 # Unit tests of fabric/ code (ftest_*) link libfabric ...

@@ -34,7 +34,8 @@
 /* The verdict rules every wire check shares (eth_wire_checks.c). */
 #define FA_ETH_PER_CAPTURE						\
 	"One result per interface listened on or capture file read. A " \
-	"source that heard nothing is not tested (silence proves nothing), " \
+	"source that heard nothing, or no frame it could decode and "	\
+	"judge, is not tested (silence proves nothing), "		\
 	"and one whose frames the kernel partly dropped can fail but never " \
 	"pass (it is not tested instead); with no source at all (no "	\
 	"interface up) the result is one not_tested. "

@@ -101,6 +101,15 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		if (ndev > 1 && strstr(list, "one of the VLANs") != NULL)
 			snprintf(list + strlen(list), sizeof(list) -
 			    strlen(list), " (VLANs %s)", devs);
+		/* No reply to no probe says nothing. */
+		if (json_array_size(replies) == 0 &&
+		    json_array_size(sent) == 0) {
+			if ((r = fa_results_add(out, c, FA_ST_NOT_TESTED,
+			    o->target, NULL, NULL, "no tagged probe was sent "
+			    "on %s", o->target)) < 0)
+				return r;
+			continue;
+		}
 		r = json_array_size(replies) > 0 ? fa_results_add(out, c,
 		    FA_ST_FAIL, o->target, NULL, json_pack("[o, o]",
 		    fa_evidence(o, "sent", json_deep_copy(sent)),
@@ -160,6 +169,6 @@ const struct fa_check fa_chk_eth_vlan_hop = {
 	    "targets named, since a VLAN without a listed host that answers "
 	    "ARP cannot show a leak. Not applicable when the policy lists no "
 	    "foreign_vlan. Not tested without --active, or when no interface "
-	    "was probed.",
+	    "was probed or no probe sent.",
 	.eval = eval,
 };

@@ -262,6 +262,14 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				    ev, "%s; but %s filled, and an entry not "
 				    "kept might have been the finding", reason,
 				    full);
+			} else if (st == FA_ST_PASS &&
+			    frames <= skipped(o) + bad) {
+				/* Heard, but not one frame was judged. */
+				r = fa_results_add(out, c, FA_ST_NOT_TESTED,
+				    o->target, NULL, ev, "none of the %lld "
+				    "frames captured could be judged (%lld "
+				    "could not be decoded, %lld not judged)",
+				    frames, bad, skipped(o));
 			} else if (bad > 0) {
 				r = fa_results_add(out, c, st, o->target, NULL,
 				    ev, "%s (%lld of %lld frames could not be "

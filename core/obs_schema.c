@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The observation schema's lookups and validator (obs_schema.h); the
- * declarations themselves are in obs_schema_table.c.
+ * declarations themselves are in obs_schema.def.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -43,7 +43,7 @@ struct fa_obs_kind {
 	const char			*doc;	/* what it is, who writes it */
 };
 
-/* Every kind, NULL-name terminated, sorted by name (obs_schema_table.c). */
+/* Every kind, NULL-name terminated, sorted by name (obs_schema.def). */
 extern const struct fa_obs_kind fa_obs_kinds[];
 /* Every kind's fields, each kind's after a row of NULLs (the same). */
 extern const struct fa_obs_field fa_obs_fields[];

@@ -34,6 +34,9 @@ if [ $# -eq 0 ]; then
 fi
 # Sanitizers: stop at the first error, with a stack; leaks are errors.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+# The seed scripts find the build's programs (schema_seeds) here.
+FUZZ_BUILD=$B
+export FUZZ_BUILD
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 LIBFUZZER_OPTS="-timeout=10 -rss_limit_mb=2048"

@@ -4,12 +4,16 @@
 # and, smaller (faster to mutate), one copy per family and one per
 # observation kind with only those observations, and one without its
 # policy.  (fuzz/corpus/check/eth-leaky is a real scan of the Ethernet
-# test capture leaky.pcap, which no fixture holds.)
-# usage: fuzz/seeds/check.sh OUTDIR   (from the repo root)
+# test capture leaky.pcap, which no fixture holds.)  And, from the
+# observation schema, one per declared kind with every field
+# (fuzz/schema_seeds.c, built by make fuzz-build).
+# usage: FUZZ_BUILD=build-fuzz fuzz/seeds/check.sh OUTDIR   (repo root)
 set -eu
 out=$1
 in=fixtures/reports/careless.snapshot.json
 mkdir -p "$out"
+"${FUZZ_BUILD:?FUZZ_BUILD: the fuzz build directory}/fuzz/schema_seeds" \
+    "$out"
 cp "$in" "$out/careless"
 for fam in ib host; do
 	jq -c --arg f "$fam" '.observations |= map(select(.family == $f))' \

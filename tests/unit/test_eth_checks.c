@@ -295,6 +295,27 @@ cdp_silent(void **state)
 	    pol_wire, .st = FA_ST_PASS, .target = "eth0");
 }
 
+/*
+ * FOUND (fixed, by the seeds made from the schema): a capture whose every
+ * frame could not be decoded passed the wire checks ("no CDP frame among
+ * those heard (1 of 1 frames could not be decoded)"): nothing was judged,
+ * so nothing passes.  A frame whose headers name the signal still fails.
+ */
+static void
+cdp_all_malformed(void **state)
+{
+	(void)state;
+	ONE(&fa_chk_eth_cdp_exposed, heard(3, "{\"malformed\": 3, "
+	    "\"malformed_examples\": [{\"frame\": 1, \"why\": \"truncated "
+	    "802.1Q header\"}]}"), pol_wire, .st = FA_ST_NOT_TESTED,
+	    .target = "eth0", .reason = "none of the 3 frames");
+	ONE(&fa_chk_eth_cdp_exposed, heard(1, "{\"malformed\": 1, "
+	    "\"malformed_examples\": [{\"frame\": 1, \"why\": \"CDP TLV "
+	    "0x0001 at byte 4 has a bad length\", \"signal\": \"cdp\"}], "
+	    "\"malformed_signals\": {\"cdp\": 1}}"), pol_wire,
+	    .st = FA_ST_FAIL, .target = "eth0");
+}
+
 static void
 cdp_not_tested(void **state)
 {
@@ -1001,6 +1022,24 @@ hop_silent(void **state)
 	    "raw tagged frames"), pol_hop, .st = FA_ST_PASS, .target = "eth0");
 }
 
+/*
+ * FOUND (fixed, by the seeds made from the schema): an eth.vlan_probe with
+ * no probe sent passed ("no reply to the 0 tagged ARP probes").
+ */
+static void
+hop_nothing_sent(void **state)
+{
+	struct fa_snapshot *s = scanned(1);
+
+	(void)state;
+	assert_int_equal(fa_snapshot_add(s, FA_FAM_ETH, NULL, "eth.vlan_probe",
+	    "eth0", "tagged ARP probes", FA_OBS_COMPLETE, NULL, json_pack(
+	    "{s:[], s:[], s:s, s:[]}", "sent", "replies", "outer_source",
+	    "policy tenant_vlan", "methods"), NULL), 0);
+	ONE(&fa_chk_eth_vlan_hop, s, pol_hop, .st = FA_ST_NOT_TESTED,
+	    .target = "eth0", .reason = "no tagged probe");
+}
+
 static void
 hop_not_tested(void **state)
 {
@@ -1041,6 +1080,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cdp_heard),
 		cmocka_unit_test(cdp_silent),
+		cmocka_unit_test(cdp_all_malformed),
 		cmocka_unit_test(cdp_not_tested),
 		cmocka_unit_test(dtp_heard),
 		cmocka_unit_test(dtp_silent),
@@ -1063,6 +1103,7 @@ main(void)
 		cmocka_unit_test(hop_answered),
 		cmocka_unit_test(hop_names_vlan),
 		cmocka_unit_test(hop_silent),
+		cmocka_unit_test(hop_nothing_sent),
 		cmocka_unit_test(hop_not_tested),
 	};
 
