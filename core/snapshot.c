@@ -824,44 +824,70 @@ fail:
 }
 
 int
+fa_snapshot_obs_take(struct fa_snapshot *s, const struct fa_obs *o,
+    size_t i, char **why)
+{
+	char *what = NULL;
+	int r;
+
+	if (s->nobs >= FA_SNAPSHOT_MAX_OBS) {
+		json_decref(o->data);
+		return fa_why(why, "too many observations");
+	}
+	if (o->id == NULL || o->kind == NULL || o->target == NULL ||
+	    o->request == NULL || (unsigned)o->family >= FA_FAM_MAX ||
+	    (unsigned)o->state >= FA_OBS_MAX || !json_is_object(o->data) ||
+	    strlen(o->id) > MAX_STR || strlen(o->kind) > MAX_STR ||
+	    strlen(o->target) > MAX_STR || strlen(o->request) > MAX_STR ||
+	    (o->reason != NULL && strlen(o->reason) > MAX_STR)) {
+		json_decref(o->data);
+		return fa_why(why, "observations[%zu] is malformed", i);
+	}
+	/* Only what the schema declares (obs_schema.h). */
+	if ((r = fa_obs_validate(o->kind, o->family, o->state, o->data, 0,
+	    &what)) != 0) {
+		if (r == FA_ERR_INPUT)
+			r = fa_why(why, "observations[%zu] (id %.64s): %s", i,
+			    o->id, what != NULL ? what : "breaks the schema");
+		free(what);
+		json_decref(o->data);
+		return r;
+	}
+	return obs_add(s, o->family, o->id, o->kind, o->target, o->request,
+	    o->state, o->reason, o->data, NULL);
+}
+
+int
 fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o, size_t i,
     char **why)
 {
 	const char *id, *fam, *kind, *target, *request, *state, *reason;
-	enum fa_family family;
-	enum fa_obs_state ost;
-	const json_t *v;
-	char *what = NULL;
-	int r;
+	struct fa_obs ob;
 
 	if (why != NULL)
 		*why = NULL;
 	if (s->nobs >= FA_SNAPSHOT_MAX_OBS)
 		return fa_why(why, "too many observations");
+	memset(&ob, 0, sizeof(ob));
 	if (!json_is_object(o) || req_str(o, "id", &id) != 0 ||
 	    req_str(o, "family", &fam) != 0 ||
-	    fa_family_parse(fam, &family) != 0 ||
+	    fa_family_parse(fam, &ob.family) != 0 ||
 	    req_str(o, "kind", &kind) != 0 ||
 	    req_str(o, "target", &target) != 0 ||
 	    req_str(o, "request", &request) != 0 ||
 	    req_str(o, "state", &state) != 0 ||
-	    fa_obs_state_parse(state, &ost) != 0 ||
+	    fa_obs_state_parse(state, &ob.state) != 0 ||
 	    opt_str(o, "reason", &reason) != 0 ||
 	    !json_is_object(json_object_get(o, "data")))
 		return fa_why(why, "observations[%zu] is malformed", i);
-	/* Only what the schema declares (obs_schema.h). */
-	if ((r = fa_obs_validate(kind, family, ost, json_object_get(o, "data"),
-	    0, &what)) != 0) {
-		if (r == FA_ERR_INPUT)
-			r = fa_why(why, "observations[%zu] (id %.64s): %s", i,
-			    id, what != NULL ? what : "breaks the schema");
-		free(what);
-		return r;
-	}
+	ob.id = (char *)id;
+	ob.kind = kind;
+	ob.target = target;
+	ob.request = (char *)request;
+	ob.reason = reason;
 	/* Shared with o, not copied: it outlives o by its count. */
-	v = json_incref(json_object_get(o, "data"));
-	return obs_add(s, family, id, kind, target, request, ost, reason,
-	    (json_t *)v, NULL);
+	ob.data = json_incref(json_object_get(o, "data"));
+	return fa_snapshot_obs_take(s, &ob, i, why);
 }
 
 int

@@ -145,6 +145,14 @@ int fa_snapshot_head_from_json(const json_t *j, struct fa_snapshot **out,
     char **why);
 int fa_snapshot_obs_from_json(struct fa_snapshot *s, const json_t *o,
     size_t i, char **why);
+/*
+ * The same for an observation already in parts (core/snapwire.c): o's
+ * strings are copied, o->data is stolen (even on failure).  The same
+ * checks (lengths, family and state in range, the schema) and errors
+ * naming observations[i].
+ */
+int fa_snapshot_obs_take(struct fa_snapshot *s, const struct fa_obs *o,
+    size_t i, char **why);
 
 /*
  * Before a scan's snapshot is written: each complete observation that

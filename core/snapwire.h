@@ -1,21 +1,31 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A snapshot on a pipe, as the acquisition child sends it back to the
- * parent (scanner/privsep.c): JSON documents, one per line (compact JSON
- * holds no raw newline).
+ * parent (scanner/privsep.c): framed, typed records, not JSON text.
  *
- *   {"obs": an observation}       each observation, sent as soon as it is
- *                                 final (fa_snapshot_flush(): the topology
- *                                 of a 10,000-HCA fabric, 13 MB, is read
- *                                 by the parent while the child audits)
- *   {"end": {"rc", "usable",      last: the child's exit status, how many
- *            "snapshot"}}         families it could scan, and the snapshot
- *                                 without its observations
+ *   record = type:u8 length:u32 payload[length]       (integers little-
+ *                                                      endian)
+ *   'O' an observation, sent as soon as it is final (fa_snapshot_flush():
+ *       the topology of a 10,000-HCA fabric is read by the parent while
+ *       the child audits):
+ *       family:u8 state:u8 id:str kind:str target:str request:str
+ *       reason:nstr data:value
+ *   'E' last: rc:i32 (the child's exit status) usable:i32 (families it
+ *       could scan) snapshot:value (the snapshot without observations)
  *
- * The reader adds each observation as it arrives, so neither process
- * holds the snapshot twice.  What arrives is untrusted (the child parses
- * what the fabric sends): every line is bounded, checked with the loaders
- * of `fabaudit check`, and nothing may follow the end.
+ *   str   = length:u32 bytes (no NUL)       nstr = str, or 0xffffffff: null
+ *   value = 'n' | 't' | 'f' | 'i' i64 | 'r' f64 (finite) | 's' str (UTF-8)
+ *         | 'a' count:u32 value... | 'o' count:u32 (str value)...
+ *
+ * The values are JSON's, so snapshot.json (the durable, signed form)
+ * holds exactly what crossed the pipe; the parent builds them without a
+ * tokeniser or number conversion.  The reader adds each observation as
+ * it arrives, so neither process holds the snapshot twice.  What arrives
+ * is untrusted (the child parses what the fabric sends): every record is
+ * bounded, every count by the bytes left, nesting to 64, strings are
+ * checked UTF-8 without NUL, a member named twice is refused, each
+ * observation goes through the checks of `fabaudit check`
+ * (fa_snapshot_obs_take, the schema), and nothing may follow the end.
  */
 #ifndef FA_SNAPWIRE_H
 #define FA_SNAPWIRE_H
@@ -49,13 +59,13 @@ int fa_snapwire_end(struct fa_snapwire_out *w, struct fa_snapshot *s,
     int rc, int usable);
 
 /*
- * Read a whole answer from fd: a line may not exceed max_line bytes, the
+ * Read a whole answer from fd: a record may not exceed max_rec bytes, the
  * answer max_total.  0 with a new *out, *rc and *usable; or an error with
  * *why saying what was wrong and where: FA_ERR_IO when the answer stops
  * short (the writer gone) or a read fails, FA_ERR_TOOBIG beyond a limit,
  * FA_ERR_INPUT when it is malformed, FA_ERR_NOMEM.
  */
-int fa_snapwire_read(int fd, size_t max_line, size_t max_total,
+int fa_snapwire_read(int fd, size_t max_rec, size_t max_total,
     struct fa_snapshot **out, int *rc, int *usable, char **why);
 
 #endif

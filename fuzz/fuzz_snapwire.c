@@ -2,14 +2,15 @@
 /*
  * libFuzzer target: the acquisition child's answer as the parent of a
  * root scan reads it from the pipe (core/snapwire.c fa_snapwire_read, in
- * scanner/privsep.c): bounded lines of JSON, each observation checked by
- * the snapshot loader, the head last, nothing after it.  The child parses
+ * scanner/privsep.c): bounded typed records (core/snapwire.h), each
+ * observation checked by the snapshot loader, the head last, nothing
+ * after it.  The child parses
  * what the fabric sends, so the parent treats its answer as hostile.  An
  * answer that reads is written again (fa_snapwire_open, _end) and must
  * read back equal.
  *
  * Input: the bytes on the pipe, here an anonymous memory file (no file is
- * written); lines of at most 64 KiB, answers of at most 1 MiB.
+ * written); records of at most 64 KiB, answers of at most 1 MiB.
  */
 #include <sys/mman.h>
 
@@ -22,7 +23,7 @@
 #include "../core/snapshot.h"
 #include "../core/snapwire.h"
 
-#define MAX_LINE	(64 * 1024)
+#define MAX_REC		(64 * 1024)
 #define MAX_TOTAL	(1024 * 1024)
 
 /* A memory file holding data[0..size), at offset 0; -1 on failure. */
@@ -58,7 +59,7 @@ again(struct fa_snapshot *s, int rc, int usable)
 	if (fa_snapwire_open(&w, fd) != 0 ||
 	    fa_snapwire_end(&w, s, rc, usable) != 0 ||
 	    lseek(rfd, 0, SEEK_SET) != 0 ||
-	    fa_snapwire_read(rfd, MAX_LINE * 4, MAX_TOTAL * 4, &t, &rc2, &us2,
+	    fa_snapwire_read(rfd, MAX_REC * 4, MAX_TOTAL * 4, &t, &rc2, &us2,
 	    NULL) != 0 || rc2 != rc || us2 != usable)
 		abort();
 	a = fa_snapshot_to_json(s, 1);
@@ -80,7 +81,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > MAX_TOTAL || (fd = memfile(data, size)) < 0)
 		return 0;
-	r = fa_snapwire_read(fd, MAX_LINE, MAX_TOTAL, &s, &rc, &usable, &why);
+	r = fa_snapwire_read(fd, MAX_REC, MAX_TOTAL, &s, &rc, &usable, &why);
 	close(fd);
 	if (r != 0) {
 		if (s != NULL)

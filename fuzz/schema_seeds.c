@@ -7,18 +7,25 @@
  * of every kind at once.  So every kind and field reaches the fuzzers,
  * including those no fixture holds, and a field added to the schema
  * becomes a seed with no one writing it.  Built with the fuzz targets
- * (make fuzz-build), run by fuzz/seeds/check.sh and snapwire.sh.
+ * (make fuzz-build), run by fuzz/seeds/check.sh and snapwire.sh.  With
+ * --wire it writes snapshot files as the acquisition child sends them
+ * (core/snapwire.h), for fuzz_snapwire.
  *
- * usage: schema_seeds OUTDIR   writes OUTDIR/schema-KIND, schema-all
+ * usage: schema_seeds OUTDIR          writes OUTDIR/schema-KIND, schema-all
+ *        schema_seeds --wire OUTDIR SNAPSHOT...   OUTDIR/BASENAME each
  */
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../core/obs_schema.h"
 #include "../core/snapshot.h"
+#include "../core/snapwire.h"
 
 /* A value of type t for field name (GUIDs and keys as their strings). */
 static json_t *
@@ -133,15 +140,54 @@ write_snap(const struct fa_snapshot *s, const char *dir, const char *name)
 	return r == 0 ? 0 : -1;
 }
 
+/* The snapshot file in as the child's answer, to dir/BASENAME: 0 or -1. */
+static int
+wire(const char *dir, char *in)
+{
+	struct fa_snapwire_out w;
+	struct fa_snapshot *s = NULL;
+	char path[4096], *why = NULL;
+	json_error_t e;
+	json_t *j;
+	int fd, r = -1;
+
+	if ((j = json_load_file(in, 0, &e)) == NULL ||
+	    fa_snapshot_from_json(j, &s, &why) != 0 ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, basename(in)) >=
+	    (int)sizeof(path) ||
+	    (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		goto out;
+	if (fa_snapwire_open(&w, fd) != 0) {
+		close(fd);
+		goto out;
+	}
+	r = fa_snapwire_end(&w, s, 1, 1) != 0 ? -1 : 0;
+out:
+	if (r != 0)
+		fprintf(stderr, "schema_seeds: %s: %s\n", in, why != NULL ?
+		    why : "cannot convert");
+	free(why);
+	json_decref(j);
+	fa_snapshot_free(s);
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct fa_obs_kind *k;
 	struct fa_snapshot *all, *one;
-	int rc = 0;
+	int rc = 0, i;
 
+	if (argc >= 3 && strcmp(argv[1], "--wire") == 0) {
+		for (i = 3; i < argc; i++)
+			if (wire(argv[2], argv[i]) != 0)
+				rc = 1;
+		return rc;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: schema_seeds OUTDIR\n");
+		fprintf(stderr, "usage: schema_seeds OUTDIR\n"
+		    "       schema_seeds --wire OUTDIR SNAPSHOT...\n");
 		return 2;
 	}
 	if ((all = empty()) == NULL)

@@ -155,9 +155,9 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
  * writing the outputs
  * where that user asked (the output and history directories, a root-only
  * signing key), so nothing has to be chowned or opened in advance.  What
- * comes back is the snapshot, as JSON lines (core/snapwire.h), read with
- * the checks of `fabaudit check` (fa_snapshot_head_from_json,
- * fa_snapshot_obs_from_json).  mads.pcap is opened here and
+ * comes back is the snapshot, as typed records (core/snapwire.h), read
+ * with the checks of `fabaudit check` (fa_snapshot_head_from_json,
+ * fa_snapshot_obs_take).  mads.pcap is opened here and
  * written by the child through the inherited descriptor, then renamed
  * into place here.  0, or an exit status after a diagnostic.
  */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the acquisition child's answer (core/snapwire.c): a
- * snapshot written as JSON lines, observations first as they are flushed
- * and the head last, reads back equal; and every way an answer can be
- * short, long, malformed or followed by more is refused, with the error
- * the parent tells apart (short: the writer gone) and a reason that says
- * where, never read as a snapshot.
+ * snapshot written as typed records, observations first as they are
+ * flushed and the head last, reads back equal; and every way an answer
+ * can be short, long, malformed or followed by more is refused, with the
+ * error the parent tells apart (short: the writer gone) and a reason that
+ * says where, never read as a snapshot.  The bad answers are built byte
+ * by byte here from the format snapwire.h states, not by the writer.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -91,14 +92,99 @@ rd(const char *text, size_t len, size_t max_line, size_t max_total,
 	return r;
 }
 
-static size_t
-lines(const char *text, size_t len)
+static uint32_t
+le32(const char *b)
 {
-	size_t i, n = 0;
+	const unsigned char *u = (const unsigned char *)b;
 
-	for (i = 0; i < len; i++)
-		n += text[i] == '\n';
-	return n;
+	return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+	    (uint32_t)u[3] << 24;
+}
+
+/* Whether text is records of exactly the types in want, in order. */
+static int
+records(const char *text, size_t len, const char *want)
+{
+	size_t off = 0;
+
+	for (; *want != '\0'; want++) {
+		if (len - off < 5 || text[off] != *want)
+			return 0;
+		off += 5 + le32(text + off + 1);
+		if (off > len)
+			return 0;
+	}
+	return off == len;
+}
+
+/* ---- answers built by hand, from the format in snapwire.h ---------- */
+
+struct buf {
+	char	b[4096];
+	size_t	n;
+};
+
+static void
+b_raw(struct buf *b, const void *p, size_t n)
+{
+	assert_true(b->n + n <= sizeof(b->b));
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+static void
+b_u32(struct buf *b, uint32_t u)
+{
+	unsigned char x[4] = { u & 0xff, (u >> 8) & 0xff, (u >> 16) & 0xff,
+	    u >> 24 };
+
+	b_raw(b, x, 4);
+}
+
+static void
+b_str(struct buf *b, const char *p)
+{
+	b_u32(b, (uint32_t)strlen(p));
+	b_raw(b, p, strlen(p));
+}
+
+/* A record of type t holding the n bytes of payload p, appended to b. */
+static void
+b_rec(struct buf *b, int t, const struct buf *p)
+{
+	char c = (char)t;
+
+	b_raw(b, &c, 1);
+	b_u32(b, (uint32_t)p->n);
+	b_raw(b, p->b, p->n);
+}
+
+/*
+ * An observation record's payload: family, complete, id "o1", kind,
+ * target "t", request, no reason; the data to be appended by the caller.
+ */
+static void
+b_obs_head(struct buf *p, int family, const char *kind, const char *request)
+{
+	char fs[2] = { (char)family, 0 };
+
+	b_raw(p, fs, 2);
+	b_str(p, "o1");
+	b_str(p, kind);
+	b_str(p, "t");
+	b_str(p, request);
+	b_u32(p, 0xffffffffu);
+}
+
+/* An 'O' record of kind ib.smp.sminfo whose data is the value bytes v. */
+static void
+b_obs(struct buf *b, const char *v, size_t vn)
+{
+	struct buf p = { .n = 0 };
+
+	b_obs_head(&p, 0, "ib.smp.sminfo", "r");
+	b_raw(&p, v, vn);
+	b_rec(b, 'O', &p);
 }
 
 static void
@@ -112,9 +198,8 @@ round_trip(void **state)
 
 	(void)state;
 	text = answer(s, 1, 2, &len);
-	assert_int_equal(lines(text, len), 3);
-	assert_int_equal(strncmp(text, "{\"obs\":", 7), 0);
-	assert_non_null(strstr(text, "\n{\"end\":"));
+	/* Two observation records, then the end. */
+	assert_int_equal(records(text, len, "OOE"), 1);
 	assert_int_equal(rd(text, len, BIG, BIG, &t, &rc, &usable, &why), 0);
 	assert_null(why);
 	assert_int_equal(rc, 1);
@@ -123,7 +208,7 @@ round_trip(void **state)
 	b = fa_snapshot_to_json(t, 1);
 	assert_true(json_equal(a, b));
 	/* The secret travels whole: the parent redacts what it writes. */
-	assert_non_null(strstr(text, "0x1122334455667788"));
+	assert_non_null(memmem(text, len, "0x1122334455667788", 18));
 	json_decref(a);
 	json_decref(b);
 	free(text);
@@ -149,47 +234,118 @@ refused(const char *text, size_t len, size_t max_line, size_t max_total,
 	free(why);
 }
 
+/* The data value bytes v as an observation, refused saying want. */
+static void
+bad_value(const char *v, size_t vn, const char *want)
+{
+	struct buf b = { .n = 0 };
+
+	b_obs(&b, v, vn);
+	refused(b.b, b.n, BIG, BIG, FA_ERR_INPUT, want);
+}
+
+static void
+bad_values(void **state)
+{
+	char deep[70 * 5];
+	size_t i;
+
+	(void)state;
+	/* The control: an observation whose data is an empty object reads,
+	 * and the answer fails only at its empty head. */
+	{
+		struct buf b = { .n = 0 }, e = { .n = 0 };
+		struct fa_snapshot *t = NULL;
+		char *why = NULL;
+		int rc, us;
+
+		b_obs(&b, "o\0\0\0\0", 5);
+		b_u32(&e, 0);
+		b_u32(&e, 1);
+		b_raw(&e, "o\0\0\0\0", 5);	/* an empty head: refused */
+		b_rec(&b, 'E', &e);
+		assert_int_equal(rd(b.b, b.n, BIG, BIG, &t, &rc, &us, &why),
+		    FA_ERR_INPUT);
+		assert_non_null(strstr(why, "schema"));
+		free(why);
+	}
+	bad_value("x", 1, "a value of unknown type");
+	bad_value("o\1\0\0\0", 5, "counts more members");
+	bad_value("i\1\0", 3, "it stops short");
+	bad_value("o\xff\xff\xff\x7f", 5, "counts more members");
+	bad_value("a\xff\xff\xff\x7f", 5, "counts more values");
+	bad_value("o\1\0\0\0\3\0\0\0l\0dn", 13, "NUL byte");
+	bad_value("o\1\0\0\0\3\0\0\0lidn", 13, "observations[0]");
+	bad_value("o\1\0\0\0\3\0\0\0lids\2\0\0\0\xc3\x28", 19,
+	    "not UTF-8");
+	bad_value("o\2\0\0\0\3\0\0\0lidi\1\0\0\0\0\0\0\0"
+	    "\3\0\0\0lidi\1\0\0\0\0\0\0\0", 37, "member twice");
+	bad_value("o\1\0\0\0\3\0\0\0lidr\0\0\0\0\0\0\xf8\x7f", 22,
+	    "not finite");
+	bad_value("o\0\0\0\0n", 6, "bytes follow its data");
+	/* Arrays in arrays, 70 deep. */
+	for (i = 0; i < 70; i++)
+		memcpy(deep + i * 5, i < 69 ? "a\1\0\0\0" : "a\0\0\0\0", 5);
+	bad_value(deep, 70 * 5, "nest too deep");
+	/* The schema decides what the data may hold. */
+	bad_value("o\1\0\0\0\3\0\0\0lids\1\0\0\0x", 18, "field lid");
+}
+
+/* An observation with empty data, refused saying want. */
+static void
+bad_obs(int family, const char *kind, const char *request, const char *want)
+{
+	struct buf b = { .n = 0 }, p = { .n = 0 };
+
+	b_obs_head(&p, family, kind, request);
+	b_raw(&p, "o\0\0\0\0", 5);
+	b_rec(&b, 'O', &p);
+	refused(b.b, b.n, BIG, BIG, FA_ERR_INPUT, want);
+}
+
 static void
 bad_answers(void **state)
 {
-	static const struct {
-		const char	*text;
-		int		 err;
-		const char	*want;
-	} bad[] = {
-		{ "", FA_ERR_IO, "stops before its end line" },
-		{ "not json\n", FA_ERR_INPUT, "line 1: " },
-		{ "{\"x\": 1}\n", FA_ERR_INPUT, "line 1 is neither an "
-		    "observation nor the end" },
-		{ "{\"obs\": {\"id\": \"x\"}}\n", FA_ERR_INPUT,
-		    "observations[0] is malformed" },
-		{ "{\"end\": {\"rc\": 0}}\n", FA_ERR_INPUT, "the end line "
-		    "has no rc and usable" },
-		{ "{\"end\": {\"rc\": 0, \"usable\": 1, \"snapshot\": {}}}\n",
-		    FA_ERR_INPUT, "schema" },
-	};
 	struct fa_snapshot *s = sample();
+	struct buf b = { .n = 0 }, p = { .n = 0 };
 	char *text, *more;
-	size_t len, i, first;
+	size_t len, first;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		refused(bad[i].text, strlen(bad[i].text), BIG, BIG,
-		    bad[i].err, bad[i].want);
+	refused("", 0, BIG, BIG, FA_ERR_IO, "stops before its end record");
+	b_rec(&b, 'X', &p);
+	refused(b.b, b.n, BIG, BIG, FA_ERR_INPUT, "record 1 is neither an "
+	    "observation nor the end");
+	b.n = 0;
+	b_raw(&p, "\0", 1);
+	b_rec(&b, 'O', &p);
+	refused(b.b, b.n, BIG, BIG, FA_ERR_INPUT, "record 1 "
+	    "(observations[0]): it stops short");
+	bad_obs(9, "ib.smp.sminfo", "r", "observations[0] is malformed");
+	bad_obs(0, "ib.no_such_kind", "r", "ib.no_such_kind");
+	/* The fuzzer's find: a request that is not UTF-8 read, and the
+	 * snapshot could then not be written. */
+	bad_obs(0, "ib.smp.sminfo", "s\xe9" "ed", "not UTF-8");
+	b.n = p.n = 0;
+	b_u32(&p, 0);
+	b_rec(&b, 'E', &p);
+	refused(b.b, b.n, BIG, BIG, FA_ERR_INPUT, "record 1 (the end): it "
+	    "stops short");
 	text = answer(s, 0, 1, &len);
-	first = (size_t)(strchr(text, '\n') - text) + 1;
-	/* Cut after the first observation, inside the end line, or with
+	first = 5 + le32(text + 1);
+	/* Cut after the first observation, inside the end record, or with
 	 * something after the end. */
 	refused(text, first, BIG, BIG, FA_ERR_IO, "stops before its end "
-	    "line");
-	refused(text, len - 1, BIG, BIG, FA_ERR_IO, "stops inside line 3");
-	assert_non_null(more = malloc(len + 32));
+	    "record");
+	refused(text, len - 1, BIG, BIG, FA_ERR_IO, "stops inside record 3");
+	refused(text, 3, BIG, BIG, FA_ERR_IO, "stops inside record 1");
+	assert_non_null(more = malloc(len + 16));
 	memcpy(more, text, len);
-	memcpy(more + len, "{\"obs\": {}}\n", 12);
-	refused(more, len + 12, BIG, BIG, FA_ERR_INPUT, "line 4 follows the "
-	    "end line");
-	/* Bounded: a line, and the whole answer. */
-	refused(text, len, 20, BIG, FA_ERR_TOOBIG, "line 1 is longer than "
+	memcpy(more + len, "O\0\0\0\0", 5);
+	refused(more, len + 5, BIG, BIG, FA_ERR_INPUT, "record 4 follows the "
+	    "end record");
+	/* Bounded: a record, and the whole answer. */
+	refused(text, len, 20, BIG, FA_ERR_TOOBIG, "record 1 is longer than "
 	    "20 bytes");
 	refused(text, len, BIG, first + 10, FA_ERR_TOOBIG, "the answer is "
 	    "longer than");
@@ -223,6 +379,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(bad_answers),
+		cmocka_unit_test(bad_values),
 		cmocka_unit_test(reader_gone),
 	};
 
