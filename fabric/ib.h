@@ -34,10 +34,10 @@ struct fa_ib_opts {
 					   since libibnetdisc turns 0 into 3 */
 	unsigned	 max_outstanding;	/* MADs in flight, in
 					   discovery and after (1..256) */
-	const char	*capture_dir;	/* write mads.pcap here; NULL: none */
-	struct fa_ib_pcap *capture;	/* or into this capture, opened by
-					   the caller, which closes it (the
-					   collection only syncs it) */
+	struct fa_ib_pcap *capture;	/* write the MADs into this capture
+					   (mads.pcap), opened by the caller,
+					   which finishes it (the collection
+					   only syncs it); NULL: none */
 	int		 reveal;	/* keep keys in mads.pcap */
 	int		 active;	/* --active: the probes of ib_active.c */
 	unsigned	 key_probes_off;	/* FA_IB_KEYPROBE_* classes

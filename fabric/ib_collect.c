@@ -345,14 +345,7 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 		    FA_FAMST_UNAVAILABLE, "no usable InfiniBand port (umad)");
 		goto out;
 	}
-	if (o->capture != NULL)
-		ib.pcap = o->capture;
-	else if (o->capture_dir != NULL && (r = fa_ib_pcap_open(
-	    o->capture_dir, "mads.pcap", &ib.pcap, &why)) != 0) {
-		r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_FAILED,
-		    why != NULL ? why : "cannot create mads.pcap");
-		goto out;
-	}
+	ib.pcap = o->capture;
 	/* Discovery first: see fa_ib_port_attrs() on why. */
 	t0 = fa_ib_now_ms();
 	if ((r = fa_ib_discover(&ib)) != 0)
@@ -379,8 +372,7 @@ fa_ib_collect(const struct fa_ib_opts *o, struct fa_snapshot *snap)
 	if ((r = engine_stats(&ib)) != 0)
 		goto out;
 	if (ib.pcap != NULL) {
-		r = ib.pcap == o->capture ? fa_ib_pcap_sync(ib.pcap, &why) :
-		    fa_ib_pcap_close(ib.pcap, &why);
+		r = fa_ib_pcap_sync(ib.pcap, &why);
 		ib.pcap = NULL;
 		if (r != 0) {
 			r = fa_snapshot_set_family(snap, FA_FAM_IB,
@@ -405,8 +397,6 @@ out:
 		r = fa_snapshot_set_family(snap, FA_FAM_IB, FA_FAMST_FAILED,
 		    "the local MAD stack failed during the scan (receive "
 		    "error or an answer beyond 16 MiB)");
-	if (ib.pcap != o->capture)
-		fa_ib_pcap_abort(ib.pcap);
 	free(why);
 	if (ib.fabric != NULL)
 		ibnd_destroy_fabric(ib.fabric);

@@ -431,35 +431,42 @@ fa_ib_pcap_sync(struct fa_ib_pcap *c, char **why)
 	return FA_ERR_IO;
 }
 
-int
-fa_ib_pcap_close(struct fa_ib_pcap *c, char **why)
+/* Flush, fsync and close the capture's file: 0, or an errno. */
+static int
+end_dump(struct fa_ib_pcap *c)
 {
+	if (c->err != 0)
+		return c->err;
+	errno = 0;
+	if (pcap_dump_flush(c->dump) != 0 ||
+	    fsync(fileno(pcap_dump_file(c->dump))) != 0)
+		return errno != 0 ? errno : EIO;
+	/* Nothing is left buffered, so the fclose() inside cannot fail. */
+	pcap_dump_close(c->dump);
+	c->dump = NULL;
+	return 0;
+}
+
+int
+fa_ib_pcap_finish(struct fa_ib_pcap *c, char **staged, char **why)
+{
+	const char *base;
 	int saved;
 
+	*staged = NULL;
 	if (why != NULL)
 		*why = NULL;
 	if (c == NULL)
 		return 0;
-	if ((saved = c->err) != 0)
+	if ((saved = end_dump(c)) != 0)
 		goto fail;
-	errno = 0;
-	if (pcap_dump_flush(c->dump) != 0 ||
-	    fsync(fileno(pcap_dump_file(c->dump))) != 0) {
-		saved = errno != 0 ? errno : EIO;
-		goto fail;
-	}
-	/* Nothing is left buffered, so the fclose() inside cannot fail. */
-	pcap_dump_close(c->dump);
-	c->dump = NULL;
-	/* The capture in place goes if the run is interrupted before its
-	 * report is written; the scanner forgets it then (cmd_scan.c). */
-	(void)fa_interrupt_add(c->dst, 0);
-	if (rename(c->tmp, c->dst) != 0) {
-		saved = errno;
-		fa_interrupt_forget(c->dst);
+	base = strrchr(c->tmp, '/') != NULL ? strrchr(c->tmp, '/') + 1 :
+	    c->tmp;
+	if ((*staged = strdup(base)) == NULL) {
+		saved = ENOMEM;
 		goto fail;
 	}
-	fa_interrupt_forget(c->tmp);
+	/* The file, and its listing for removal, are the caller's now. */
 	free(c->tmp);
 	c->tmp = NULL;
 	ib_pcap_free(c);
@@ -469,7 +476,7 @@ fail:
 	if (why != NULL)
 		*why = fa_strfmt("%s: %s", c->dst, strerror(saved));
 	ib_pcap_free(c);
-	return FA_ERR_IO;
+	return saved == ENOMEM ? FA_ERR_NOMEM : FA_ERR_IO;
 }
 
 void

@@ -10,8 +10,10 @@
  * describe what was asked of whom; they are a faithful summary, not a
  * claim about the wire.
  *
- * The file is written to a temporary name and renamed into place by
- * fa_ib_pcap_close(), so a capture is complete or absent.
+ * The file is written under a temporary name; fa_ib_pcap_finish() leaves
+ * it there, complete, for the caller to put in place with the report it
+ * belongs to (a scan's output set), so a capture is complete or absent
+ * and never beside another run's report.
  */
 #ifndef FA_FABRIC_IB_PCAP_H
 #define FA_FABRIC_IB_PCAP_H
@@ -63,12 +65,18 @@ unsigned long fa_ib_pcap_count(const struct fa_ib_pcap *c);
  */
 int fa_ib_pcap_sync(struct fa_ib_pcap *c, char **why);
 
-/*
- * Flush, close and rename into place.  Returns 0 or FA_ERR_IO with *why.
- * fa_ib_pcap_abort() closes and removes the temporary file instead.
- * Both accept NULL.
- */
-int fa_ib_pcap_close(struct fa_ib_pcap *c, char **why);
+/* Close and remove the temporary file; accepts NULL. */
 void fa_ib_pcap_abort(struct fa_ib_pcap *c);
+
+/*
+ * Flush, fsync and close, but leave the capture under its temporary name
+ * (still removed if the run is interrupted, core/interrupt.h): *staged
+ * gets that name (a new string, without the directory), for the caller
+ * to move into place with the run's other outputs (a scan: the output
+ * set, reports/output.c fa_outset_place) or to remove.  0, or FA_ERR_IO
+ * / FA_ERR_NOMEM with *why, the file removed.  Accepts NULL (0, *staged
+ * NULL).
+ */
+int fa_ib_pcap_finish(struct fa_ib_pcap *c, char **staged, char **why);
 
 #endif

@@ -41,8 +41,6 @@ struct fa_outset {
 	size_t		 n, cap;
 	const char	*keep[FA_RUN_FILES_MAX];
 	size_t		 nkeep;
-	const char	*adopted[FA_RUN_FILES_MAX];
-	size_t		 nadopted;
 };
 
 const char *const fa_run_files[] = {
@@ -334,13 +332,35 @@ fa_outset_keep(struct fa_outset *set, const char *name)
 	return add_name(set->keep, &set->nkeep, name);
 }
 
+
 int
-fa_outset_adopt(struct fa_outset *set, const char *name)
+fa_outset_place(struct fa_outset *set, const char *tmp, const char *name,
+    char **why)
 {
-	return add_name(set->adopted, &set->nadopted, name);
+	char *path;
+	size_t i;
+
+	for (i = 0; fa_run_files[i] != NULL; i++)
+		if (strcmp(fa_run_files[i], name) == 0)
+			break;
+	if (fa_run_files[i] == NULL || strchr(tmp, '/') != NULL ||
+	    tmp[0] != '.')
+		return FA_ERR_INPUT;
+	if (set_record(set, name, tmp) != 0)
+		return FA_ERR_NOMEM;
+	if (renameat(set->dfd, tmp, set->dfd, name) != 0) {
+		if (why != NULL)
+			*why = fa_strfmt("%s/%s: %s", set->dir, name,
+			    strerror(errno));
+		return FA_ERR_IO;
+	}
+	if ((path = fa_strfmt("%s/%s", set->dir, tmp)) != NULL)
+		fa_interrupt_forget(path);
+	free(path);
+	return 0;
 }
 
-/* 1 when this run wrote name (or was told so). */
+/* 1 when this run wrote (or placed) name. */
 static int
 written(const struct fa_outset *set, const char *name)
 {
@@ -349,7 +369,7 @@ written(const struct fa_outset *set, const char *name)
 	for (i = 0; i < set->n; i++)
 		if (strcmp(set->v[i].name, name) == 0)
 			return 1;
-	return listed(set->adopted, set->nadopted, name);
+	return 0;
 }
 
 /*

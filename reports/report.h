@@ -82,9 +82,10 @@ char *fa_report_summary(const struct fa_report_ctx *ctx);
  * everyone may write gives *warn (a new string, or NULL).  Each file
  * fa_outset_write*() puts in place is recorded, a file it replaces kept
  * as a hard link beside it.  fa_outset_close(set, 1) then removes the
- * files of fa_run_files[] this run neither wrote, adopted (written by
- * another process: mads.pcap) nor was told to keep (the snapshot a
- * `check` re-evaluates), and drops what was kept; if that fails, or with
+ * files of fa_run_files[] this run neither wrote, placed (written by
+ * another module under a temporary name: mads.pcap) nor was told to keep
+ * (the snapshot a `check` re-evaluates), and drops what was kept; if that
+ * fails, or with
  * keep 0 (the run failed half-way: a full disk), every replaced or
  * removed file is put back and every new one removed, so that the
  * directory is as it was.  Close frees the set; 0 or FA_ERR_* with *why.
@@ -97,9 +98,18 @@ int fa_outset_open(const char *dir, int flags, struct fa_outset **out,
     char **warn, char **why);
 int fa_outset_dirfd(const struct fa_outset *set);
 const char *fa_outset_dir(const struct fa_outset *set);
-/* name (one of fa_run_files[]) is this run's though not written by it /
- * is an earlier run's file this run reads: 0, or FA_ERR_INPUT. */
-int fa_outset_adopt(struct fa_outset *set, const char *name);
+/*
+ * A file of name (one of fa_run_files[]) written into the set's directory
+ * under the temporary name tmp (by another module or process: mads.pcap)
+ * moved into place as this set's, as the set's own files are: the file
+ * it replaces kept aside until close, tmp no longer removed if the run
+ * is interrupted.  0, or FA_ERR_INPUT / FA_ERR_NOMEM / FA_ERR_IO with
+ * *why.
+ */
+int fa_outset_place(struct fa_outset *set, const char *tmp,
+    const char *name, char **why);
+/* name (one of fa_run_files[]) is an earlier run's file this run reads,
+ * not removed at close: 0, or FA_ERR_INPUT. */
 int fa_outset_keep(struct fa_outset *set, const char *name);
 int fa_outset_close(struct fa_outset *set, int keep, char **why);
 /* buf as set's name, atomically, with the file's mode. */

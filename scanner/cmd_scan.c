@@ -35,6 +35,7 @@
 #include "../fabric/eth_reach.h"
 #include "../fabric/host.h"
 #include "../fabric/ib.h"
+#include "../fabric/ib_pcap.h"
 #include "scanner.h"
 #include "../core/obs_fields.h"
 #include "../core/obs_kinds.h"
@@ -108,33 +109,20 @@ num_opt(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
-/* Remove dir/name if it exists; 0, or -1 with a diagnostic. */
-static int
-unlink_in(const char *dir, const char *name)
+/*
+ * The staged file dir/name, not placed with a report: removed (once
+ * placed it is gone under that name), and no longer listed for removal.
+ */
+static void
+drop_staged(const char *dir, const char *name)
 {
 	char *p = fa_strfmt("%s/%s", dir, name);
-	int r = 0;
 
-	if (p == NULL || (unlink(p) != 0 && errno != ENOENT)) {
-		fa_diag(p != NULL ? p : name, "cannot remove: %s",
-		    strerror(errno));
-		r = -1;
+	if (p != NULL) {
+		(void)unlink(p);
+		fa_interrupt_forget(p);
 	}
 	free(p);
-	return r;
-}
-
-/* 1 when dir/name exists as a regular file. */
-static int
-exists_in(const char *dir, const char *name)
-{
-	char *p = fa_strfmt("%s/%s", dir, name);
-	struct stat st;
-	int r;
-
-	r = p != NULL && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return r;
 }
 
 /* 1 when path is a directory. */
@@ -144,17 +132,6 @@ exists_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The file dir/name is complete: an interruption no longer removes it. */
-static void
-forget_in(const char *dir, const char *name)
-{
-	char *p = fa_strfmt("%s/%s", dir, name);
-
-	if (p != NULL)
-		fa_interrupt_forget(p);
-	free(p);
 }
 
 /* The families actually collected, for scan.families. */
@@ -622,7 +599,8 @@ fa_cmd_scan(int argc, char **argv)
 	struct fa_priv_user user;
 	unsigned max_time = 0;
 	int drop = 0;
-	char *why = NULL;
+	char *why = NULL, *staged = NULL;
+	struct fa_ib_pcap *capture = NULL;
 	static const int once[] = { 'c', 'o', 'C', 'P', 'f', OPT_FAIL_ON,
 	    OPT_SIGN, OPT_BASELINE, OPT_HISTORY, OPT_METRICS, OPT_CVEDB,
 	    OPT_PCAP, OPT_LISTEN, OPT_KEEP, OPT_RETRIES, OPT_TIMEOUT,
@@ -852,12 +830,6 @@ fa_cmd_scan(int argc, char **argv)
 	if (made_outdir)
 		(void)fa_interrupt_add(out.outdir, 1);
 	fa_interrupt_undefer(&sigold);
-	ib.capture_dir = out.outdir;
-	/* A capture from an earlier run must not sit beside this report. */
-	if (unlink_in(out.outdir, "mads.pcap") != 0) {
-		rc = FA_EXIT_USAGE;
-		goto out;
-	}
 	ib.reveal = out.reveal;
 	rc = FA_EXIT_NORUN;
 	if ((snap = fa_snapshot_new()) == NULL ||
@@ -872,6 +844,18 @@ fa_cmd_scan(int argc, char **argv)
 	/* With no family named, every family that can run does. */
 	if (!want_ib && !want_host && !want_eth)
 		want_ib = want_host = want_eth = 1;
+	/*
+	 * mads.pcap is written under a temporary name and placed with the
+	 * report (fa_outset_place), so a run that stops short leaves an
+	 * earlier run's capture beside that run's report.
+	 */
+	if (want_ib && fa_ib_pcap_open(out.outdir, "mads.pcap", &capture,
+	    &why) != 0) {
+		fa_diag("ib", "%s", why != NULL ? why :
+		    "cannot create mads.pcap");
+		goto out;
+	}
+	ib.capture = capture;
 	/*
 	 * Ethernet first: a bad --pcap is a usage error before any probe.
 	 * A capture file is wire content: like live frames it is parsed by
@@ -890,13 +874,27 @@ fa_cmd_scan(int argc, char **argv)
 		    want_ib ? &ib : NULL, want_eth ? live_eth : NULL,
 		    want_ib ? live_ib : NULL, &lv };
 
-		if ((rc = fa_acquire_as(&a, out.outdir, &snap, &usable)) != 0)
+		if ((rc = fa_acquire_as(&a, &snap, &usable)) != 0)
 			goto out;
 		rc = FA_EXIT_NORUN;
 	} else if (want_ib && (r = too_late(snap, FA_FAM_IB)) <= 0 &&
 	    (r < 0 || run_ib(&ib, snap, out.quiet, &usable) != 0))
 		goto out;
-	out.pcap = want_ib && exists_in(out.outdir, "mads.pcap");
+	/* The capture stands beside a report only if IB was collected. */
+	ib.capture = NULL;
+	if (capture != NULL &&
+	    snap->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED) {
+		r = fa_ib_pcap_finish(capture, &staged, &why);
+		capture = NULL;
+		if (r != 0) {
+			fa_diag("ib", "%s", why != NULL ? why :
+			    "cannot write mads.pcap");
+			goto out;
+		}
+	}
+	fa_ib_pcap_abort(capture);
+	capture = NULL;
+	out.pcap = staged;
 	if (want_host && (r = too_late(snap, FA_FAM_HOST)) <= 0 && (r < 0 ||
 	    run_host(&host, snap, out.quiet, &usable) != 0))
 		goto out;
@@ -907,7 +905,6 @@ fa_cmd_scan(int argc, char **argv)
 	 */
 	if (geteuid() != 0 && fa_priv_clear_caps(&why) != 0) {
 		fa_diag(NULL, "%s", why);
-		free(why);
 		goto out;
 	}
 	if (fa_deadline_record(snap) != 0) {
@@ -963,7 +960,6 @@ fa_cmd_scan(int argc, char **argv)
 	fa_interrupt_hold();
 	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL,
 	    &done);
-	forget_in(out.outdir, "mads.pcap");
 	if (made_outdir)
 		fa_interrupt_forget(out.outdir);
 	fa_interrupt_release();
@@ -983,6 +979,12 @@ out:
 	}
 	json_decref(done.report);
 	fa_reaudit_free(&ra);
+	/* A capture not placed with a report is removed. */
+	fa_ib_pcap_abort(capture);
+	if (staged != NULL)
+		drop_staged(out.outdir, staged);
+	free(staged);
+	free(why);
 	if (eth.pcap_fd >= 0)
 		close(eth.pcap_fd);
 	json_decref(out.baseline);

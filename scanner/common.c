@@ -658,9 +658,14 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		if ((r = write_snapshot(set, snap, o->reveal, sha)) != 0)
 			goto out;
 		wrote(&w, "snapshot.json");
-		if (o->pcap) {
+		if (o->pcap != NULL) {
+			if (fa_outset_place(set, o->pcap, "mads.pcap",
+			    &why) != 0) {
+				fa_diag(NULL, "%s", why != NULL ? why :
+				    "cannot place mads.pcap");
+				goto out;
+			}
 			wrote(&w, "mads.pcap");
-			(void)fa_outset_adopt(set, "mads.pcap");
 		}
 		snapshot_name = "snapshot.json";
 		snapshot_sha256 = sha;

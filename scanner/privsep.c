@@ -154,38 +154,32 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
  * inherited descriptor) and reading policy files given by that user, and
  * writing the outputs
  * where that user asked (the output and history directories, a root-only
- * signing key), so nothing has to be chowned or opened in advance.  What
+ * signing key), so nothing has to be chowned or opened in advance but
+ * mads.pcap, which the caller opens.  What
  * comes back is the snapshot, as typed records (core/snapwire.h), read
  * with the checks of `fabaudit check` (fa_snapshot_head_from_json,
- * fa_snapshot_obs_take).  mads.pcap is opened here and
- * written by the child through the inherited descriptor, then renamed
- * into place here.  0, or an exit status after a diagnostic.
+ * fa_snapshot_obs_take).  The capture is written by the child through
+ * the inherited descriptor.  0, or an exit status after a diagnostic.
  */
 int
-fa_acquire_as(const struct fa_acq *a, const char *outdir,
-    struct fa_snapshot **snap, int *usable)
+fa_acquire_as(const struct fa_acq *a, struct fa_snapshot **snap,
+    int *usable)
 {
-	struct fa_ib_pcap *cap = NULL;
 	struct fa_snapshot *ns = NULL;
 	char *why = NULL;
 	int fds[2], status = 0, rc = FA_EXIT_NORUN, crc = 0, cus = 0;
 	int rr, ok;
 	pid_t pid, parent = getpid();
 
-	if (a->ib != NULL && a->ib->capture_dir != NULL) {
-		if (fa_ib_pcap_open(outdir, "mads.pcap", &cap, &why) != 0 ||
-		    fa_ib_pcap_sync(cap, &why) != 0) {
-			fa_diag("ib", "%s", why != NULL ? why :
-			    "cannot create mads.pcap");
-			free(why);
-			fa_ib_pcap_abort(cap);
-			return FA_EXIT_NORUN;
-		}
-		a->ib->capture = cap;
+	/* Nothing of the capture buffered here is written twice. */
+	if (a->ib != NULL && a->ib->capture != NULL &&
+	    fa_ib_pcap_sync(a->ib->capture, &why) != 0) {
+		fa_diag("ib", "%s", why != NULL ? why : "cannot write mads.pcap");
+		free(why);
+		return FA_EXIT_NORUN;
 	}
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		fa_diag(NULL, "pipe: %s", strerror(errno));
-		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
 	fflush(NULL);		/* nothing buffered twice */
@@ -201,7 +195,6 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	if (pid < 0) {
 		fa_diag(NULL, "fork: %s", strerror(errno));
 		close(fds[0]);
-		fa_ib_pcap_abort(cap);
 		return FA_EXIT_NORUN;
 	}
 	rr = fa_snapwire_read(fds[0], FA_SNAPSHOT_MAX_BYTES,
@@ -231,19 +224,6 @@ fa_acquire_as(const struct fa_acq *a, const char *outdir,
 	*usable += cus;
 	rc = crc;
 out:
-	/* The capture stands beside a report only if IB was collected. */
-	if (rc == 0 && cap != NULL &&
-	    (*snap)->fam[FA_FAM_IB].state == FA_FAMST_COLLECTED) {
-		free(why);
-		why = NULL;
-		if (fa_ib_pcap_close(cap, &why) != 0) {
-			fa_diag("ib", "%s", why);
-			rc = FA_EXIT_NORUN;
-		}
-	} else
-		fa_ib_pcap_abort(cap);
-	if (a->ib != NULL)
-		a->ib->capture = NULL;
 	fa_snapshot_free(ns);
 	free(why);
 	return rc;

@@ -37,7 +37,9 @@ struct fa_out_opts {
 	int		 quiet;
 	int		 reveal;
 	const char	*sign_key;	/* --sign: private key (PEM), or NULL */
-	int		 pcap;		/* the scan wrote outdir/mads.pcap */
+	const char	*pcap;		/* the scan's mads.pcap, under this
+					 * temporary name in outdir: placed
+					 * with the report, or NULL */
 	struct fa_outset *set;		/* the output set being written (set
 					   by fa_evaluate_and_emit, merge) */
 	json_t		*baseline;	/* --baseline: the report compared with */
@@ -243,11 +245,12 @@ struct fa_acq {
 
 /*
  * Run a's acquisition in a child dropped to a->user, with *snap's
- * contents so far, and replace *snap by the snapshot it sends back (read
- * with fa_snapshot_from_json); mads.pcap is created in outdir here and
- * written by the child.  0, or an exit status after a diagnostic.
+ * contents so far, and replace *snap by the snapshot it sends back
+ * (core/snapwire.h); a->ib->capture, if any (opened by the caller, who
+ * finishes it), is written by the child through the inherited
+ * descriptor.  0, or an exit status after a diagnostic.
  */
-int fa_acquire_as(const struct fa_acq *a, const char *outdir,
-    struct fa_snapshot **snap, int *usable);
+int fa_acquire_as(const struct fa_acq *a, struct fa_snapshot **snap,
+    int *usable);
 
 #endif

@@ -191,6 +191,8 @@ lane_a() {
 	run "ib MAD window" sh tests/ib/test_scale.sh "$B"
 	run "ib SA PathRecord table" sh tests/ib/test_sa_table.sh "$B"
 	run "ib fault scenarios" sh tests/ib/test_faults.sh "$B"
+	run "ib capture placed with its report" sh tests/ib/test_capture_set.sh \
+	    "$B"
 }
 lane_b() {
 	run "cli (ASan+UBSan)" sh tests/cli.sh "$B/fabaudit"

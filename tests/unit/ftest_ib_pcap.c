@@ -199,17 +199,30 @@ open_ok(const char *dir, const char *name)
 	return c;
 }
 
+/*
+ * Finish c, which left it in dir under a temporary name (".NAME.XXXXXX"),
+ * then put it in place as name, as a scan's output set does.
+ */
 static void
-close_ok(struct fa_ib_pcap *c)
+close_ok(struct fa_ib_pcap *c, const char *dir, const char *name)
 {
-	char *why = NULL;
+	char *why = NULL, *staged = NULL, *from, *to;
 	int r;
 
-	r = fa_ib_pcap_close(c, &why);
+	r = fa_ib_pcap_finish(c, &staged, &why);
 	if (r != 0)
-		print_error("close: %s\n", why != NULL ? why : "(no reason)");
+		print_error("finish: %s\n", why != NULL ? why : "(no reason)");
 	assert_int_equal(r, 0);
 	assert_null(why);
+	assert_non_null(staged);
+	assert_int_equal(strncmp(staged + 1, name, strlen(name)), 0);
+	assert_true(staged[0] == '.' && staged[strlen(name) + 1] == '.');
+	assert_true(asprintf(&from, "%s/%s", dir, staged) > 0);
+	assert_true(asprintf(&to, "%s/%s", dir, name) > 0);
+	assert_int_equal(rename(from, to), 0);
+	free(from);
+	free(to);
+	free(staged);
 }
 
 static pcap_t *
@@ -268,7 +281,7 @@ write_samples(const char *dir, const char *name)
 		    &samples[i].pkt, mad, sizeof(mad)), 0);
 		assert_int_equal(fa_ib_pcap_count(c), i + 1);
 	}
-	close_ok(c);
+	close_ok(c, dir, name);
 }
 
 static void
@@ -413,7 +426,7 @@ test_hardware_known_answer(void **state)
 	for (i = 0; i <= 489; i++)
 		assert_int_equal(fa_ib_pcap_write(c, NULL, FA_PCAP_SENT, &pkt,
 		    mad, sizeof(mad)), 0);
-	close_ok(c);
+	close_ok(c, dir, "kat.pcap");
 
 	p = offline(dir, "kat.pcap");
 	for (i = 0; i <= 489; i++)
@@ -445,7 +458,7 @@ test_short_mad_padded(void **state)
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
 		assert_int_equal(fa_ib_pcap_write(c, NULL, FA_PCAP_SENT,
 		    &samples[2].pkt, mad, lens[i]), 0);
-	close_ok(c);
+	close_ok(c, dir, "short.pcap");
 
 	p = offline(dir, "short.pcap");
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
@@ -475,7 +488,7 @@ test_bad_input(void **state)
 	struct pcap_pkthdr *h;
 	const u_char *d;
 	struct fa_ib_pcap *c;
-	char *dir = mk_tmpdir(), *why = (char *)1;
+	char *dir = mk_tmpdir(), *why = (char *)1, *staged = (char *)1;
 	uint8_t mad[257];
 	pcap_t *p;
 
@@ -520,7 +533,7 @@ test_bad_input(void **state)
 	    &samples[1].pkt, mad, 256), FA_ERR_INPUT);
 	assert_int_equal(fa_ib_pcap_count(c), 0);
 	assert_int_equal(fa_ib_pcap_count(NULL), 0);
-	close_ok(c);
+	close_ok(c, dir, "bad.pcap");
 
 	/* Nothing written is still a valid, empty capture. */
 	p = offline(dir, "bad.pcap");
@@ -529,8 +542,9 @@ test_bad_input(void **state)
 
 	/* Both ends accept NULL. */
 	fa_ib_pcap_abort(NULL);
-	assert_int_equal(fa_ib_pcap_close(NULL, &why), 0);
+	assert_int_equal(fa_ib_pcap_finish(NULL, &staged, &why), 0);
 	assert_null(why);
+	assert_null(staged);
 
 	/* A name is a file name, not a path. */
 	c = (struct fa_ib_pcap *)1;
@@ -586,14 +600,17 @@ test_open_missing_dir(void **state)
 	rm_tmpdir(dir);
 }
 
-/* An existing capture is replaced only by a complete one. */
+/*
+ * An existing capture is left alone while the new one is written and once
+ * it is finished: only the caller puts the finished one in its place.
+ */
 static void
 test_replaces_existing(void **state)
 {
 	struct pcap_pkthdr *h;
 	const u_char *d;
 	struct fa_ib_pcap *c;
-	char *dir = mk_tmpdir(), *path;
+	char *dir = mk_tmpdir(), *path, line[8];
 	uint8_t mad[256];
 	FILE *f;
 	pcap_t *p;
@@ -603,12 +620,17 @@ test_replaces_existing(void **state)
 	assert_non_null(f = fopen(path, "w"));
 	fputs("old\n", f);
 	fclose(f);
-	free(path);
 	memset(mad, 0, sizeof(mad));
 	c = open_ok(dir, "mads.pcap");
 	assert_int_equal(fa_ib_pcap_write(c, NULL, FA_PCAP_SENT,
 	    &samples[1].pkt, mad, sizeof(mad)), 0);
-	close_ok(c);
+	assert_int_equal(scratch_count(dir), 2);
+	assert_non_null(f = fopen(path, "r"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "old\n");
+	fclose(f);
+	free(path);
+	close_ok(c, dir, "mads.pcap");
 	assert_int_equal(scratch_count(dir), 1);
 	p = offline(dir, "mads.pcap");
 	assert_int_equal(pcap_next_ex(p, &h, &d), 1);
@@ -626,7 +648,7 @@ full_disk(rlim_t limit, int writes)
 {
 	struct rlimit old, lim;
 	struct fa_ib_pcap *c;
-	char *dir = mk_tmpdir(), *why = NULL, *want;
+	char *dir = mk_tmpdir(), *why = NULL, *want, *staged = (char *)1;
 	uint8_t mad[256];
 	int i, r = 0, failed_at = -1;
 	void (*oldsig)(int);
@@ -648,8 +670,9 @@ full_disk(rlim_t limit, int writes)
 		if (failed_at >= 0)	/* and every write after it */
 			assert_int_equal(r, FA_ERR_IO);
 	}
-	r = fa_ib_pcap_close(c, &why);
+	r = fa_ib_pcap_finish(c, &staged, &why);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_null(staged);
 	signal(SIGXFSZ, oldsig);
 	if (writes > 1)
 		assert_true(failed_at > 0);

@@ -179,6 +179,9 @@ test_run_removes_stale(void **state)
 	set = set_open(d, FA_OUTSET_RUN);
 	sput(set, "snapshot.json", "new");
 	sput(set, "report.json", "new");
+	put(d, ".mads.pcap.AbC123", "new");	/* as fa_ib_pcap_finish */
+	assert_int_equal(fa_outset_place(set, ".mads.pcap.AbC123",
+	    "mads.pcap", NULL), 0);
 	assert_int_equal(fa_outset_close(set, 0, NULL), 0);
 	for (i = 0; old[i] != NULL; i++)
 		expect_file(d, old[i], "old");
@@ -187,11 +190,18 @@ test_run_removes_stale(void **state)
 	set = set_open(d, FA_OUTSET_RUN);
 	sput(set, "snapshot.json", "new");
 	sput(set, "report.json", "new");
-	assert_int_equal(fa_outset_adopt(set, "mads.pcap"), 0);
+	put(d, ".mads.pcap.dEf456", "new");
+	assert_int_equal(fa_outset_place(set, "sub/.mads.pcap.dEf456",
+	    "mads.pcap", NULL), FA_ERR_INPUT);
+	assert_int_equal(fa_outset_place(set, ".mads.pcap.dEf456", "a",
+	    NULL), FA_ERR_INPUT);
+	assert_int_equal(fa_outset_place(set, ".mads.pcap.dEf456",
+	    "mads.pcap", NULL), 0);
 	assert_int_equal(fa_outset_close(set, 1, NULL), 0);
 	expect_file(d, "snapshot.json", "new");
 	expect_file(d, "report.json", "new");
-	expect_file(d, "mads.pcap", "old");	/* adopted: this run's */
+	expect_file(d, "mads.pcap", "new");	/* placed: this run's */
+	expect_file(d, ".mads.pcap.dEf456", NULL);
 	expect_file(d, "a", "not a run file");
 	for (i = 0; old[i] != NULL; i++)
 		if (strcmp(old[i], "snapshot.json") != 0 &&
@@ -207,7 +217,7 @@ test_run_removes_stale(void **state)
 	sput(set, "report.txt", "check");
 	assert_int_equal(fa_outset_close(set, 1, NULL), 0);
 	expect_file(d, "snapshot.json", "new");
-	expect_file(d, "mads.pcap", "old");
+	expect_file(d, "mads.pcap", "new");
 	expect_file(d, "report.json", NULL);
 	expect_file(d, "report.txt", "check");
 	/* A killed run's leftover of the name a stale file is kept under
