@@ -57,6 +57,7 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 {
 	const struct fa_obs *o;
 	const json_t *replies, *sent, *e, *vid;
+	const char *via;
 	size_t it = 0, seen = 0, i, ndev;
 	char list[512], devs[64];
 	int r, active;
@@ -83,12 +84,15 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			if (i >= 4)
 				break;
 			vid = json_object_get(e, "vid");
+			via = fa_json_get_str(e, "via");
 			if (json_is_integer(vid))
 				snprintf(list + strlen(list), sizeof(list) -
-				    strlen(list), "%s%s in VLAN %lld (reply "
-				    "tagged)", i > 0 ? ", " : "",
+				    strlen(list), "%s%s in VLAN %lld (%s)",
+				    i > 0 ? ", " : "",
 				    fa_json_get_str(e, "target"), (long long)
-				    json_integer_value(vid));
+				    json_integer_value(vid), via != NULL &&
+				    strcmp(via, "vlan device") == 0 ?
+				    "through its VLAN device" : "reply tagged");
 			else
 				/* Untagged: it came through a VLAN device. */
 				snprintf(list + strlen(list), sizeof(list) -
@@ -164,7 +168,8 @@ const struct fa_check fa_chk_eth_vlan_hop = {
 	    "--active nothing is sent.",
 	.outcomes = "One result per interface probed. Fails when a host "
 	    "answers a probe tagged into a VLAN the tenant must not reach (a "
-	    "tagged leak, or native-VLAN hopping for the double-tagged probe). "
+	    "tagged leak, or native-VLAN hopping for the double-tagged probe): "
+	    "an ARP reply from a target, to the scan's MAC, in that VLAN. "
 	    "Passes when no probe is answered; that is only as strong as the "
 	    "targets named, since a VLAN without a listed host that answers "
 	    "ARP cannot show a leak. Not applicable when the policy lists no "

@@ -103,8 +103,19 @@ arp_probe(uint8_t *f, const uint8_t mac[6], long outer, unsigned vid,
 	return n;
 }
 
-static int target_reply(const u_char *b, size_t len, uint8_t (*targets)[4],
-    int nt, json_t *replies);
+/* What a reply must answer: our probes, from mac, into these VLANs. */
+struct asked {
+	uint8_t		  (*targets)[4];
+	int		  nt;
+	const uint8_t	  *mac;
+	const struct fa_policy *p;	/* its foreign_vlan: the VIDs probed */
+	json_t		  *replies;
+	json_int_t	  ignored;	/* ARP replies from a target that are
+					 * not an answer to a probe */
+};
+
+static int target_reply(const u_char *b, size_t len, struct asked *a,
+    long dev_vid);
 
 /*
  * The VLAN-device variant for one VID: a VLAN sub-interface of iface
@@ -114,9 +125,10 @@ static int target_reply(const u_char *b, size_t len, uint8_t (*targets)[4],
  * (*why set: then the raw frames are used instead), <0 on ENOMEM.
  */
 static int
-vlan_device(const char *iface, unsigned vid, const uint8_t mac[6],
-    uint8_t (*targets)[4], int nt, json_t *replies, char *why, size_t wl)
+vlan_device(const char *iface, unsigned vid, struct asked *a, json_t *sent,
+    char *why, size_t wl)
 {
+	char ip[INET_ADDRSTRLEN];
 	struct timespec gap = { 0, 50 * 1000 * 1000 };
 	char name[IFNAMSIZ], eb[PCAP_ERRBUF_SIZE];
 	struct rtnl_link *l = NULL;
@@ -153,18 +165,26 @@ vlan_device(const char *iface, unsigned vid, const uint8_t mac[6],
 		goto out;
 	}
 	(void)pcap_setnonblock(pc, 1, eb);
-	for (k = 0; k < nt && !fa_deadline_passed(); k++) {
+	for (k = 0; k < a->nt && !fa_deadline_passed(); k++) {
 		/* Untagged through the VLAN device: shift the tag out. */
-		arp_probe(f, mac, -1, vid, targets[k]);
+		arp_probe(f, a->mac, -1, vid, a->targets[k]);
 		memmove(f + 12, f + 16, 60 - 16);
-		(void)pcap_inject(pc, f, 60);
+		if (pcap_inject(pc, f, 60) < 0)
+			continue;
+		inet_ntop(AF_INET, a->targets[k], ip, sizeof(ip));
+		if (json_array_append_new(sent, json_pack("{s:I, s:n, s:s, "
+		    "s:s}", "vid", (json_int_t)vid, "outer", "target", ip,
+		    "via", "vlan device")) != 0) {
+			r = FA_ERR_NOMEM;
+			goto out;
+		}
 		nanosleep(&gap, NULL);
 	}
 	for (end = time(NULL) + 2; time(NULL) < end && r == 1 &&
 	    !fa_deadline_passed();)
 		if (pcap_next_ex(pc, &h, &b) != 1)
 			nanosleep(&gap, NULL);
-		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
+		else if (target_reply(b, h->caplen, a, (long)vid) != 0)
 			r = FA_ERR_NOMEM;
 out:
 	if (pc != NULL)
@@ -214,16 +234,25 @@ own_mac(const struct fa_snapshot *snap, const char *iface, uint8_t mac[6])
 }
 
 /*
- * An ARP reply from one of the targets, into replies as {target, mac,
- * vid} (vid: the outer tag it came back with, or null).  0, or ENOMEM.
+ * An ARP reply (RFC 826, op 2) that answers one of our probes: from one of
+ * the targets, to our MAC (the probe's sender; our probe's SPA is 0.0.0.0,
+ * RFC 5227, so the reply's TPA says nothing), and in a VLAN probed: the
+ * VLAN device's VID, or on the interface itself the reply's outer 802.1Q
+ * tag, one of the policy's foreign VLANs.  An untagged reply there is in
+ * the tenant's own segment (a host of that address beside the tenant,
+ * a gratuitous ARP): no hop, counted in a->ignored.  Kept in a->replies
+ * as {target, mac, vid, via}.  0, or FA_ERR_NOMEM.
  */
 static int
-target_reply(const u_char *b, size_t len, uint8_t (*targets)[4], int nt,
-    json_t *replies)
+target_reply(const u_char *b, size_t len, struct asked *a, long dev_vid)
 {
-	const char *sip;
-	uint8_t a[4];
+	const char *sip, *tha;
+	const json_t *tag;
+	char ours[18];
+	uint8_t ip[4];
 	json_t *fa;
+	long vid = dev_vid;
+	size_t i;
 	int k, r = 0;
 
 	if (fa_eth_decode(b, len, len, &fa, NULL) != 0) {
@@ -231,20 +260,36 @@ target_reply(const u_char *b, size_t len, uint8_t (*targets)[4], int nt,
 		return 0;
 	}
 	sip = fa_json_get_str(fa, "sender_ip");
-	if (strcmp(fa_json_get_str(fa, "signal"), "arp") == 0 &&
-	    json_integer_value(json_object_get(fa, "op")) == 2 && sip != NULL &&
-	    inet_pton(AF_INET, sip, a) == 1)
-		for (k = 0; k < nt; k++)
-			if (memcmp(a, targets[k], 4) == 0 &&
-			    json_array_size(replies) < 64 &&
-			    json_array_append_new(replies, json_pack("{s:s, "
-			    "s:O?, s:O?}", "target", sip, "mac",
-			    json_object_get(fa, "sender_mac"), "vid",
-			    json_object_get(json_array_get(json_object_get(fa,
-			    "tags"), 0), "vid"))) != 0) {
-				r = FA_ERR_NOMEM;
-				break;
-			}
+	if (strcmp(fa_json_get_str(fa, "signal"), "arp") != 0 ||
+	    json_integer_value(json_object_get(fa, "op")) != 2 ||
+	    sip == NULL || inet_pton(AF_INET, sip, ip) != 1)
+		goto out;
+	for (k = 0; k < a->nt && memcmp(ip, a->targets[k], 4) != 0; k++)
+		;
+	if (k == a->nt)
+		goto out;	/* not a target's */
+	snprintf(ours, sizeof(ours), "%02x:%02x:%02x:%02x:%02x:%02x",
+	    a->mac[0], a->mac[1], a->mac[2], a->mac[3], a->mac[4], a->mac[5]);
+	tha = fa_json_get_str(fa, "target_mac");
+	tag = json_array_get(json_object_get(fa, "tags"), 0);
+	if (dev_vid < 0)
+		vid = json_is_integer(json_object_get(tag, "vid")) ?
+		    (long)json_integer_value(json_object_get(tag, "vid")) : -1;
+	for (i = 0; vid >= 0 && i < a->p->n_foreign_vlan &&
+	    a->p->foreign_vlan[i].value != (uint64_t)vid; i++)
+		;
+	if (tha == NULL || strcasecmp(tha, ours) != 0 || vid < 0 ||
+	    i == a->p->n_foreign_vlan) {
+		a->ignored++;
+		goto out;
+	}
+	if (json_array_size(a->replies) < 64 &&
+	    json_array_append_new(a->replies, json_pack("{s:s, s:O?, s:I, "
+	    "s:s}", "target", sip, "mac", json_object_get(fa, "sender_mac"),
+	    "vid", (json_int_t)vid, "via", dev_vid >= 0 ? "vlan device" :
+	    "tag")) != 0)
+		r = FA_ERR_NOMEM;
+out:
 	json_decref(fa);
 	return r;
 }
@@ -268,6 +313,7 @@ probe_one(const char *iface, const struct fa_policy *p,
 	time_t end;
 	size_t v, k, n;
 	int nt = ipv4_targets(p, targets, FA_VLAN_PROBE_TARGETS), pass, r;
+	struct asked a = { targets, nt, mac, p, replies, 0 };
 	pcap_t *pc = NULL;
 
 	err[0] = '\0';
@@ -284,8 +330,8 @@ probe_one(const char *iface, const struct fa_policy *p,
 	for (v = 0; v < p->n_foreign_vlan; v++) {
 		char why[160] = "";
 
-		r = vlan_device(iface, (unsigned)p->foreign_vlan[v].value, mac,
-		    targets, nt, replies, why, sizeof(why));
+		r = vlan_device(iface, (unsigned)p->foreign_vlan[v].value, &a,
+		    sent, why, sizeof(why));
 		if (r < 0 || json_array_append_new(method, json_pack("{s:I, "
 		    "s:s, s:s?}", "vid", (json_int_t)p->foreign_vlan[v].value,
 		    "method", r == 1 ? "vlan device" : "raw tagged frames",
@@ -313,16 +359,16 @@ probe_one(const char *iface, const struct fa_policy *p,
 					goto not_probed;
 				}
 				if (json_array_append_new(sent, json_pack(
-				    "{s:I, s:o, s:s}", "vid", (json_int_t)p->
-				    foreign_vlan[v].value, "outer", pass ?
+				    "{s:I, s:o, s:s, s:s}", "vid", (json_int_t)
+				    p->foreign_vlan[v].value, "outer", pass ?
 				    json_integer(outer) : json_null(), "target",
-				    ip)) != 0)
+				    ip, "via", "raw tagged frame")) != 0)
 					goto nomem;
 				nanosleep(&gap, NULL);
 				/* Read as we go: replies must not be lost. */
 				while (pcap_next_ex(pc, &h, &b) == 1)
-					if (target_reply(b, h->caplen, targets,
-					    nt, replies) != 0)
+					if (target_reply(b, h->caplen, &a, -1) !=
+					    0)
 						goto nomem;
 			}
 	/* Two seconds more for late replies. */
@@ -330,15 +376,16 @@ probe_one(const char *iface, const struct fa_policy *p,
 	    !fa_deadline_passed();) {
 		if (pcap_next_ex(pc, &h, &b) != 1)
 			nanosleep(&gap, NULL);
-		else if (target_reply(b, h->caplen, targets, nt, replies) != 0)
+		else if (target_reply(b, h->caplen, &a, -1) != 0)
 			goto nomem;
 	}
 	if (pcap_stats(pc, &ps) == 0 && ps.ps_drop > 0)
 		st = FA_OBS_INCOMPLETE;
 	pcap_close(pc);
 	free(vlan_dev);
-	if ((d = json_pack("{s:o, s:o, s:s, s:o}", "sent", sent, "replies",
-	    replies, "outer_source", src, "methods", method)) == NULL)
+	if ((d = json_pack("{s:o, s:o, s:s, s:o, s:I}", "sent", sent,
+	    "replies", replies, "outer_source", src, "methods", method,
+	    "ignored", a.ignored)) == NULL)
 		return FA_ERR_NOMEM;
 	if (fa_deadline_passed()) {
 		fa_deadline_cut(FA_FAM_ETH, "during the VLAN probes");

@@ -505,6 +505,8 @@ arp(struct dec *d, const uint8_t *p, size_t len, int cut)
 	if (len >= 18 && (r = set(f, "sender_ip", ip_json(AF_INET, p + 14))) !=
 	    0)
 		return r;
+	if (len >= 24 && (r = set(f, "target_mac", mac_json(p + 18))) != 0)
+		return r;
 	if (len < 28)
 		return cut ? cut_short(d) : fa_why(d->why, "ARP truncated (%zu "
 		    "bytes)", len);

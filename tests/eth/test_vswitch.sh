@@ -74,6 +74,16 @@ run() {
 	ip netns exec "$NS-ta" "$BIN" scan -q --eth --listen 3 \
 	    ${pol:+-c "$pol"} -o "$T/$n" "$@" >/dev/null 2>"$T/$n.err" &
 	scan=$!
+	garp=
+	if [ -n "${GARP:-}" ]; then
+		# 10.30.0.7 announced on the tenant's own VLAN (RFC 826 reply,
+		# broadcast), every 20 ms for 10 s: the whole scan.
+		ip netns exec "$NS-sp" "$B/tests/sendraw" -n 500 eth0 \
+		    "ffffffffffff02000000300708060001080006040002020000003007$(
+		    )0a1e0007ffffffffffff0a1e0007$(printf '%036d' 0)" \
+		    >/dev/null 2>"$T/$n.garp" &
+		garp=$!
+	fi
 	sleep 1
 	ip netns exec "$NS-ha" "$B/tests/replay" eth0 "$T/host-a.pcap" \
 	    >/dev/null || fa_fail "$n: replay from A"
@@ -85,6 +95,7 @@ run() {
 	fi
 	wait "$scan"
 	echo $? >"$T/$n.rc"
+	[ -n "$garp" ] && wait "$garp"
 	if [ -n "$SW" ]; then
 		kill "$SW" 2>/dev/null
 		wait "$SW" 2>/dev/null
@@ -205,6 +216,18 @@ expect_eq "ARP scan: ETH-FOREIGN-L2 fails on the host outside the tenant's half"
     "a host outside the tenant's subnets answers on this segment: 10.20.0.200 (ARP scan)"
 expect_eq "--active, a port leaking VLAN 30 out still drops tagged input" \
     "$(status hop-leak ETH-VLAN-HOP)" pass
+# The target's address announced on the tenant's own VLAN while the probes
+# run (gratuitous ARP replies, as a failover or keepalived sends): they
+# answer no probe (untagged, to no one), so no VLAN was hopped; the
+# observation counts them, and ETH-FOREIGN-L2 names the address.
+GARP=1 run hop-garp access:120 --active -c "$T/active.conf"
+expect_eq "--active, the target announced in the tenant's VLAN: ETH-VLAN-HOP passes" \
+    "$(status hop-garp ETH-VLAN-HOP)" pass
+expect_eq "--active, the announcements are counted as answering no probe" \
+    "$(jq '.observations[] | select(.kind == "eth.vlan_probe") |
+    .data.ignored > 0' "$T/hop-garp/snapshot.json")" true
+expect_eq "--active, and the address is a foreign host on the segment" \
+    "$(status hop-garp ETH-FOREIGN-L2)" fail
 
 # The same bed with the kernel's bridge as the switch, where the kernel has
 # VLAN filtering (802.1Q).  This machine's kernel has not: the section then

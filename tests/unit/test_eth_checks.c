@@ -962,19 +962,30 @@ hop(enum fa_obs_state st, const char *reason, const char *replies,
 {
 	struct fa_snapshot *s = scanned(1);
 
+	int dev = strcmp(method, "vlan device") == 0;
+
 	assert_int_equal(fa_snapshot_add(s, FA_FAM_ETH, NULL, "eth.vlan_probe",
 	    "eth0", "tagged ARP probes", st, reason, json_pack("{s:[{s:i, s:n, "
-	    "s:s}, {s:i, s:i, s:s}], s:o, s:s, s:[{s:i, s:s, s:s?}]}", "sent",
-	    "vid", 300, "outer", "target", "10.0.0.5", "vid", 300, "outer", 120,
-	    "target", "10.0.0.5", "replies", parse(replies), "outer_source",
-	    "policy tenant_vlan", "methods", "vid", 300, "method", method,
-	    "why", strcmp(method, "vlan device") == 0 ? NULL :
-	    "no VLAN device: Operation not permitted"), NULL), 0);
+	    "s:s, s:s}, {s:i, s:i, s:s, s:s}], s:o, s:s, s:[{s:i, s:s, s:s?}], "
+	    "s:i}", "sent", "vid", 300, "outer", "target", "10.0.0.5", "via",
+	    dev ? "vlan device" : "raw tagged frame", "vid", 300, "outer", 120,
+	    "target", "10.0.0.5", "via", "raw tagged frame", "replies",
+	    parse(replies), "outer_source", "policy tenant_vlan", "methods",
+	    "vid", 300, "method", method, "why", dev ? NULL :
+	    "no VLAN device: Operation not permitted", "ignored", 0), NULL),
+	    0);
 	return s;
 }
 
-/* 10.0.0.5's ARP reply (target_reply()), with the tag it came back with. */
-#define REPLY(vid)							\
+/*
+ * 10.0.0.5's ARP reply as target_reply() keeps it: in VLAN vid, via "tag"
+ * (its outer tag) or "vlan device".  REPLY_OLD: as versions before "via"
+ * kept it, the VLAN of a reply through a VLAN device not recorded.
+ */
+#define REPLY(vid, via)							\
+	"[{\"target\": \"10.0.0.5\", \"mac\": \"00:25:90:aa:00:05\", "	\
+	"\"vid\": " vid ", \"via\": \"" via "\"}]"
+#define REPLY_OLD(vid)							\
 	"[{\"target\": \"10.0.0.5\", \"mac\": \"00:25:90:aa:00:05\", "	\
 	"\"vid\": " vid "}]"
 
@@ -983,15 +994,22 @@ hop_answered(void **state)
 {
 	(void)state;
 	/* The reply came back tagged with the foreign VLAN. */
-	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300"),
-	    "raw tagged frames"), pol_hop, .st = FA_ST_FAIL, .target = "eth0",
-	    .evidence = "00:25:90:aa:00:05");
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300",
+	    "tag"), "raw tagged frames"), pol_hop, .st = FA_ST_FAIL,
+	    .target = "eth0", .evidence = "00:25:90:aa:00:05",
+	    .reason = "10.0.0.5 in VLAN 300 (reply tagged)");
 	/* Through the VLAN device fa.300: untagged on arrival. */
-	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("null"),
-	    "vlan device"), pol_hop, .st = FA_ST_FAIL, .target = "eth0");
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300",
+	    "vlan device"), "vlan device"), pol_hop, .st = FA_ST_FAIL,
+	    .target = "eth0", .reason = "through its VLAN device");
+	/* A snapshot of an older version: the VLAN from the method. */
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL,
+	    REPLY_OLD("null"), "vlan device"), pol_hop, .st = FA_ST_FAIL,
+	    .target = "eth0", .reason = "10.0.0.5 in VLAN 300 (through its "
+	    "VLAN device)");
 	/* A reply is a reply even when the kernel dropped other frames. */
 	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_INCOMPLETE, "the kernel dropped "
-	    "frames while the replies were awaited", REPLY("300"),
+	    "frames while the replies were awaited", REPLY("300", "tag"),
 	    "raw tagged frames"), pol_hop, .st = FA_ST_FAIL, .target = "eth0");
 }
 
@@ -1006,12 +1024,12 @@ static void
 hop_names_vlan(void **state)
 {
 	(void)state;
-	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300"),
-	    "raw tagged frames"), pol_hop, .st = FA_ST_FAIL, .target = "eth0",
-	    .reason = "300");
-	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("null"),
-	    "vlan device"), pol_hop, .st = FA_ST_FAIL, .target = "eth0",
-	    .reason = "300");
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300",
+	    "tag"), "raw tagged frames"), pol_hop, .st = FA_ST_FAIL,
+	    .target = "eth0", .reason = "300");
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300",
+	    "vlan device"), "vlan device"), pol_hop, .st = FA_ST_FAIL,
+	    .target = "eth0", .reason = "300");
 }
 
 static void
