@@ -57,6 +57,10 @@ struct fa_eval_ctx {
 	const struct fa_policy	*policy;	/* never NULL (may be empty) */
 };
 
+/* Every check (core/checks.def): defined in its file under checks/. */
+#define FA_CHECK(ID, SYMBOL)	extern const struct fa_check SYMBOL;
+#include "../core/checks.def"
+
 /* The registry: every implemented check, NULL-terminated, in report order. */
 extern const struct fa_check *const fa_checks[];
 const struct fa_check *fa_check_find(const char *id);

@@ -40,18 +40,4 @@
 	"pass (it is not tested instead); with no source at all (no "	\
 	"interface up) the result is one not_tested. "
 
-extern const struct fa_check fa_chk_eth_foreign_vlan;
-extern const struct fa_check fa_chk_eth_trunk_port;
-extern const struct fa_check fa_chk_eth_dtp_exposed;
-extern const struct fa_check fa_chk_eth_stp_exposed;
-extern const struct fa_check fa_chk_eth_cdp_exposed;
-extern const struct fa_check fa_chk_eth_lldp_leak;
-extern const struct fa_check fa_chk_eth_rogue_dhcp;
-extern const struct fa_check fa_chk_eth_foreign_l2;
-extern const struct fa_check fa_chk_eth_roce_visible;
-extern const struct fa_check fa_chk_eth_mgmt_reachable;
-extern const struct fa_check fa_chk_eth_xtenant_reachable;
-extern const struct fa_check fa_chk_eth_mgmt_tls_weak;
-extern const struct fa_check fa_chk_eth_vlan_hop;
-
 #endif

@@ -156,26 +156,4 @@ int fa_host_sysctl(const struct fa_snapshot *s, const char *path,
 	"Judges a container only: not applicable on bare metal or in a " \
 	"VM, not tested when the evidence cannot tell. "
 
-extern const struct fa_check fa_chk_host_tenancy;
-extern const struct fa_check fa_chk_host_privileged;
-extern const struct fa_check fa_chk_host_cap_dangerous;
-extern const struct fa_check fa_chk_host_seccomp_off;
-extern const struct fa_check fa_chk_host_lsm_off;
-extern const struct fa_check fa_chk_host_nnp_off;
-extern const struct fa_check fa_chk_host_userns_root;
-extern const struct fa_check fa_chk_host_ns_shared;
-extern const struct fa_check fa_chk_host_runtime_socket;
-extern const struct fa_check fa_chk_host_hostpath;
-extern const struct fa_check fa_chk_host_cgroup_escape;
-extern const struct fa_check fa_chk_host_device_exposed;
-extern const struct fa_check fa_chk_host_k8s_token;
-extern const struct fa_check fa_chk_host_nvidia_ctk_config;
-extern const struct fa_check fa_chk_host_nvidia_ctk_vuln;
-extern const struct fa_check fa_chk_host_nvidia_driver_vuln;
-extern const struct fa_check fa_chk_host_runc_vuln;
-extern const struct fa_check fa_chk_host_containerd_vuln;
-extern const struct fa_check fa_chk_host_docker_vuln;
-extern const struct fa_check fa_chk_host_kernel_vuln;
-extern const struct fa_check fa_chk_host_buildkit_vuln;
-
 #endif

@@ -76,21 +76,4 @@ struct fa_ib_send {
 };
 extern const struct fa_ib_send fa_ib_sends[];
 
-extern const struct fa_check fa_chk_ib_smkey_disclosed;
-extern const struct fa_check fa_chk_ib_pkey_default_full;
-extern const struct fa_check fa_chk_ib_mkey_unset;
-extern const struct fa_check fa_chk_ib_mkey_readable;
-extern const struct fa_check fa_chk_ib_mkey_protect_low;
-extern const struct fa_check fa_chk_ib_sakey_default;
-extern const struct fa_check fa_chk_ib_sa_disclosure;
-extern const struct fa_check fa_chk_ib_smkey_default;
-extern const struct fa_check fa_chk_ib_sm_unexpected;
-extern const struct fa_check fa_chk_ib_pkey_enforce_off;
-extern const struct fa_check fa_chk_ib_smp_unrestricted;
-extern const struct fa_check fa_chk_ib_xtenant_reachable;
-extern const struct fa_check fa_chk_ib_pkey_shared;
-extern const struct fa_check fa_chk_ib_cckey_unset;
-extern const struct fa_check fa_chk_ib_vskey_unset;
-extern const struct fa_check fa_chk_ib_amkey_unset;
-
 #endif

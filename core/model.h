@@ -55,8 +55,8 @@ int fa_severity_parse(const char *s, enum fa_severity *out);
 
 /*
  * The check IDs this project has published (design.md section 6 and every ID
- * added since).  IDs are contracts: never renamed, never reused, never
- * removed from this list, even before their check is implemented.
+ * added since): the lines of core/checks.def.  IDs are contracts: never
+ * renamed, never reused, never removed (tests/ids.frozen holds them all).
  */
 int fa_check_id_known(const char *id);
 /* Syntax only: FAMILY-WORD[-WORD...], upper case letters and digits. */

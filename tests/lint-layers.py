@@ -94,8 +94,9 @@ def report_loops(kind, found):
 
 def checks_as_units():
     """Each check a designated-initialiser struct fa_check, no macro that
-    makes one, and the registry lists each exactly once."""
-    made, macros = [], []
+    makes one, and the registry (core/checks.def) lists each exactly once,
+    with the ID the struct has."""
+    made, macros, ids = [], [], {}
     for f in sorted(glob.glob("checks/*.[ch]")):
         text = open(f, encoding="utf-8").read()
         for m in re.finditer(r"#\s*define\s+(\w+)\((?:[^\n]*\\\n)*[^\n]*",
@@ -103,11 +104,18 @@ def checks_as_units():
             if re.search(r"struct fa_check\s+\w+\s*=", m.group(0)):
                 macros.append("%s: %s" % (f, m.group(1)))
         for m in re.finditer(r"^const struct fa_check (\w+) = \{\n"
-                             r"\t\.id = ", text, re.M):
+                             r"\t\.id = \"([A-Z0-9-]+)\"", text, re.M):
             made.append(m.group(1))
+            ids[m.group(1)] = m.group(2)
     result(not macros, "no macro defines a check (designated initialisers)",
            "; ".join(macros))
-    reg = re.findall(r"&(fa_chk_\w+),", open("checks/registry.c").read())
+    lines = re.findall(r'^FA_CHECK\("([A-Z0-9-]+)", (fa_chk_\w+)\)',
+                       open("core/checks.def").read(), re.M)
+    reg = [s for _, s in lines]
+    wrong = ["%s is %s, its line says %s" % (s, ids[s], i)
+             for i, s in lines if s in ids and ids[s] != i]
+    result(not wrong, "each check's ID is the one core/checks.def gives it",
+           "; ".join(wrong))
     dup = sorted({r for r in reg if reg.count(r) > 1})
     tested = set()
     for f in glob.glob("tests/unit/*.c"):
