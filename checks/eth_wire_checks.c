@@ -521,15 +521,21 @@ judge_dtp(const struct fa_eval_ctx *ctx, const struct fa_obs *o,
     enum fa_status *st, char **reason, json_t *ev)
 {
 	const json_t *e;
+	json_int_t admin;
 	size_t i;
 
 	(void)ctx;
 	json_array_foreach(signal(o, "dtp"), i, e)
 		if (json_is_true(json_object_get(e, "negotiable"))) {
+			/* The status TLV's administrative mode, bits 0-2:
+			 * 3 desirable, 4 auto (fabric/eth_frame.c). */
+			admin = json_integer_value(json_object_get(e,
+			    "status")) & 0x07;
 			*st = FA_ST_FAIL;
 			return found(o, ev, "dtp", e, reason, "the switch "
-			    "speaks DTP in desirable or auto mode: it would "
-			    "negotiate a trunk with this host");
+			    "speaks DTP in %s mode: it would negotiate a "
+			    "trunk with this host", admin == 3 ? "desirable" :
+			    admin == 4 ? "auto" : "desirable or auto");
 		}
 	return judge_present(o, "dtp", "DTP", st, reason, ev);
 }

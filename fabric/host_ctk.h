@@ -3,7 +3,7 @@
  * The NVIDIA Container Toolkit's configuration and the CDI specs on a host
  * (they are host files: inside a container they are normally absent).
  *
- * host.ctk.config  target the config path: {path, values: {"table.key":
+ * host.ctk.config  target the config path: {values: {"table.key":
  *                  value}, unparsed: [line numbers]}.  Values are strings,
  *                  booleans, integers or arrays of strings.
  * host.cdi         target "cdi": {dirs: [{path, listed, missing?, reason?,

@@ -87,7 +87,7 @@ expect_grep "leaky: the foreign VLANs are named" \
 expect_grep "leaky: the rogue server offers a network boot" \
     '10.20.0.250, offering a network boot' "$T/leaky/report.txt"
 expect_grep "leaky: DTP desirable is called negotiable" \
-    'would negotiate a trunk' "$T/leaky/report.txt"
+    'DTP in desirable mode: it would negotiate a trunk' "$T/leaky/report.txt"
 expect_grep "leaky: another tenant's RoCE is named" \
     'RoCEv2 traffic from [0-9.]+ to 10.30.0.9' "$T/leaky/report.txt"
 expect_eq "leaky: the short-captured frame is counted" \

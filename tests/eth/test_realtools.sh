@@ -307,7 +307,7 @@ scan eth "$T/eth.pcap"
 expect eth '' $E1
 expect_rc eth 1
 expect_grep "eth: DTP desirable is named as negotiable" \
-    'would negotiate a trunk' "$T/eth/report.json"
+    'DTP in desirable mode: it would negotiate a trunk' "$T/eth/report.json"
 
 scan sll "$T/sll.pcap"
 expect sll '' $E1

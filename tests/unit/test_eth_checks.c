@@ -369,10 +369,11 @@ dtp_heard(void **state)
 	(void)state;
 	/* 0x03: access, desirable: the switch would negotiate a trunk. */
 	ONE(&fa_chk_eth_dtp_exposed, heard(60, DTP(3, false, true)), pol_wire,
-	    .st = FA_ST_FAIL, .target = "eth0", .reason = "desirable");
-	/* 0x04: access, auto. */
+	    .st = FA_ST_FAIL, .target = "eth0", .reason = "in desirable mode");
+	/* 0x04: access, auto.  (The reason said "desirable or auto" for
+	 * both; the status TLV says which.) */
 	ONE(&fa_chk_eth_dtp_exposed, heard(60, DTP(4, false, true)), pol_wire,
-	    .st = FA_ST_FAIL, .target = "eth0", .reason = "auto");
+	    .st = FA_ST_FAIL, .target = "eth0", .reason = "in auto mode");
 	/* 0x81: trunk, on: DTP still spoken, but nothing to negotiate; the
 	 * reason must not claim desirable or auto. */
 	ONE(&fa_chk_eth_dtp_exposed, heard(60, DTP(129, true, false)),
