@@ -93,8 +93,15 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				    json_integer_value(vid), via != NULL &&
 				    strcmp(via, "vlan device") == 0 ?
 				    "through its VLAN device" : "reply tagged");
+			else if (via != NULL && strcmp(via, "untagged") == 0)
+				/* Our probe answered, the answer untagged. */
+				snprintf(list + strlen(list), sizeof(list) -
+				    strlen(list), "%s%s (reply untagged: the "
+				    "port leaves a VLAN probed untagged on "
+				    "egress)", i > 0 ? ", " : "",
+				    fa_json_get_str(e, "target"));
 			else
-				/* Untagged: it came through a VLAN device. */
+				/* Older: it came through a VLAN device. */
 				snprintf(list + strlen(list), sizeof(list) -
 				    strlen(list), "%s%s in VLAN %s (through "
 				    "its VLAN device)", i > 0 ? ", " : "",
@@ -169,7 +176,8 @@ const struct fa_check fa_chk_eth_vlan_hop = {
 	.outcomes = "One result per interface probed. Fails when a host "
 	    "answers a probe tagged into a VLAN the tenant must not reach (a "
 	    "tagged leak, or native-VLAN hopping for the double-tagged probe): "
-	    "an ARP reply from a target, to the scan's MAC, in that VLAN. "
+	    "an ARP reply from a target to the scan's MAC, in that VLAN or "
+	    "untagged to the probe's sender address 0.0.0.0. "
 	    "Passes when no probe is answered; that is only as strong as the "
 	    "targets named, since a VLAN without a listed host that answers "
 	    "ARP cannot show a leak. Not applicable when the policy lists no "

@@ -12,6 +12,7 @@
  * not kept might have been the rogue server or the foreign host.
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +142,11 @@ skipped(const struct fa_obs *o)
 	const char *k;
 	long long n = 0;
 
+	/* Saturating: the counts of a snapshot read back are anyone's. */
 	json_object_foreach(fa_obs_obj(o, FA_F(ETH_CAPTURE, skipped)), k, v)
 		if (json_integer_value(v) > 0)
-			n += json_integer_value(v);
+			n = json_integer_value(v) > LLONG_MAX - n ? LLONG_MAX :
+			    n + json_integer_value(v);
 	return n;
 }
 
@@ -178,6 +181,10 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_ETH_CAPTURE, &it))) {
 		seen++;
+		/* Each capture's own counts, none carried from the last. */
+		frames = 0;
+		secs = -1;
+		bad = 0;
 		(void)fa_obs_int(o, FA_F(ETH_CAPTURE, frames), 0, INT64_MAX,
 		    &frames);
 		(void)fa_obs_int(o, FA_F(ETH_CAPTURE, seconds), 0, INT64_MAX,
@@ -262,8 +269,8 @@ each_capture(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 				    ev, "%s; but %s filled, and an entry not "
 				    "kept might have been the finding", reason,
 				    full);
-			} else if (st == FA_ST_PASS &&
-			    frames <= skipped(o) + bad) {
+			} else if (st == FA_ST_PASS && (frames <= bad ||
+			    frames - bad <= skipped(o))) {
 				/* Heard, but not one frame was judged. */
 				r = fa_results_add(out, c, FA_ST_NOT_TESTED,
 				    o->target, NULL, ev, "none of the %lld "

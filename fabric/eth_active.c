@@ -233,21 +233,37 @@ own_mac(const struct fa_snapshot *snap, const char *iface, uint8_t mac[6])
 	return FA_ERR_NOTFOUND;
 }
 
+/* 1 when vid is one of the policy's foreign VLANs (those probed). */
+static int
+probed_vid(const struct fa_policy *p, long vid)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_foreign_vlan; i++)
+		if (p->foreign_vlan[i].value == (uint64_t)vid)
+			return 1;
+	return 0;
+}
+
 /*
  * An ARP reply (RFC 826, op 2) that answers one of our probes: from one of
- * the targets, to our MAC (the probe's sender; our probe's SPA is 0.0.0.0,
- * RFC 5227, so the reply's TPA says nothing), and in a VLAN probed: the
- * VLAN device's VID, or on the interface itself the reply's outer 802.1Q
- * tag, one of the policy's foreign VLANs.  An untagged reply there is in
- * the tenant's own segment (a host of that address beside the tenant,
- * a gratuitous ARP): no hop, counted in a->ignored.  Kept in a->replies
- * as {target, mac, vid, via}.  0, or FA_ERR_NOMEM.
+ * the targets, to our MAC (the requester's address, which a responder
+ * copies into the reply's target hardware address), and
+ *   - through a VLAN device: in its VLAN;
+ *   - on the interface itself: with a tag (outer or inner, for a provider
+ *     bridge) of a VLAN probed; or untagged but to the probe's sender
+ *     address 0.0.0.0 (RFC 5227: only an answer to our probe has it), as a
+ *     port whose egress leaves a probed VLAN untagged sends it back.
+ * Anything else from a target (a gratuitous ARP, an answer to the kernel's
+ * own request) answers no probe: counted in a->ignored.  Kept in
+ * a->replies as {target, mac, vid (null when untagged), via}, once per
+ * target, MAC and VLAN.  0, or FA_ERR_NOMEM.
  */
 static int
 target_reply(const u_char *b, size_t len, struct asked *a, long dev_vid)
 {
-	const char *sip, *tha;
-	const json_t *tag;
+	const char *sip, *tha, *tpa, *via = "vlan device";
+	const json_t *tag, *e;
 	char ours[18];
 	uint8_t ip[4];
 	json_t *fa;
@@ -271,23 +287,43 @@ target_reply(const u_char *b, size_t len, struct asked *a, long dev_vid)
 	snprintf(ours, sizeof(ours), "%02x:%02x:%02x:%02x:%02x:%02x",
 	    a->mac[0], a->mac[1], a->mac[2], a->mac[3], a->mac[4], a->mac[5]);
 	tha = fa_json_get_str(fa, "target_mac");
-	tag = json_array_get(json_object_get(fa, "tags"), 0);
-	if (dev_vid < 0)
-		vid = json_is_integer(json_object_get(tag, "vid")) ?
-		    (long)json_integer_value(json_object_get(tag, "vid")) : -1;
-	for (i = 0; vid >= 0 && i < a->p->n_foreign_vlan &&
-	    a->p->foreign_vlan[i].value != (uint64_t)vid; i++)
-		;
-	if (tha == NULL || strcasecmp(tha, ours) != 0 || vid < 0 ||
-	    i == a->p->n_foreign_vlan) {
+	tpa = fa_json_get_str(fa, "target_ip");
+	if (tha == NULL || strcasecmp(tha, ours) != 0) {
 		a->ignored++;
 		goto out;
 	}
+	if (dev_vid < 0) {
+		via = "tag";
+		vid = -1;
+		json_array_foreach(json_object_get(fa, "tags"), i, tag)
+			if (json_is_integer(json_object_get(tag, "vid")) &&
+			    probed_vid(a->p, (long)json_integer_value(
+			    json_object_get(tag, "vid")))) {
+				vid = (long)json_integer_value(
+				    json_object_get(tag, "vid"));
+				break;
+			}
+		if (vid < 0 && json_array_size(json_object_get(fa, "tags")) ==
+		    0 && tpa != NULL && strcmp(tpa, "0.0.0.0") == 0)
+			via = "untagged";
+		else if (vid < 0) {
+			a->ignored++;
+			goto out;
+		}
+	}
+	/* Seen by the VLAN device and on the interface: once. */
+	json_array_foreach(a->replies, i, e)
+		if (strcmp(fa_json_get_str(e, "target"), sip) == 0 &&
+		    json_equal(json_object_get(e, "mac"),
+		    json_object_get(fa, "sender_mac")) &&
+		    (vid < 0 ? json_is_null(json_object_get(e, "vid")) :
+		    json_integer_value(json_object_get(e, "vid")) == vid))
+			goto out;
 	if (json_array_size(a->replies) < 64 &&
-	    json_array_append_new(a->replies, json_pack("{s:s, s:O?, s:I, "
+	    json_array_append_new(a->replies, json_pack("{s:s, s:O?, s:o, "
 	    "s:s}", "target", sip, "mac", json_object_get(fa, "sender_mac"),
-	    "vid", (json_int_t)vid, "via", dev_vid >= 0 ? "vlan device" :
-	    "tag")) != 0)
+	    "vid", vid >= 0 ? json_integer(vid) : json_null(), "via",
+	    via)) != 0)
 		r = FA_ERR_NOMEM;
 out:
 	json_decref(fa);
@@ -326,6 +362,16 @@ probe_one(const char *iface, const struct fa_policy *p,
 		    "not known");
 		goto not_probed;
 	}
+	/*
+	 * The interface itself is listened to from the first probe on: a
+	 * port that leaves a probed VLAN untagged on egress answers the
+	 * VLAN device's probes there, not on the device.
+	 */
+	if ((pc = pcap_open_live(iface, 65535, 0, 100, eb)) == NULL) {
+		snprintf(err, sizeof(err), "%s", eb);
+		goto not_probed;
+	}
+	(void)pcap_setnonblock(pc, 1, eb);
 	/* The VLAN-device variant first, VID by VID (see vlan_device). */
 	for (v = 0; v < p->n_foreign_vlan; v++) {
 		char why[160] = "";
@@ -338,13 +384,10 @@ probe_one(const char *iface, const struct fa_policy *p,
 		    "why", why[0] != '\0' ? why : NULL)) != 0)
 			goto nomem;
 		vlan_dev[v] = r == 1;
+		while (pcap_next_ex(pc, &h, &b) == 1)
+			if (target_reply(b, h->caplen, &a, -1) != 0)
+				goto nomem;
 	}
-	/* Opened now, so that nothing older fills its buffer. */
-	if ((pc = pcap_open_live(iface, 65535, 0, 100, eb)) == NULL) {
-		snprintf(err, sizeof(err), "%s", eb);
-		goto not_probed;
-	}
-	(void)pcap_setnonblock(pc, 1, eb);
 	for (v = 0; v < p->n_foreign_vlan && !fa_deadline_passed(); v++)
 		for (k = 0; k < (size_t)nt && !fa_deadline_passed(); k++)
 			for (pass = vlan_dev[v] ? 1 : 0;

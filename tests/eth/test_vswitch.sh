@@ -216,6 +216,15 @@ expect_eq "ARP scan: ETH-FOREIGN-L2 fails on the host outside the tenant's half"
     "a host outside the tenant's subnets answers on this segment: 10.20.0.200 (ARP scan)"
 expect_eq "--active, a port leaking VLAN 30 out still drops tagged input" \
     "$(status hop-leak ETH-VLAN-HOP)" pass
+# A hybrid port: frames tagged 30 are admitted into VLAN 30 and VLAN 30
+# leaves the port untagged, so tenant B's host answers the probe and the
+# answer comes back untagged: a hop all the same (to our MAC, to the
+# probe's sender address 0.0.0.0).
+run hop-hybrid hybrid:120:30 --active -c "$T/active.conf"
+expect_eq "--active, hybrid port (tagged in, untagged out): ETH-VLAN-HOP fails" \
+    "$(status hop-hybrid ETH-VLAN-HOP)" fail
+expect_grep "--active, hybrid port: tenant B's host answered untagged" \
+    '10.30.0.7 \(reply untagged' "$T/hop-hybrid/report.txt"
 # The target's address announced on the tenant's own VLAN while the probes
 # run (gratuitous ARP replies, as a failover or keepalived sends): they
 # answer no probe (untagged, to no one), so no VLAN was hopped; the

@@ -7,13 +7,18 @@
  * namespace, flooding by VLAN (no MAC learning).
  *
  *   vswitch IFACE:access:VID  IFACE:trunk:VID[,VID...]
- *           IFACE:leak:VID:FOREIGN ...
+ *           IFACE:leak:VID:FOREIGN  IFACE:hybrid:VID:FOREIGN ...
  *
  * access  untagged frames belong to VID; tagged ones are dropped.
  * trunk   tagged frames of the listed VIDs pass; untagged ones are dropped.
  * leak    an access port of VID that the "provider" also left in VLAN
  *         FOREIGN: it receives that VLAN's frames tagged (the
  *         misconfiguration ETH-FOREIGN-VLAN is about).
+ * hybrid  an access port of VID that also admits frames tagged FOREIGN
+ *         into that VLAN and leaves FOREIGN untagged on egress (IEEE
+ *         802.1Q-2018 8.8.2 lets a port be in a VLAN's member set and its
+ *         untagged set): tagged in, untagged out, a hop ETH-VLAN-HOP must
+ *         see though the answers come back untagged.
  *
  * The kernel moves a received frame's outer tag to packet metadata
  * (tpacket_auxdata); the switch reads it there, and writes tags inline
@@ -34,13 +39,13 @@
 #define MAXPORTS	16
 #define MAXVIDS		16
 
-enum mode { ACCESS, TRUNK, LEAK };
+enum mode { ACCESS, TRUNK, LEAK, HYBRID };
 
 struct port {
 	char		 name[IFNAMSIZ];
 	enum mode	 mode;
-	unsigned	 vid;		/* access and leak */
-	unsigned	 foreign;	/* leak */
+	unsigned	 vid;		/* access, leak, hybrid */
+	unsigned	 foreign;	/* leak, hybrid */
 	unsigned	 vids[MAXVIDS];	/* trunk */
 	size_t		 nvids;
 	int		 fd;
@@ -73,8 +78,9 @@ parse(const char *s, struct port *p)
 	if (strcmp(f[1], "access") == 0 && n == 3) {
 		p->mode = ACCESS;
 		p->vid = vid_of(f[2]);
-	} else if (strcmp(f[1], "leak") == 0 && n == 4) {
-		p->mode = LEAK;
+	} else if ((strcmp(f[1], "leak") == 0 || strcmp(f[1], "hybrid") == 0) &&
+	    n == 4) {
+		p->mode = strcmp(f[1], "leak") == 0 ? LEAK : HYBRID;
 		p->vid = vid_of(f[2]);
 		p->foreign = vid_of(f[3]);
 	} else if (strcmp(f[1], "trunk") == 0 && n == 3) {
@@ -86,7 +92,7 @@ parse(const char *s, struct port *p)
 		return -1;
 	}
 	return p->mode == TRUNK ? (p->nvids > 0 ? 0 : -1) :
-	    p->vid != 0 && (p->mode != LEAK || p->foreign != 0) ? 0 : -1;
+	    p->vid != 0 && (p->mode == ACCESS || p->foreign != 0) ? 0 : -1;
 }
 
 static int
@@ -229,6 +235,9 @@ main(int argc, char **argv)
 			if (ports[i].mode == TRUNK) {
 				if (!tagged || !trunk_has(&ports[i], vid))
 					continue;
+			} else if (ports[i].mode == HYBRID && tagged) {
+				if (vid != ports[i].foreign)
+					continue;
 			} else {
 				if (tagged)
 					continue;
@@ -238,8 +247,11 @@ main(int argc, char **argv)
 			for (k = 0; k < np; k++) {
 				if (k == i)
 					continue;
-				if ((ports[k].mode == ACCESS ||
-				    ports[k].mode == LEAK) && ports[k].vid == vid)
+				if (ports[k].mode != TRUNK &&
+				    ports[k].vid == vid)
+					emit(&ports[k], buf, n, 0, vid);
+				else if (ports[k].mode == HYBRID &&
+				    ports[k].foreign == vid)
 					emit(&ports[k], buf, n, 0, vid);
 				else if (ports[k].mode == LEAK &&
 				    ports[k].foreign == vid)

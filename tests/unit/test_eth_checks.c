@@ -1003,6 +1003,12 @@ hop_answered(void **state)
 	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL, REPLY("300",
 	    "vlan device"), "vlan device"), pol_hop, .st = FA_ST_FAIL,
 	    .target = "eth0", .reason = "through its VLAN device");
+	/* A port that leaves the VLAN untagged on egress: still a hop. */
+	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL,
+	    "[{\"target\": \"10.0.0.5\", \"mac\": \"00:25:90:aa:00:05\", "
+	    "\"vid\": null, \"via\": \"untagged\"}]", "raw tagged frames"),
+	    pol_hop, .st = FA_ST_FAIL, .target = "eth0",
+	    .reason = "10.0.0.5 (reply untagged");
 	/* A snapshot of an older version: the VLAN from the method. */
 	ONE(&fa_chk_eth_vlan_hop, hop(FA_OBS_COMPLETE, NULL,
 	    REPLY_OLD("null"), "vlan device"), pol_hop, .st = FA_ST_FAIL,
