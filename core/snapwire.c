@@ -198,11 +198,23 @@ fa_snapwire_flush(struct fa_snapshot *s, void *arg)
 {
 	struct fa_snapwire_out *w = arg;
 
+	int r;
+
 	for (; !w->err && w->sent < s->nobs; w->sent++)
-		if (put_obs(w->out, &s->obs[w->sent]) != 0)
+		if ((r = put_obs(w->out, &s->obs[w->sent])) != 0) {
 			w->err = 1;
-	if (!w->err && fflush(w->out) != 0)
+			snprintf(w->why, sizeof(w->why), "observation %.64s "
+			    "(%s): %s", s->obs[w->sent].id,
+			    s->obs[w->sent].kind, r == FA_ERR_TOOBIG ?
+			    "nested deeper than 64 levels or larger than 4 GiB"
+			    ": it cannot be sent" : "cannot be written to the "
+			    "pipe");
+		}
+	if (!w->err && fflush(w->out) != 0) {
 		w->err = 1;
+		snprintf(w->why, sizeof(w->why), "the pipe: %s",
+		    strerror(errno));
+	}
 }
 
 int
@@ -211,13 +223,17 @@ fa_snapwire_end(struct fa_snapwire_out *w, struct fa_snapshot *s, int rc,
 {
 	json_t *head;
 	size_t n;
+	int bad;
 
 	fa_snapwire_flush(s, w);
 	if (!w->err) {
 		if ((head = fa_snapshot_head_json(s, 1)) == NULL ||
 		    (n = val_size(head, 0)) == SIZE_MAX ||
-		    put_head(w->out, 'E', 8 + n) != 0)
+		    put_head(w->out, 'E', 8 + n) != 0) {
 			w->err = 1;
+			snprintf(w->why, sizeof(w->why), "the snapshot's "
+			    "head cannot be sent");
+		}
 		else {
 			put_u32(w->out, (uint32_t)rc);
 			put_u32(w->out, (uint32_t)usable);
@@ -225,10 +241,13 @@ fa_snapwire_end(struct fa_snapwire_out *w, struct fa_snapshot *s, int rc,
 		}
 		json_decref(head);
 	}
-	if (ferror(w->out))
+	bad = ferror(w->out);
+	if (fclose(w->out) != 0 || bad) {
+		if (!w->err)
+			snprintf(w->why, sizeof(w->why), "the pipe: %s",
+			    strerror(errno));
 		w->err = 1;
-	if (fclose(w->out) != 0)
-		w->err = 1;
+	}
 	w->out = NULL;
 	return w->err ? FA_ERR_IO : 0;
 }
@@ -326,6 +345,9 @@ next_rec(struct src *p, int *type, size_t *len, char **why)
 	return 0;
 }
 
+/* What c->bad is when memory ran out: the reader's FA_ERR_NOMEM. */
+static const char OOM[] = "out of memory";
+
 /* A record being decoded: what is left of it. */
 struct cur {
 	const unsigned char	*p;
@@ -400,7 +422,7 @@ get_str(struct cur *c, int nullable, char **out)
 	*out = strdup(json_string_value(t));
 	json_decref(t);
 	if (*out == NULL) {
-		c->bad = "out of memory";
+		c->bad = OOM;
 		return -1;	/* not an error: c->bad says why */
 	}
 	c->p += n;
@@ -413,8 +435,21 @@ get_str(struct cur *c, int nullable, char **out)
  * are bounded by the bytes left (each element takes one at least), so a
  * count can never make it allocate more than the record holds.
  */
+static json_t *get_val1(struct cur *c, int depth);
+
 static json_t *
 get_val(struct cur *c, int depth)
+{
+	json_t *v = get_val1(c, depth);
+
+	/* A value not made, with nothing malformed: memory ran out. */
+	if (v == NULL && c->bad == NULL)
+		c->bad = OOM;
+	return v;
+}
+
+static json_t *
+get_val1(struct cur *c, int depth)
 {
 	unsigned char t;
 	uint64_t u;
@@ -478,7 +513,7 @@ get_val(struct cur *c, int depth)
 			if ((e = get_val(c, depth + 1)) == NULL ||
 			    json_array_append_new(v, e) != 0) {
 				if (e != NULL)
-					c->bad = "out of memory";
+					c->bad = OOM;
 				json_decref(v);
 				return NULL;
 			}
@@ -522,7 +557,7 @@ get_val(struct cur *c, int depth)
 		return NULL;
 	}
 nomem:
-	c->bad = "out of memory";
+	c->bad = OOM;
 	return NULL;
 }
 
@@ -544,6 +579,11 @@ read_obs(struct src *p, size_t len, struct fa_snapshot *s, size_t i,
 	    get_str(&c, 0, &request) == 0 && get_str(&c, 1, &reason) == 0 &&
 	    (o.data = get_val(&c, 0)) != NULL && c.n != 0)
 		c.bad = "bytes follow its data";
+	if (c.bad == OOM) {
+		json_decref(o.data);
+		r = FA_ERR_NOMEM;
+		goto out;
+	}
 	if (c.bad != NULL) {
 		json_decref(o.data);
 		r = fa_why(why, "record %zu (observations[%zu]): %s",
@@ -582,8 +622,8 @@ read_end(struct src *p, size_t len, struct fa_snapshot **out, int *rc,
 		c.bad = "bytes follow the snapshot";
 	if (c.bad != NULL) {
 		json_decref(head);
-		return fa_why(why, "record %zu (the end): %s", p->recno,
-		    c.bad);
+		return c.bad == OOM ? FA_ERR_NOMEM : fa_why(why, "record %zu "
+		    "(the end): %s", p->recno, c.bad);
 	}
 	*rc = (int32_t)a;
 	*usable = (int32_t)b;

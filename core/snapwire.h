@@ -40,6 +40,7 @@ struct fa_snapwire_out {
 	FILE	*out;
 	size_t	 sent;		/* observations sent so far */
 	int	 err;		/* a write failed: nothing more is sent */
+	char	 why[200];	/* why, when err: for the sender to say */
 };
 
 /* Start an answer on fd, which w then owns.  0 or FA_ERR_IO. */

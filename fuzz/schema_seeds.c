@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz seeds made from the observation schema (core/obs_schema.def), not
- * from a fixture: for each kind a snapshot with one complete observation
- * holding every declared field at a value of its type, one holding only
- * the required ones, and one of each state but complete; and one snapshot
- * of every kind at once.  So every kind and field reaches the fuzzers,
+ * from a fixture: for each kind a snapshot whose complete observation
+ * holds every declared field at a value of its type (schema-KIND), one
+ * whose complete observation holds only the required ones
+ * (schema-KIND-req), each with one observation of every other state; and
+ * one snapshot of every kind at once.  The complete observation's target
+ * is the one the kind's documentation names (target "fabric"), which the
+ * checks look it up by.  So every kind and field reaches the fuzzers,
  * including those no fixture holds, and a field added to the schema
  * becomes a seed with no one writing it.  Built with the fuzz targets
  * (make fuzz-build), run by fuzz/seeds/check.sh and snapwire.sh.  With
@@ -71,10 +74,26 @@ data_of(const struct fa_obs_kind *k, int all)
 	return d;
 }
 
-/* Add k's observations to s: 0, or -1 (reported). */
-static int
-add_kind(struct fa_snapshot *s, const struct fa_obs_kind *k)
+/* The target k's documentation names (target "X"), else "t". */
+static void
+target_of(const struct fa_obs_kind *k, char *buf, size_t len)
 {
+	const char *p = strstr(k->doc, "target \""), *q;
+
+	snprintf(buf, len, "t");
+	if (p == NULL || (q = strchr(p + 8, '"')) == NULL ||
+	    (size_t)(q - (p + 8)) >= len || memmem(p + 8, (size_t)(q -
+	    (p + 8)), "...", 3) != NULL)
+		return;
+	snprintf(buf, len, "%.*s", (int)(q - (p + 8)), p + 8);
+}
+
+/* Add k's observations to s (every field, or the required): 0, or -1. */
+static int
+add_kind(struct fa_snapshot *s, const struct fa_obs_kind *k, int all)
+{
+	char target[128];
+
 	static const enum fa_obs_state other[] = { FA_OBS_INCOMPLETE,
 	    FA_OBS_NO_RESPONSE, FA_OBS_REJECTED, FA_OBS_ERROR,
 	    FA_OBS_NOT_COLLECTED };
@@ -82,10 +101,11 @@ add_kind(struct fa_snapshot *s, const struct fa_obs_kind *k)
 	    FA_FAM_IB;
 	size_t i;
 
-	if (fa_snapshot_add(s, fam, NULL, k->name, "t", "seed",
-	    FA_OBS_COMPLETE, NULL, data_of(k, 1), NULL) != 0 ||
+	target_of(k, target, sizeof(target));
+	if (fa_snapshot_add(s, fam, NULL, k->name, target, "seed",
+	    FA_OBS_COMPLETE, NULL, data_of(k, all), NULL) != 0 ||
 	    fa_snapshot_add(s, fam, NULL, k->name, "t2", "seed",
-	    FA_OBS_COMPLETE, NULL, data_of(k, 0), NULL) != 0)
+	    FA_OBS_COMPLETE, NULL, data_of(k, !all), NULL) != 0)
 		goto bad;
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
 		if (fa_snapshot_add(s, fam, NULL, k->name, "t3", "seed",
@@ -193,9 +213,16 @@ main(int argc, char **argv)
 	if ((all = empty()) == NULL)
 		return 1;
 	for (k = fa_obs_kinds; k->name != NULL; k++) {
-		if ((one = empty()) == NULL || add_kind(one, k) != 0 ||
-		    add_kind(all, k) != 0 || write_snap(one, argv[1],
+		char name[160];
+
+		if ((one = empty()) == NULL || add_kind(one, k, 1) != 0 ||
+		    add_kind(all, k, 1) != 0 || write_snap(one, argv[1],
 		    k->name) != 0)
+			rc = 1;
+		fa_snapshot_free(one);
+		snprintf(name, sizeof(name), "%s-req", k->name);
+		if ((one = empty()) == NULL || add_kind(one, k, 0) != 0 ||
+		    write_snap(one, argv[1], name) != 0)
 			rc = 1;
 		fa_snapshot_free(one);
 	}

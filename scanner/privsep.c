@@ -139,8 +139,12 @@ acq_child(const struct fa_acq *a, struct fa_snapshot *snap, int fd,
 		rc = a->run_ib(a->arg, snap, &usable);
 	if (rc == 0 && fa_deadline_record(snap) != 0)
 		rc = FA_EXIT_NORUN;
-	if (fa_snapwire_end(&w, snap, rc, usable) != 0)
+	if (fa_snapwire_end(&w, snap, rc, usable) != 0) {
+		/* The parent says nothing of an answer cut short by us. */
+		fa_diag(NULL, "cannot send the scan to the parent: %s",
+		    w.why[0] != '\0' ? w.why : "write failed");
 		_exit(FA_EXIT_NORUN);
+	}
 	_exit(0);
 }
 
