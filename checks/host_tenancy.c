@@ -39,8 +39,8 @@ eval(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if (ctx->policy->dedicated_host != 1)
 		r = fa_results_add(out, c, FA_ST_NOT_APPLICABLE, "host", NULL,
 		    json_incref(env.evidence), "the audited system is %s; the "
-		    "policy does not promise a dedicated host (dedicated_host "
-		    "yes). %s", what, env.account);
+		    "policy does not promise a dedicated host (no "
+		    "\"dedicated_host yes\" line). %s", what, env.account);
 	else if (!known)
 		r = fa_results_add(out, c, FA_ST_NOT_TESTED, "host", NULL,
 		    json_incref(env.evidence), "the policy promises a "

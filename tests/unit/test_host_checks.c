@@ -218,7 +218,8 @@ environment(void **state)
 	assert_int_equal(one(&fa_chk_host_tenancy, container(),
 	    "dedicated_host yes\n", "may be shared"), FA_ST_FAIL);
 	assert_int_equal(one(&fa_chk_host_tenancy, container(), NULL,
-	    "does not promise"), FA_ST_NOT_APPLICABLE);
+	    "does not promise a dedicated host (no \"dedicated_host yes\" "
+	    "line)"), FA_ST_NOT_APPLICABLE);
 	assert_int_equal(one(&fa_chk_host_tenancy, snap(),
 	    "dedicated_host yes\n", "cannot tell"), FA_ST_NOT_TESTED);
 }
