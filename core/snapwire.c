@@ -279,6 +279,16 @@ take(struct src *p, unsigned char *dst, size_t n, int clean_end,
 
 	while (have < n) {
 		if (p->pos == p->len) {
+			/* At the limit: the end of the stream, or too long. */
+			if (p->left == 0 && clean_end && have == 0) {
+				unsigned char x;
+
+				while ((got = read(p->fd, &x, 1)) < 0 &&
+				    errno == EINTR)
+					;
+				if (got == 0)
+					return 1;
+			}
 			if (p->left == 0) {
 				(void)fa_why(why, "the answer is longer than "
 				    "%zu bytes", p->max_total);

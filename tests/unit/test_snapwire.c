@@ -349,6 +349,19 @@ bad_answers(void **state)
 	    "20 bytes");
 	refused(text, len, BIG, first + 10, FA_ERR_TOOBIG, "the answer is "
 	    "longer than");
+	refused(text, len, BIG, len - 1, FA_ERR_TOOBIG, "the answer is "
+	    "longer than");
+	/* An answer of exactly the limit reads. */
+	{
+		struct fa_snapshot *t = NULL;
+		char *why = NULL;
+		int rc, us;
+
+		assert_int_equal(rd(text, len, BIG, len, &t, &rc, &us, &why),
+		    0);
+		assert_null(why);
+		fa_snapshot_free(t);
+	}
 	free(more);
 	free(text);
 	fa_snapshot_free(s);
