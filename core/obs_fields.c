@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The typed getters of observation data (obs_fields.h): each checks that
- * the handle's kind is the observation's, then reads the field by the
- * name the schema declares.
+ * The typed getters and putters of observation data (obs_fields.h): each
+ * checks that the handle's kind is the observation's (or the builder's),
+ * then reads or writes the field by the name the schema declares.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,3 +81,94 @@ GETTER(fa_obs_obj, OBJ)
 GETTER(fa_obs_arr, ARR)
 GETTER(fa_obs_any, ANY)
 GETTER(fa_obs_secret, SECRET)
+
+/* ---- building -------------------------------------------------------- */
+
+void
+fa_obs_build(struct fa_obs_build *b)
+{
+	b->data = json_object();
+	b->kind = -1;
+	b->failed = b->data == NULL;
+}
+
+json_t *
+fa_obs_built(struct fa_obs_build *b)
+{
+	json_t *d = b->data;
+
+	b->data = NULL;
+	if (b->failed) {
+		json_decref(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Set the field in slot of kind k to v (stolen). */
+static void
+put(struct fa_obs_build *b, unsigned short k, unsigned short slot, json_t *v)
+{
+	if (b->kind < 0)
+		b->kind = k;
+	else if (b->kind != k)
+		abort();	/* a field of another kind: see value() */
+	if (b->failed || v == NULL ||
+	    json_object_set_new(b->data, fa_obs_fields[slot].name, v) != 0) {
+		if (b->failed)
+			json_decref(v);
+		b->failed = 1;
+	}
+}
+
+void
+fa_put_str(struct fa_obs_build *b, const struct fa_fld_STR *f, const char *v)
+{
+	put(b, f->kind, f->slot, v != NULL ? json_string(v) : json_null());
+}
+
+void
+fa_put_u64(struct fa_obs_build *b, const struct fa_fld_STR *f, uint64_t v)
+{
+	char hex[19];
+
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)v);
+	put(b, f->kind, f->slot, json_string(hex));
+}
+
+void
+fa_put_int(struct fa_obs_build *b, const struct fa_fld_INT *f, long long v)
+{
+	put(b, f->kind, f->slot, json_integer(v));
+}
+
+void
+fa_put_num(struct fa_obs_build *b, const struct fa_fld_NUM *f, double v)
+{
+	put(b, f->kind, f->slot, json_real(v));
+}
+
+void
+fa_put_bool(struct fa_obs_build *b, const struct fa_fld_BOOL *f, int v)
+{
+	put(b, f->kind, f->slot, json_boolean(v));
+}
+
+void
+fa_put_secret(struct fa_obs_build *b, const struct fa_fld_SECRET *f,
+    uint64_t v)
+{
+	put(b, f->kind, f->slot, fa_secret_new(v));
+}
+
+#define PUTTER(NAME_, T)						\
+void									\
+NAME_(struct fa_obs_build *b, const struct fa_fld_##T *f, json_t *v)	\
+{									\
+	put(b, f->kind, f->slot, v);					\
+}
+PUTTER(fa_put_jstr, STR)
+PUTTER(fa_put_jint, INT)
+PUTTER(fa_put_obj, OBJ)
+PUTTER(fa_put_arr, ARR)
+PUTTER(fa_put_any, ANY)

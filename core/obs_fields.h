@@ -83,6 +83,46 @@ json_t *fa_obs_secret(const struct fa_obs *o,
     const struct fa_fld_SECRET *f);
 
 /*
+ * Filling an observation's data through the same handles: the writers of
+ * fabric/ put each top-level field with the put of its type, so a field
+ * no kind declares, or put as another type, does not compile either.
+ * A builder holds one kind's data: the first put names the kind, a put of
+ * another kind's field aborts (fabaudit's bug, no input reaches it).  A
+ * put after a failure (out of memory) does nothing; fa_obs_built() then
+ * returns NULL, the data released.  Puts that take a json_t steal it,
+ * also on failure.
+ */
+struct fa_obs_build {
+	json_t		*data;
+	int		 kind;		/* fa_obs_kinds[] index, -1: none yet */
+	int		 failed;
+};
+void fa_obs_build(struct fa_obs_build *b);
+json_t *fa_obs_built(struct fa_obs_build *b);
+void fa_put_str(struct fa_obs_build *b, const struct fa_fld_STR *f,
+    const char *v);			/* NULL: JSON null */
+void fa_put_u64(struct fa_obs_build *b, const struct fa_fld_STR *f,
+    uint64_t v);			/* "0x%016" */
+void fa_put_jstr(struct fa_obs_build *b, const struct fa_fld_STR *f,
+    json_t *v);
+void fa_put_int(struct fa_obs_build *b, const struct fa_fld_INT *f,
+    long long v);
+void fa_put_jint(struct fa_obs_build *b, const struct fa_fld_INT *f,
+    json_t *v);
+void fa_put_num(struct fa_obs_build *b, const struct fa_fld_NUM *f,
+    double v);
+void fa_put_bool(struct fa_obs_build *b, const struct fa_fld_BOOL *f,
+    int v);
+void fa_put_obj(struct fa_obs_build *b, const struct fa_fld_OBJ *f,
+    json_t *v);
+void fa_put_arr(struct fa_obs_build *b, const struct fa_fld_ARR *f,
+    json_t *v);
+void fa_put_any(struct fa_obs_build *b, const struct fa_fld_ANY *f,
+    json_t *v);
+void fa_put_secret(struct fa_obs_build *b, const struct fa_fld_SECRET *f,
+    uint64_t v);
+
+/*
  * The whole data object, for code that shows or keeps it whole (as
  * evidence) or reads an older kind's data as the entry of a newer one
  * (ib.gmp.key_probe): not for reading a field.

@@ -21,6 +21,7 @@
 
 #include "../core/deadline.h"
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "eth_active.h"
 #include "eth_frame.h"
@@ -337,6 +338,7 @@ probe_one(const char *iface, const struct fa_policy *p,
 	uint8_t targets[FA_VLAN_PROBE_TARGETS][4], mac[6], f[128];
 	struct timespec gap = { 0, 50 * 1000 * 1000 };
 	char eb[PCAP_ERRBUF_SIZE], ip[INET_ADDRSTRLEN], err[PCAP_ERRBUF_SIZE];
+	struct fa_obs_build out;
 	struct pcap_pkthdr *h;
 	struct pcap_stat ps;
 	const u_char *b;
@@ -426,9 +428,13 @@ probe_one(const char *iface, const struct fa_policy *p,
 		st = FA_OBS_INCOMPLETE;
 	pcap_close(pc);
 	free(vlan_dev);
-	if ((d = json_pack("{s:o, s:o, s:s, s:o, s:I}", "sent", sent,
-	    "replies", replies, "outer_source", src, "methods", method,
-	    "ignored", a.ignored)) == NULL)
+	fa_obs_build(&out);
+	fa_put_arr(&out, FA_F(ETH_VLAN_PROBE, sent), sent);
+	fa_put_arr(&out, FA_F(ETH_VLAN_PROBE, replies), replies);
+	fa_put_str(&out, FA_F(ETH_VLAN_PROBE, outer_source), src);
+	fa_put_arr(&out, FA_F(ETH_VLAN_PROBE, methods), method);
+	fa_put_int(&out, FA_F(ETH_VLAN_PROBE, ignored), a.ignored);
+	if ((d = fa_obs_built(&out)) == NULL)
 		return FA_ERR_NOMEM;
 	if (fa_deadline_passed()) {
 		fa_deadline_cut(FA_FAM_ETH, "during the VLAN probes");
@@ -537,6 +543,7 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
     const uint8_t own[4], unsigned plen, struct fa_snapshot *snap)
 {
 	struct timespec gap = { 0, 20 * 1000 * 1000 };
+	struct fa_obs_build out;
 	uint32_t base = (uint32_t)own[0] << 24 | (uint32_t)own[1] << 16 |
 	    (uint32_t)own[2] << 8 | own[3], mask, first, last, h;
 	json_t *hosts = json_array(), *d;
@@ -593,8 +600,11 @@ scan_prefix(pcap_t *pc, const char *iface, const uint8_t mac[6],
 	inet_ntop(AF_INET, net, pfx, sizeof(pfx));
 	snprintf(full, sizeof(full), "%s/%u", pfx, plen);
 	snprintf(target, sizeof(target), "%s %s", iface, full);
-	if ((d = json_pack("{s:s, s:I, s:o}", "prefix", full, "probed",
-	    (json_int_t)probed, "hosts", hosts)) == NULL)
+	fa_obs_build(&out);
+	fa_put_str(&out, FA_F(ETH_ARP_SCAN, prefix), full);
+	fa_put_int(&out, FA_F(ETH_ARP_SCAN, probed), (long long)probed);
+	fa_put_arr(&out, FA_F(ETH_ARP_SCAN, hosts), hosts);
+	if ((d = fa_obs_built(&out)) == NULL)
 		return FA_ERR_NOMEM;
 	if (fa_deadline_passed()) {
 		fa_deadline_cut(FA_FAM_ETH, "during the ARP scan");

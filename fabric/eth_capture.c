@@ -30,7 +30,8 @@ struct fa_eth_agg {
 	json_t		*dropped_by;	/* name -> entries not kept */
 	json_t		*skipped;	/* why -> frames not judged */
 	json_t		*vlans_cut;	/* "VID" -> frames cut short */
-	json_t		*notes;		/* facts about the source */
+	struct fa_obs_build out;	/* the data, the source's facts
+					 * first (fa_eth_agg_facts) */
 };
 
 struct fa_eth_agg *
@@ -48,9 +49,9 @@ fa_eth_agg_new(const char *source, const char *mode)
 	a->bad_signals = json_object();
 	a->dropped_by = json_object();
 	a->skipped = json_object();
-	a->notes = json_object();
+	fa_obs_build(&a->out);
 	a->vlans_cut = json_object();
-	if (a->skipped == NULL || a->notes == NULL || a->vlans_cut == NULL ||
+	if (a->skipped == NULL || a->out.failed || a->vlans_cut == NULL ||
 	    a->source == NULL || a->mode == NULL || a->examples == NULL ||
 	    a->vlans == NULL || a->signals == NULL || a->bad_signals == NULL ||
 	    a->dropped_by == NULL) {
@@ -73,7 +74,7 @@ fa_eth_agg_free(struct fa_eth_agg *a)
 	json_decref(a->bad_signals);
 	json_decref(a->dropped_by);
 	json_decref(a->skipped);
-	json_decref(a->notes);
+	json_decref(fa_obs_built(&a->out));
 	json_decref(a->vlans_cut);
 	free(a);
 }
@@ -221,11 +222,10 @@ fa_eth_agg_skip(struct fa_eth_agg *a, const char *why, size_t wirelen)
 	return count_key(a->skipped, why);
 }
 
-int
-fa_eth_agg_note(struct fa_eth_agg *a, const char *key, json_t *v)
+struct fa_obs_build *
+fa_eth_agg_facts(struct fa_eth_agg *a)
 {
-	return v == NULL || json_object_set_new(a->notes, key, v) != 0 ?
-	    FA_ERR_NOMEM : 0;
+	return &a->out;
 }
 
 int
@@ -314,6 +314,7 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
     enum fa_obs_state st, const char *reason, long seconds)
 {
 	json_t *sigs = json_object(), *arr, *map, *e, *data;
+	struct fa_obs_build *b;
 	const char *name, *key;
 	int r;
 
@@ -340,33 +341,36 @@ fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
 			}
 		free(keys);
 	}
-	data = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:O, s:O, s:I, s:O, "
-	    "s:o, s:I}", "source", a->source, "mode", a->mode, "frames",
-	    (json_int_t)a->frames, "bytes", (json_int_t)a->bytes, "truncated",
-	    (json_int_t)a->truncated, "malformed", (json_int_t)a->malformed,
-	    "malformed_examples", a->examples, "malformed_signals",
-	    a->bad_signals, "tagged", (json_int_t)a->tagged, "vlans",
-	    a->vlans, "signals", sigs, "signals_dropped",
-	    (json_int_t)a->dropped);
+	b = &a->out;
+	fa_put_str(b, FA_F(ETH_CAPTURE, source), a->source);
+	fa_put_str(b, FA_F(ETH_CAPTURE, mode), a->mode);
+	fa_put_int(b, FA_F(ETH_CAPTURE, frames), (long long)a->frames);
+	fa_put_int(b, FA_F(ETH_CAPTURE, bytes), (long long)a->bytes);
+	fa_put_int(b, FA_F(ETH_CAPTURE, truncated), (long long)a->truncated);
+	fa_put_int(b, FA_F(ETH_CAPTURE, malformed), (long long)a->malformed);
+	fa_put_arr(b, FA_F(ETH_CAPTURE, malformed_examples),
+	    json_incref(a->examples));
+	fa_put_obj(b, FA_F(ETH_CAPTURE, malformed_signals),
+	    json_incref(a->bad_signals));
+	fa_put_int(b, FA_F(ETH_CAPTURE, tagged), (long long)a->tagged);
+	fa_put_obj(b, FA_F(ETH_CAPTURE, vlans), json_incref(a->vlans));
+	fa_put_obj(b, FA_F(ETH_CAPTURE, signals), sigs);
 	sigs = NULL;
-	if (data != NULL && (json_object_set(data, "signals_dropped_by",
-	    a->dropped_by) != 0 || json_object_set_new(data, "signals_limit",
-	    json_integer(FA_ETH_UNIQUE_MAX)) != 0 ||
-	    json_object_update(data, a->notes) != 0 ||
-	    (json_object_size(a->skipped) > 0 && json_object_set(data,
-	    "skipped", a->skipped) != 0) ||
-	    (json_object_size(a->vlans_cut) > 0 && json_object_set(data,
-	    "vlans_cut", a->vlans_cut) != 0))) {
-		json_decref(data);
-		data = NULL;
-	}
-	if (data == NULL)
+	fa_put_int(b, FA_F(ETH_CAPTURE, signals_dropped),
+	    (long long)a->dropped);
+	fa_put_obj(b, FA_F(ETH_CAPTURE, signals_dropped_by),
+	    json_incref(a->dropped_by));
+	fa_put_int(b, FA_F(ETH_CAPTURE, signals_limit), FA_ETH_UNIQUE_MAX);
+	if (json_object_size(a->skipped) > 0)
+		fa_put_obj(b, FA_F(ETH_CAPTURE, skipped),
+		    json_incref(a->skipped));
+	if (json_object_size(a->vlans_cut) > 0)
+		fa_put_obj(b, FA_F(ETH_CAPTURE, vlans_cut),
+		    json_incref(a->vlans_cut));
+	if (seconds >= 0)
+		fa_put_int(b, FA_F(ETH_CAPTURE, seconds), seconds);
+	if ((data = fa_obs_built(b)) == NULL)
 		goto nomem;
-	if (seconds >= 0 && json_object_set_new(data, "seconds",
-	    json_integer(seconds)) != 0) {
-		json_decref(data);
-		goto nomem;
-	}
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_CAPTURE,
 	    a->source, strcmp(a->mode, "live") == 0 ? "listen" : "read",
 	    st, reason, data, NULL);

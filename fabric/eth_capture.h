@@ -12,7 +12,7 @@
  *    "vlans": {"VID": frames}, "signals": {NAME: [{...facts, "vid",
  *    "count"}]}, "vlans_cut": {"VID": frames of it the capture cut
  *    short}, "skipped": {WHY: frames counted but not judged},
- *    and the reader's notes (fa_eth_agg_note)}
+ *    and the reader's facts (fa_eth_agg_facts)}
  *
  * Every VID of every frame whose tags were captured is counted, whatever
  * happened to its payload.  Facts are de-duplicated per signal (same
@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../core/obs_fields.h"
 #include "../core/snapshot.h"
 #include "eth_frame.h"
 #include "../core/obs_kinds.h"
@@ -61,14 +62,15 @@ int fa_eth_agg_l2(struct fa_eth_agg *a, const struct fa_eth_l2 *l2,
  */
 int fa_eth_agg_skip(struct fa_eth_agg *a, const char *why, size_t wirelen);
 /*
- * Facts about the source itself, kept in the observation as given:
- * "linktype" (string), "interface" (name or index in the file),
- * "mixed_interfaces" (true: the frames of several interfaces in one
- * stream, LINUX_SLL, so ETH-TRUNK-PORT cannot count VLANs per port),
- * "interface_drops" (frames the capturing interface dropped, pcapng
- * isb_ifdrop / epb_dropcount).  v is stolen.  0 or FA_ERR_NOMEM.
+ * Facts about the source itself, put into the observation's data by the
+ * reader with the eth.capture fields' handles (core/obs_fields.h):
+ * linktype, interface (name or index in the file), mixed_interfaces
+ * (the frames of several interfaces in one stream, LINUX_SLL, so
+ * ETH-TRUNK-PORT cannot count VLANs per port), ifindex, interface_drops
+ * (frames the capturing interface dropped, pcapng isb_ifdrop /
+ * epb_dropcount).  A put that runs out of memory fails the finish.
  */
-int fa_eth_agg_note(struct fa_eth_agg *a, const char *key, json_t *v);
+struct fa_obs_build *fa_eth_agg_facts(struct fa_eth_agg *a);
 /* Record the summary as an observation (a is freed). */
 int fa_eth_agg_finish(struct fa_eth_agg *a, struct fa_snapshot *snap,
     enum fa_obs_state st, const char *reason, long seconds);

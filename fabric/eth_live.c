@@ -27,6 +27,7 @@
 
 #include "../core/deadline.h"
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "eth_capture.h"
 #include "eth_live.h"
@@ -157,6 +158,7 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	json_t *ls = json_array(), *as = json_array(), *rs = json_array(),
 	    *ns = json_array();
 	char *reason = NULL;
+	struct fa_obs_build b;
 	int err = 0, nomem = 0, r;
 
 	if (ls == NULL || as == NULL || rs == NULL || ns == NULL ||
@@ -200,11 +202,15 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 		json_decref(ns);
 		return FA_ERR_NOMEM;
 	}
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(ETH_LINKS, links), ls);
+	fa_put_arr(&b, FA_F(ETH_LINKS, addrs), as);
+	fa_put_arr(&b, FA_F(ETH_LINKS, routes), rs);
+	fa_put_arr(&b, FA_F(ETH_LINKS, neighbours), ns);
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
 	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH",
 	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason,
-	    json_pack("{s:o, s:o, s:o, s:o}", "links", ls, "addrs", as,
-	    "routes", rs, "neighbours", ns), NULL);
+	    fa_obs_built(&b), NULL);
 	free(reason);
 	return r;
 }

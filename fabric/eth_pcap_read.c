@@ -141,9 +141,9 @@ static struct fa_eth_agg *
 new_agg(const struct rd *rd, size_t i, int has_ifindex, uint32_t ifindex)
 {
 	const struct ifc *f = &rd->ifs[i];
+	struct fa_obs_build *b;
 	struct fa_eth_agg *a;
 	char *name;
-	int r;
 
 	if ((name = src_name(rd, i, has_ifindex, ifindex)) == NULL)
 		return NULL;
@@ -151,17 +151,19 @@ new_agg(const struct rd *rd, size_t i, int has_ifindex, uint32_t ifindex)
 	free(name);
 	if (a == NULL)
 		return NULL;
-	r = fa_eth_agg_note(a, "linktype",
-	    json_string(fa_linktype_name(f->lt)));
-	if (r == 0 && f->lt == FA_LINKTYPE_LINUX_SLL)
-		r = fa_eth_agg_note(a, "mixed_interfaces", json_true());
-	if (r == 0 && rd->ng)
-		r = fa_eth_agg_note(a, "interface", f->name != NULL ?
+	b = fa_eth_agg_facts(a);
+	fa_put_str(b, FA_F(ETH_CAPTURE, linktype), fa_linktype_name(f->lt));
+	if (f->lt == FA_LINKTYPE_LINUX_SLL)
+		fa_put_bool(b, FA_F(ETH_CAPTURE, mixed_interfaces), 1);
+	if (rd->ng)
+		fa_put_any(b, FA_F(ETH_CAPTURE, interface), f->name != NULL ?
 		    json_string(f->name) : json_integer((json_int_t)i));
-	if (r == 0 && has_ifindex)
-		r = fa_eth_agg_note(a, rd->ng ? "ifindex" : "interface",
+	if (has_ifindex && rd->ng)
+		fa_put_int(b, FA_F(ETH_CAPTURE, ifindex), ifindex);
+	else if (has_ifindex)
+		fa_put_any(b, FA_F(ETH_CAPTURE, interface),
 		    json_integer((json_int_t)ifindex));
-	if (r != 0) {
+	if (b->failed) {
 		fa_eth_agg_free(a);
 		return NULL;
 	}
@@ -312,7 +314,6 @@ finish_src(struct rd *rd, struct fa_eth_agg *a, size_t i,
 	const struct ifc *f = &rd->ifs[i];
 	char reason[1024];
 	uint64_t drops;
-	int r;
 
 	reason[0] = '\0';
 	if (rd->damage != NULL)
@@ -335,12 +336,9 @@ finish_src(struct rd *rd, struct fa_eth_agg *a, size_t i,
 		drops = sat_add(f->isb_ifdrop, f->isb_osdrop);
 		if (f->pkt_drops > drops)
 			drops = f->pkt_drops;
-		if ((r = fa_eth_agg_note(a, "interface_drops",
-		    json_integer(drops > (uint64_t)INT64_MAX ? INT64_MAX :
-		    (json_int_t)drops))) != 0) {
-			fa_eth_agg_free(a);
-			return r;
-		}
+		fa_put_int(fa_eth_agg_facts(a), FA_F(ETH_CAPTURE,
+		    interface_drops), drops > (uint64_t)INT64_MAX ? INT64_MAX :
+		    (long long)drops);
 		if (drops > 0)
 			add_reason(reason, sizeof(reason), "the capturing "
 			    "interface dropped %llu frames",

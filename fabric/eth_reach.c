@@ -24,6 +24,7 @@
 
 #include "../core/deadline.h"
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "eth_reach.h"
 #include "eth_tls.h"
@@ -365,6 +366,7 @@ probe_target(const struct fa_pol_target *t, const char *role,
 	uint64_t total = hosts_in(&t->net), nh, h;
 	struct job *jobs;
 	char net[INET6_ADDRSTRLEN + 8], target[64 + INET6_ADDRSTRLEN];
+	struct fa_obs_build b;
 	json_t *probes, *data;
 	size_t n = 0, i, p;
 	int r;
@@ -411,10 +413,17 @@ probe_target(const struct fa_pol_target *t, const char *role,
 	}
 	free(jobs);
 	snprintf(target, sizeof(target), "%s:%s", role, net);
-	if (probes == NULL || (data = json_pack("{s:s, s:s, s:i, s:I, s:I, "
-	    "s:o}", "role", role, "net", net, "line", (int)t->line,
-	    "hosts_total", (json_int_t)(total > INT64_MAX ? INT64_MAX : total),
-	    "hosts_probed", (json_int_t)nh, "probes", probes)) == NULL)
+	if (probes == NULL)
+		return FA_ERR_NOMEM;
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(ETH_REACH, role), role);
+	fa_put_str(&b, FA_F(ETH_REACH, net), net);
+	fa_put_int(&b, FA_F(ETH_REACH, line), (long long)t->line);
+	fa_put_int(&b, FA_F(ETH_REACH, hosts_total), total > INT64_MAX ?
+	    INT64_MAX : (long long)total);
+	fa_put_int(&b, FA_F(ETH_REACH, hosts_probed), (long long)nh);
+	fa_put_arr(&b, FA_F(ETH_REACH, probes), probes);
+	if ((data = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_REACH, target,
 	    "TCP connect, UDP datagram, ICMP echo", nh < total ?

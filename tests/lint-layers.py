@@ -205,6 +205,72 @@ def kinds_declared():
            "only through core/obs_fields.h", " ".join(raw))
 
 
+# The writers whose observations are built through the typed puts of
+# core/obs_fields.h (fa_obs_build, fa_put_*); the others still pass a
+# JSON object built by name (a typo there is caught at run time only:
+# core/snapshot.c makes the observation an error "fabaudit bug").
+TYPED_WRITERS = ("fabric/eth_",)
+
+
+def call_args(text, start):
+    """The top-level arguments of the call whose '(' is at start."""
+    depth, args, cur, i, q = 0, [], "", start, None
+    while i < len(text):
+        ch = text[i]
+        if q:
+            cur += ch
+            if ch == "\\":
+                cur += text[i + 1]
+                i += 1
+            elif ch == q:
+                q = None
+        elif ch in "\"'":
+            q = ch
+            cur += ch
+        elif ch == "(":
+            depth += 1
+            if depth > 1:
+                cur += ch
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(cur.strip())
+                return args
+            cur += ch
+        elif ch == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+        i += 1
+    return args
+
+
+def typed_writers():
+    """In the files of TYPED_WRITERS, every observation's data is NULL, a
+    call of fa_obs_built() or a variable set from one."""
+    bad = []
+    for f in sorted(glob.glob("fabric/*.c")):
+        if not f.startswith(TYPED_WRITERS):
+            continue
+        text = open(f, encoding="utf-8").read()
+        for m in re.finditer(r"\bfa_snapshot_add\(", text):
+            args = call_args(text, m.end() - 1)
+            data = args[8] if len(args) > 8 else "?"
+            line = text.count("\n", 0, m.start()) + 1
+            if data == "NULL" or data.startswith("fa_obs_built("):
+                continue
+            body = text[:m.start()]
+            body = body[body.rfind("\n{\n"):]
+            if re.search(r"\b%s\s*=\s*fa_obs_built\(" % re.escape(data),
+                         body):
+                continue
+            bad.append("%s:%d (%s)" % (f, line, data))
+    result(not bad, "the typed writers (%s) build each observation with "
+           "fa_obs_build and fa_put_*" % ", ".join(TYPED_WRITERS),
+           "; ".join(bad))
+
+
 def main():
     b = sys.argv[1] if len(sys.argv) > 1 else "build"
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -227,6 +293,7 @@ def main():
            "; ".join(wrong))
     checks_as_units()
     kinds_declared()
+    typed_writers()
     no_bare_return()
     found = report_loops("include", loops(inc))
     # Calls: an undefined symbol of one object defined by another.

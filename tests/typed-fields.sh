@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The compiler refuses a field the observation schema does not declare:
 # core/obs_fields.h gives every field of core/obs_schema.def one handle
-# whose C type is its JSON type.  Each case compiles a small reader of
+# whose C type is its JSON type, which the getters of the checks and the
+# puts of the writers take.  Each case compiles a small reader of
 # observation data with the project's warnings and says whether the
 # compiler took it; the expected outcome is the schema's (ib.smp.sminfo
 # declares "lid" an integer and "port_guid" a string, and no "lids").
@@ -27,6 +28,7 @@ read_it(const struct fa_obs *o)
 	uint64_t u = 0;
 
 	(void)u;
+	(void)o;
 	$3;
 	return v;
 }
@@ -68,4 +70,13 @@ case_ "a kind not declared" refused \
 case_ "a field two kinds give two types" refused \
     '(void)fa_obs_int(o, FA_F2(o, HOST_PATH, HOST_STATUS, uid), 0, 1, &v)' \
     'pointer type mismatch|incompatible'
+# The writers' side: the puts take the same handles.
+case_ "an integer field put as an integer" ok \
+    'struct fa_obs_build b; fa_obs_build(&b); fa_put_int(&b, FA_F(IB_SMINFO, lid), 1); json_decref(fa_obs_built(&b))'
+case_ "a string field put as an integer" refused \
+    'struct fa_obs_build b; fa_obs_build(&b); fa_put_int(&b, FA_F(IB_SMINFO, port_guid), 1); json_decref(fa_obs_built(&b))' \
+    'incompatible pointer|fa_fld_STR'
+case_ "a field put that no kind declares" refused \
+    'struct fa_obs_build b; fa_obs_build(&b); fa_put_str(&b, FA_F(ETH_REACH, roles), "x"); json_decref(fa_obs_built(&b))' \
+    'fa_f_ETH_REACH__roles'
 exit $fail
