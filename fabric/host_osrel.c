@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_osrel.h"
 
@@ -129,6 +130,7 @@ fa_host_collect_osrel(const struct fa_sysroot *root,
 	struct fa_osrel o;
 	char *text = NULL, *why;
 	size_t i, len = 0, bad, bad_line;
+	struct fa_obs_build b;
 	json_t *d;
 	int r = FA_ERR_NOTFOUND;
 
@@ -159,10 +161,14 @@ fa_host_collect_osrel(const struct fa_sysroot *root,
 		return r;
 	}
 	free(text);
-	d = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I}", "id", o.id,
-	    "version_id", o.version_id, "codename", o.codename, "id_like",
-	    o.id_like, "source", paths[i], "values_refused", (json_int_t)bad);
-	if (d == NULL)
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_OS, id), o.id);
+	fa_put_str(&b, FA_F(HOST_OS, version_id), o.version_id);
+	fa_put_str(&b, FA_F(HOST_OS, codename), o.codename);
+	fa_put_str(&b, FA_F(HOST_OS, id_like), o.id_like);
+	fa_put_str(&b, FA_F(HOST_OS, source), paths[i]);
+	fa_put_int(&b, FA_F(HOST_OS, values_refused), (long long)bad);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_OS,
 	    "os-release", "read /etc/os-release", FA_OBS_COMPLETE, NULL, d,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "../core/version.h"
 #include "host_versions.h"
@@ -94,20 +95,37 @@ first_line(const struct fa_sysroot *root, const char *path, char **line)
 	return 0;
 }
 
+/* An observation of component that holds no version: state and why. */
 static int
 add(struct fa_snapshot *snap, const char *component, const char *source,
-    enum fa_obs_state st, const char *reason, json_t *data)
+    enum fa_obs_state st, const char *reason)
 {
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_VERSION,
-	    component, source, st, reason, data, NULL);
+	    component, source, st, reason, NULL, NULL);
 }
 
-/* A record of version and where it came from; NULL on ENOMEM. */
-static json_t *
-version_data(const char *component, const char *version, const char *source)
+/* The version of component, read from source (d from a builder). */
+static int
+add_version(struct fa_snapshot *snap, const char *component,
+    const char *source, struct fa_obs_build *b)
 {
-	return json_pack("{s:s, s:s, s:s}", "component", component,
-	    "version", version, "source", source);
+	json_t *d;
+
+	if ((d = fa_obs_built(b)) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_VERSION,
+	    component, source, FA_OBS_COMPLETE, NULL, d, NULL);
+}
+
+/* A record of version and where it came from, begun in b. */
+static void
+version_data(struct fa_obs_build *b, const char *component,
+    const char *version, const char *source)
+{
+	fa_obs_build(b);
+	fa_put_str(b, FA_F(HOST_VERSION, component), component);
+	fa_put_str(b, FA_F(HOST_VERSION, version), version);
+	fa_put_str(b, FA_F(HOST_VERSION, source), source);
 }
 
 /* Say why a value was not usable: the file's bytes, sanitised. */
@@ -123,7 +141,7 @@ add_bad(struct fa_snapshot *snap, const char *component, const char *path,
 	free(clean);
 	if (reason == NULL)
 		return FA_ERR_NOMEM;
-	r = add(snap, component, path, FA_OBS_ERROR, reason, NULL);
+	r = add(snap, component, path, FA_OBS_ERROR, reason);
 	free(reason);
 	return r;
 }
@@ -134,7 +152,7 @@ collect_kernel(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	static const char rel[] = "/proc/sys/kernel/osrelease";
 	static const char ver[] = "/proc/version";
 	char deb[FA_VERSION_MAX + 1], *line = NULL, *full = NULL, *reason;
-	json_t *d;
+	struct fa_obs_build b;
 	int r;
 
 	r = first_line(root, rel, &line);
@@ -145,7 +163,7 @@ collect_kernel(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		    fa_sysroot_strerror(r))) == NULL)
 			return FA_ERR_NOMEM;
 		r = add(snap, "kernel", rel, r == FA_ERR_NOTFOUND ?
-		    FA_OBS_NOT_COLLECTED : FA_OBS_ERROR, reason, NULL);
+		    FA_OBS_NOT_COLLECTED : FA_OBS_ERROR, reason);
 		free(reason);
 		return r;
 	}
@@ -154,26 +172,19 @@ collect_kernel(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		free(line);
 		return r;
 	}
-	if ((d = version_data("kernel", line, rel)) == NULL) {
-		free(line);
-		return FA_ERR_NOMEM;
-	}
+	version_data(&b, "kernel", line, rel);
 	free(line);
 	/* The distribution's package version, when /proc/version has one. */
 	r = first_line(root, ver, &full);
 	if (r == FA_ERR_NOMEM) {
-		json_decref(d);
+		json_decref(fa_obs_built(&b));
 		return r;
 	}
-	if (r == 0 && fa_host_debian_kernel(full, deb, sizeof(deb)) == 0 &&
-	    json_object_set_new(d, "debian_package", json_pack("{s:s, s:s}",
-	    "version", deb, "source", ver)) != 0) {
-		free(full);
-		json_decref(d);
-		return FA_ERR_NOMEM;
-	}
+	if (r == 0 && fa_host_debian_kernel(full, deb, sizeof(deb)) == 0)
+		fa_put_obj(&b, FA_F(HOST_VERSION, debian_package), json_pack(
+		    "{s:s, s:s}", "version", deb, "source", ver));
 	free(full);
-	return add(snap, "kernel", rel, FA_OBS_COMPLETE, NULL, d);
+	return add_version(snap, "kernel", rel, &b);
 }
 
 static int
@@ -182,7 +193,7 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	static const char sysmod[] = "/sys/module/nvidia/version";
 	static const char nvrm[] = "/proc/driver/nvidia/version";
 	char v[32], *line = NULL;
-	json_t *d;
+	struct fa_obs_build b;
 	int r;
 
 	r = first_line(root, sysmod, &line);
@@ -194,12 +205,9 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			free(line);
 			return r;
 		}
-		d = version_data("nvidia-driver", line, sysmod);
+		version_data(&b, "nvidia-driver", line, sysmod);
 		free(line);
-		if (d == NULL)
-			return FA_ERR_NOMEM;
-		return add(snap, "nvidia-driver", sysmod, FA_OBS_COMPLETE,
-		    NULL, d);
+		return add_version(snap, "nvidia-driver", sysmod, &b);
 	}
 	r = first_line(root, nvrm, &line);
 	if (r == FA_ERR_NOMEM)
@@ -208,7 +216,7 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		return add(snap, "nvidia-driver", nvrm, FA_OBS_NOT_COLLECTED,
 		    "no NVIDIA kernel module loaded (neither "
 		    "/sys/module/nvidia/version nor "
-		    "/proc/driver/nvidia/version exists)", NULL);
+		    "/proc/driver/nvidia/version exists)");
 	if (r == 0 && fa_host_nvrm_version(line, v, sizeof(v)) != 0) {
 		r = add_bad(snap, "nvidia-driver", nvrm, line);
 		free(line);
@@ -220,15 +228,13 @@ collect_driver(const struct fa_sysroot *root, struct fa_snapshot *snap)
 
 		if (reason == NULL)
 			return FA_ERR_NOMEM;
-		r = add(snap, "nvidia-driver", nvrm, FA_OBS_ERROR, reason,
-		    NULL);
+		r = add(snap, "nvidia-driver", nvrm, FA_OBS_ERROR, reason);
 		free(reason);
 		return r;
 	}
 	free(line);
-	if ((d = version_data("nvidia-driver", v, nvrm)) == NULL)
-		return FA_ERR_NOMEM;
-	return add(snap, "nvidia-driver", nvrm, FA_OBS_COMPLETE, NULL, d);
+	version_data(&b, "nvidia-driver", v, nvrm);
+	return add_version(snap, "nvidia-driver", nvrm, &b);
 }
 
 int
