@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_ns.h"
 
@@ -21,15 +22,16 @@ static const struct {
 	uint32_t	 initial;
 	unsigned	 major, minor;
 	const char	*since;
+	const struct fa_fld_OBJ *field;	/* its member of host.namespaces */
 } ns_types[] = {
-	{ "ipc", 0xEFFFFFFFu, 3, 8, "3.8" },
-	{ "uts", 0xEFFFFFFEu, 3, 8, "3.8" },
-	{ "user", 0xEFFFFFFDu, 3, 8, "3.8" },
-	{ "pid", 0xEFFFFFFCu, 3, 8, "3.8" },
-	{ "cgroup", 0xEFFFFFFBu, 4, 6, "4.6" },
-	{ "time", 0xEFFFFFFAu, 5, 6, "5.6" },
-	{ "net", 0xEFFFFFF9u, 6, 18, "6.18" },
-	{ "mnt", 0xEFFFFFF8u, 6, 18, "6.18" },
+	{ "ipc", 0xEFFFFFFFu, 3, 8, "3.8", FA_F(HOST_NS, ipc) },
+	{ "uts", 0xEFFFFFFEu, 3, 8, "3.8", FA_F(HOST_NS, uts) },
+	{ "user", 0xEFFFFFFDu, 3, 8, "3.8", FA_F(HOST_NS, user) },
+	{ "pid", 0xEFFFFFFCu, 3, 8, "3.8", FA_F(HOST_NS, pid) },
+	{ "cgroup", 0xEFFFFFFBu, 4, 6, "4.6", FA_F(HOST_NS, cgroup) },
+	{ "time", 0xEFFFFFFAu, 5, 6, "5.6", FA_F(HOST_NS, time) },
+	{ "net", 0xEFFFFFF9u, 6, 18, "6.18", FA_F(HOST_NS, net) },
+	{ "mnt", 0xEFFFFFF8u, 6, 18, "6.18", FA_F(HOST_NS, mnt) },
 };
 #define NTYPES	(sizeof(ns_types) / sizeof(ns_types[0]))
 
@@ -111,7 +113,7 @@ link_inode(const struct fa_sysroot *root, const char *who, const char *type,
 
 static int
 one(const struct fa_sysroot *root, size_t t, unsigned major, unsigned minor,
-    json_t *data, int *read)
+    struct fa_obs_build *b, int *read)
 {
 	const char *type = ns_types[t].type, *since;
 	uint64_t ino, pid1;
@@ -156,42 +158,41 @@ one(const struct fa_sysroot *root, size_t t, unsigned major, unsigned minor,
 			return r;
 		}
 	}
-	if (o == NULL || json_object_set_new(data, type, o) != 0)
+	if (o == NULL)
 		return FA_ERR_NOMEM;
-	return 0;
+	fa_put_obj(b, ns_types[t].field, o);
+	return b->failed ? FA_ERR_NOMEM : 0;
 }
 
 int
 fa_host_collect_ns(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
-	json_t *data = json_object();
+	struct fa_obs_build b;
+	json_t *data;
 	char *buf = NULL;
 	unsigned major = 0, minor = 0;
 	size_t i, len;
 	int read = 0, r;
 
-	if (data == NULL)
-		return FA_ERR_NOMEM;
+	fa_obs_build(&b);
 	r = fa_sysroot_read(root, "/proc/sys/kernel/osrelease", 256, &buf,
 	    &len);
 	if (r == FA_ERR_NOMEM) {
-		json_decref(data);
+		json_decref(fa_obs_built(&b));
 		return r;
 	}
-	if (r == 0 && release(buf, &major, &minor) == 0 &&
-	    json_object_set_new(data, "kernel", json_sprintf("%u.%u", major,
-	    minor)) != 0) {
-		free(buf);
-		json_decref(data);
-		return FA_ERR_NOMEM;
-	}
+	if (r == 0 && release(buf, &major, &minor) == 0)
+		fa_put_jstr(&b, FA_F(HOST_NS, kernel), json_sprintf("%u.%u",
+		    major, minor));
 	free(buf);
 	for (i = 0; i < NTYPES; i++) {
-		if ((r = one(root, i, major, minor, data, &read)) != 0) {
-			json_decref(data);
+		if ((r = one(root, i, major, minor, &b, &read)) != 0) {
+			json_decref(fa_obs_built(&b));
 			return r;
 		}
 	}
+	if ((data = fa_obs_built(&b)) == NULL)
+		return FA_ERR_NOMEM;
 	if (read == 0) {
 		json_decref(data);
 		return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_NS,
