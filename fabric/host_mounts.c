@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_mounts.h"
 #include "host_obs.h"
@@ -332,6 +333,7 @@ int
 fa_mountinfo_decode(const char *text, size_t len, json_t **out, char **why)
 {
 	struct walk w = { NULL, NULL, 0, 0, 0, NULL };
+	struct fa_obs_build b;
 	int r;
 
 	*out = NULL;
@@ -346,12 +348,21 @@ fa_mountinfo_decode(const char *text, size_t len, json_t **out, char **why)
 		r = w.lines == 0 ? fa_why(why, "empty") : fa_why(why,
 		    "no mount could be read (%zu line%s; %s)", w.lines,
 		    w.lines == 1 ? "" : "s", w.first_why);
-	if (r == 0 && (*out = json_pack("{s:O, s:I, s:I, s:O, s:b, s:I}",
-	    "mounts", w.mounts, "lines", (json_int_t)w.lines, "lines_skipped",
-	    (json_int_t)w.nskipped, "skipped", w.skipped, "truncated",
-	    w.not_examined > 0, "lines_not_examined",
-	    (json_int_t)w.not_examined)) == NULL)
-		r = FA_ERR_NOMEM;
+	if (r == 0) {
+		fa_obs_build(&b);
+		fa_put_arr(&b, FA_F(HOST_MOUNTS, mounts), json_incref(w.mounts));
+		fa_put_int(&b, FA_F(HOST_MOUNTS, lines), (long long)w.lines);
+		fa_put_int(&b, FA_F(HOST_MOUNTS, lines_skipped),
+		    (long long)w.nskipped);
+		fa_put_arr(&b, FA_F(HOST_MOUNTS, skipped),
+		    json_incref(w.skipped));
+		fa_put_bool(&b, FA_F(HOST_MOUNTS, truncated),
+		    w.not_examined > 0);
+		fa_put_int(&b, FA_F(HOST_MOUNTS, lines_not_examined),
+		    (long long)w.not_examined);
+		if ((*out = fa_obs_built(&b)) == NULL)
+			r = FA_ERR_NOMEM;
+	}
 	json_decref(w.mounts);
 	json_decref(w.skipped);
 	free(w.first_why);

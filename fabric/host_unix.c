@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_obs.h"
 #include "host_paths.h"
@@ -144,6 +145,7 @@ decode_line(char *line, unsigned ln, void *arg, char **why)
 int
 fa_net_unix_decode(const char *text, size_t len, json_t **out, char **why)
 {
+	struct fa_obs_build b;
 	struct dec d;
 	int r;
 
@@ -165,11 +167,15 @@ fa_net_unix_decode(const char *text, size_t len, json_t **out, char **why)
 	}
 	if ((r = fa_text_each_line(text, len, decode_line, &d, why)) != 0)
 		goto done;
-	*out = json_pack("{s:I, s:O, s:I, s:I, s:O, s:I}", "sockets",
-	    (json_int_t)d.sockets, "listening", d.listening,
-	    "listening_count", (json_int_t)d.nlisten, "unidentified",
-	    (json_int_t)d.unidentified, "skipped", d.skipped,
-	    "skipped_count", (json_int_t)d.nskipped);
+	fa_obs_build(&b);
+	fa_put_int(&b, FA_F(HOST_UNIX, sockets), (long long)d.sockets);
+	fa_put_arr(&b, FA_F(HOST_UNIX, listening), json_incref(d.listening));
+	fa_put_int(&b, FA_F(HOST_UNIX, listening_count), (long long)d.nlisten);
+	fa_put_int(&b, FA_F(HOST_UNIX, unidentified),
+	    (long long)d.unidentified);
+	fa_put_arr(&b, FA_F(HOST_UNIX, skipped), json_incref(d.skipped));
+	fa_put_int(&b, FA_F(HOST_UNIX, skipped_count), (long long)d.nskipped);
+	*out = fa_obs_built(&b);
 	r = *out == NULL ? FA_ERR_NOMEM : 0;
 done:
 	json_decref(d.listening);
@@ -182,6 +188,7 @@ static int
 unlocatable(struct fa_snapshot *snap, const char *name, const char *role,
     const char *why)
 {
+	struct fa_obs_build b;
 	char *reason;
 	int r;
 
@@ -189,9 +196,12 @@ unlocatable(struct fa_snapshot *snap, const char *name, const char *role,
 		return 0;
 	if ((reason = fa_strfmt("%s: %s", name, why)) == NULL)
 		return FA_ERR_NOMEM;
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_PATH, path), name);
+	fa_put_str(&b, FA_F(HOST_PATH, role), role);
+	fa_put_str(&b, FA_F(HOST_PATH, found_by), "/proc/net/unix");
 	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PATH, name,
-	    "stat", FA_OBS_NOT_COLLECTED, reason, json_pack("{s:s, s:s, s:s}",
-	    "path", name, "role", role, "found_by", "/proc/net/unix"), NULL);
+	    "stat", FA_OBS_NOT_COLLECTED, reason, fa_obs_built(&b), NULL);
 	free(reason);
 	return r;
 }

@@ -209,7 +209,8 @@ def kinds_declared():
 # core/obs_fields.h (fa_obs_build, fa_put_*); the others still pass a
 # JSON object built by name (a typo there is caught at run time only:
 # core/snapshot.c makes the observation an error "fabaudit bug").
-TYPED_WRITERS = ("fabric/eth_", "fabric/host_ns.c", "fabric/host_osrel.c",
+TYPED_WRITERS = ("fabric/eth_", "fabric/host_mounts.c", "fabric/host_ns.c",
+                 "fabric/host_osrel.c", "fabric/host_unix.c",
                  "fabric/host_versions.c")
 
 
@@ -249,12 +250,16 @@ def call_args(text, start):
 
 def typed_writers():
     """In the files of TYPED_WRITERS, every observation's data is NULL, a
-    call of fa_obs_built() or a variable set from one."""
+    call of fa_obs_built() or a variable set from one, and a decoder's
+    output (*out, core/host_obs.h) is built so too."""
     bad = []
     for f in sorted(glob.glob("fabric/*.c")):
         if not f.startswith(TYPED_WRITERS):
             continue
         text = open(f, encoding="utf-8").read()
+        for m in re.finditer(r"\*out\s*=\s*json_\w+\(", text):
+            bad.append("%s:%d (a decoder's *out)" % (
+                f, text.count("\n", 0, m.start()) + 1))
         for m in re.finditer(r"\bfa_snapshot_add\(", text):
             args = call_args(text, m.end() - 1)
             data = args[8] if len(args) > 8 else "?"
