@@ -11,15 +11,43 @@
 
 #include "../core/caps.h"
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_obs.h"
 #include "host_proc.h"
 #include "../core/obs_kinds.h"
 
-static const char *const cap_fields[][2] = {
-	{ "CapInh", "cap_inh" }, { "CapPrm", "cap_prm" },
-	{ "CapEff", "cap_eff" }, { "CapBnd", "cap_bnd" },
-	{ "CapAmb", "cap_amb" },
+/* The lines kept, each with the member it becomes (host.proc.status). */
+enum line_kind { CAPS, IDS, SMALL };
+static const struct {
+	const char	*line;
+	enum line_kind	 kind;
+	const struct fa_fld_STR *caps;	/* CAPS */
+	const struct fa_fld_ARR *ids;	/* IDS */
+	const struct fa_fld_INT *small;	/* SMALL */
+	uint64_t	 max;		/* SMALL: the largest value; IDS: how
+					 * many (0: any number) */
+} status_lines[] = {
+	{ "CapInh", CAPS, FA_F(HOST_STATUS, cap_inh), NULL, NULL, 0 },
+	{ "CapPrm", CAPS, FA_F(HOST_STATUS, cap_prm), NULL, NULL, 0 },
+	{ "CapEff", CAPS, FA_F(HOST_STATUS, cap_eff), NULL, NULL, 0 },
+	{ "CapBnd", CAPS, FA_F(HOST_STATUS, cap_bnd), NULL, NULL, 0 },
+	{ "CapAmb", CAPS, FA_F(HOST_STATUS, cap_amb), NULL, NULL, 0 },
+	{ "Uid", IDS, NULL, FA_F(HOST_STATUS, uid), NULL, 4 },
+	{ "Gid", IDS, NULL, FA_F(HOST_STATUS, gid), NULL, 4 },
+	{ "Groups", IDS, NULL, FA_F(HOST_STATUS, groups), NULL, 0 },
+	{ "NoNewPrivs", SMALL, NULL, NULL, FA_F(HOST_STATUS, no_new_privs),
+	    1 },
+	{ "Seccomp", SMALL, NULL, NULL, FA_F(HOST_STATUS, seccomp), 2 },
+	{ "Seccomp_filters", SMALL, NULL, NULL,
+	    FA_F(HOST_STATUS, seccomp_filters), 65535 },
+};
+#define NLINES	(sizeof(status_lines) / sizeof(status_lines[0]))
+
+/* The decoding: the data built, and the lines seen (one bit each). */
+struct status_dec {
+	struct fa_obs_build b;
+	unsigned	 seen;
 };
 
 /* Digits only: the kernel prints these in decimal, never "0x". */
@@ -31,17 +59,18 @@ decimal(const char *s)
 
 /*
  * A blank-separated list of decimal ids, such as Uid's "0\t0\t0\t0" or
- * Groups' "4 24 27 ", into o[key]; exactly `want` of them (0: any number,
+ * Groups' "4 24 27 ", into *out; exactly `want` of them (0: any number,
  * none included, up to 65536).
  */
 static int
-parse_ids(const char *v, json_t *o, const char *key, size_t want)
+parse_ids(const char *v, size_t want, json_t **out)
 {
 	json_t *a = json_array();
 	char buf[16];
 	uint64_t id;
 	size_t n;
 
+	*out = NULL;
 	if (a == NULL)
 		return FA_ERR_NOMEM;
 	for (;;) {
@@ -59,40 +88,40 @@ parse_ids(const char *v, json_t *o, const char *key, size_t want)
 		if (!decimal(buf) ||
 		    fa_parse_u64(buf, 0, 0xffffffffu, &id, NULL) != 0)
 			goto bad;
-		if (json_array_append_new(a, json_integer((json_int_t)id)) != 0) {
+		if (json_array_append_new(a, json_integer((json_int_t)id)) !=
+		    0) {
 			json_decref(a);
 			return FA_ERR_NOMEM;
 		}
 	}
 	if (want > 0 && json_array_size(a) != want)
 		goto bad;
-	return json_object_set_new(o, key, a) != 0 ? FA_ERR_NOMEM : 0;
+	*out = a;
+	return 0;
 bad:
 	json_decref(a);
 	return FA_ERR_INPUT;
 }
 
 static int
-parse_small(const char *v, uint64_t max, json_t *o, const char *key)
+parse_small(const char *v, uint64_t max, uint64_t *n)
 {
-	uint64_t n;
-
 	while (*v == '\t' || *v == ' ')
 		v++;
-	if (!decimal(v) || fa_parse_u64(v, 0, max, &n, NULL) != 0)
+	if (!decimal(v) || fa_parse_u64(v, 0, max, n, NULL) != 0)
 		return FA_ERR_INPUT;
-	return json_object_set_new(o, key, json_integer((json_int_t)n)) != 0 ?
-	    FA_ERR_NOMEM : 0;
+	return 0;
 }
 
 /* One "Name:\tvalue" line; unknown names are skipped. */
 static int
 decode_line(char *line, unsigned ln, void *arg, char **why)
 {
-	json_t *o = arg;
+	struct status_dec *d = arg;
 	const char *errstr;
 	char *colon, *v;
-	uint64_t mask;
+	uint64_t mask, n;
+	json_t *ids;
 	size_t i;
 	int r;
 
@@ -100,49 +129,53 @@ decode_line(char *line, unsigned ln, void *arg, char **why)
 		return fa_why(why, "line %u: no ':'", ln);
 	*colon = '\0';
 	v = colon + 1;
-	for (i = 0; i < sizeof(cap_fields) / sizeof(cap_fields[0]); i++) {
-		if (strcmp(line, cap_fields[i][0]) != 0)
-			continue;
-		if (json_object_get(o, cap_fields[i][1]) != NULL)
-			return fa_why(why, "line %u: %s twice", ln, line);
+	for (i = 0; i < NLINES && strcmp(line, status_lines[i].line) != 0;
+	    i++)
+		;
+	if (i == NLINES)
+		return 0;
+	if (d->seen & 1u << i)
+		return fa_why(why, "line %u: %s twice", ln, line);
+	d->seen |= 1u << i;
+	switch (status_lines[i].kind) {
+	case CAPS:
 		if (fa_caps_parse(v, &mask, &errstr) != 0)
 			return fa_why(why, "line %u: %s: %s", ln, line,
 			    errstr);
-		return fa_json_set_u64(o, cap_fields[i][1], mask);
+		fa_put_u64(&d->b, status_lines[i].caps, mask);
+		return d->b.failed ? FA_ERR_NOMEM : 0;
+	case IDS:
+		r = parse_ids(v, status_lines[i].max, &ids);
+		if (r == 0)
+			fa_put_arr(&d->b, status_lines[i].ids, ids);
+		break;
+	case SMALL:
+	default:
+		if ((r = parse_small(v, status_lines[i].max, &n)) == 0)
+			fa_put_int(&d->b, status_lines[i].small, (long long)n);
+		break;
 	}
-	if (strcmp(line, "Uid") == 0 || strcmp(line, "Gid") == 0 ||
-	    strcmp(line, "Groups") == 0 || strcmp(line, "NoNewPrivs") == 0 ||
-	    strcmp(line, "Seccomp") == 0 ||
-	    strcmp(line, "Seccomp_filters") == 0) {
-		const char *key = strcmp(line, "Uid") == 0 ? "uid" :
-		    strcmp(line, "Gid") == 0 ? "gid" :
-		    strcmp(line, "Groups") == 0 ? "groups" :
-		    strcmp(line, "NoNewPrivs") == 0 ? "no_new_privs" :
-		    strcmp(line, "Seccomp") == 0 ? "seccomp" :
-		    "seccomp_filters";
+	if (r == FA_ERR_INPUT)
+		return fa_why(why, "line %u: %s: not a valid value", ln, line);
+	return r != 0 || d->b.failed ? FA_ERR_NOMEM : 0;
+}
 
-		if (json_object_get(o, key) != NULL)
-			return fa_why(why, "line %u: %s twice", ln, line);
-		if (strcmp(key, "uid") == 0 || strcmp(key, "gid") == 0 ||
-		    strcmp(key, "groups") == 0)
-			r = parse_ids(v, o, key, strcmp(key, "groups") == 0 ?
-			    0 : 4);
-		else
-			r = parse_small(v, strcmp(key, "seccomp") == 0 ? 2 :
-			    strcmp(key, "no_new_privs") == 0 ? 1 : 65535, o,
-			    key);
-		if (r == FA_ERR_INPUT)
-			return fa_why(why, "line %u: %s: not a valid value",
-			    ln, line);
-		return r;
-	}
+/* Bit of a status line in status_dec.seen. */
+static unsigned
+seen_bit(const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < NLINES; i++)
+		if (strcmp(status_lines[i].line, line) == 0)
+			return 1u << i;
 	return 0;
 }
 
 int
 fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 {
-	json_t *o;
+	struct status_dec d;
 	int r;
 
 	*out = NULL;
@@ -151,23 +184,26 @@ fa_host_status_decode(const char *text, size_t len, json_t **out, char **why)
 	if (len > FA_HOST_STATUS_MAX)
 		return fa_why(why, "larger than %u bytes",
 		    FA_HOST_STATUS_MAX);
-	if ((o = json_object()) == NULL)
-		return FA_ERR_NOMEM;
-	r = fa_text_each_line(text, len, decode_line, o, why);
-	if (r == 0 && (json_object_get(o, "uid") == NULL ||
-	    json_object_get(o, "cap_eff") == NULL))
+	fa_obs_build(&d.b);
+	d.seen = 0;
+	r = d.b.failed ? FA_ERR_NOMEM :
+	    fa_text_each_line(text, len, decode_line, &d, why);
+	if (r == 0 && (!(d.seen & seen_bit("Uid")) ||
+	    !(d.seen & seen_bit("CapEff"))))
 		r = fa_why(why, "no Uid or CapEff line");
 	if (r != 0) {
-		json_decref(o);
+		json_decref(fa_obs_built(&d.b));
 		return r;
 	}
-	*out = o;
+	if ((*out = fa_obs_built(&d.b)) == NULL)
+		return FA_ERR_NOMEM;
 	return 0;
 }
 
 int
 fa_host_sysctl_decode(const char *text, size_t len, json_t **out, char **why)
 {
+	struct fa_obs_build b;
 	char buf[16];
 	uint64_t v;
 
@@ -184,7 +220,9 @@ fa_host_sysctl_decode(const char *text, size_t len, json_t **out, char **why)
 	buf[len] = '\0';
 	if (!decimal(buf) || fa_parse_u64(buf, 0, 0xffffffffu, &v, NULL) != 0)
 		return fa_why(why, "not one integer");
-	if ((*out = json_pack("{s:I}", "value", (json_int_t)v)) == NULL)
+	fa_obs_build(&b);
+	fa_put_int(&b, FA_F(HOST_SYSCTL, value), (long long)v);
+	if ((*out = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return 0;
 }

@@ -178,7 +178,8 @@ fa_acquire_as(const struct fa_acq *a, struct fa_snapshot **snap,
 	/* Nothing of the capture buffered here is written twice. */
 	if (a->ib != NULL && a->ib->capture != NULL &&
 	    fa_ib_pcap_sync(a->ib->capture, &why) != 0) {
-		fa_diag("ib", "%s", why != NULL ? why : "cannot write mads.pcap");
+		fa_diag("ib", "%s", why != NULL ? why :
+		    "cannot write mads.pcap");
 		free(why);
 		return FA_EXIT_NORUN;
 	}

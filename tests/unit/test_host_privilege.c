@@ -529,7 +529,8 @@ writable_why(void **state)
 			fail_msg("%s: '%s' not in '%s'", c->name,
 			    want[i].needle, why);
 		/* No buffer is fine too. */
-		assert_int_equal(fa_host_writable_why(s, &cr, as_path(d), NULL, 0),
+		assert_int_equal(fa_host_writable_why(s, &cr, as_path(d), NULL,
+		    0),
 		    c->want);
 		json_decref(d);
 		fa_snapshot_free(s);
