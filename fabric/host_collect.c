@@ -4,6 +4,7 @@
 
 #include "../core/deadline.h"
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host.h"
 #include "host_ctk.h"
@@ -22,6 +23,7 @@
 static int
 add_cvedb(const struct fa_host_opts *o, struct fa_snapshot *snap)
 {
+	struct fa_obs_build b;
 	json_t *data;
 
 	if (o->cvedb == NULL)
@@ -29,8 +31,11 @@ add_cvedb(const struct fa_host_opts *o, struct fa_snapshot *snap)
 		    FA_KIND_HOST_CVEDB, o->cvedb_path != NULL ? o->cvedb_path :
 		    "catalogue", "load", FA_OBS_NOT_COLLECTED, o->cvedb_why !=
 		    NULL ? o->cvedb_why : "no catalogue", NULL, NULL);
-	if ((data = json_pack("{s:s, s:O}", "path", o->cvedb_path,
-	    "catalogue", o->cvedb)) == NULL)
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_CVEDB, path), o->cvedb_path);
+	fa_put_obj(&b, FA_F(HOST_CVEDB, catalogue),
+	    json_incref((json_t *)o->cvedb));
+	if ((data = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CVEDB,
 	    o->cvedb_path, "load", FA_OBS_COMPLETE, NULL, data, NULL);

@@ -209,7 +209,8 @@ def kinds_declared():
 # core/obs_fields.h (fa_obs_build, fa_put_*); the others still pass a
 # JSON object built by name (a typo there is caught at run time only:
 # core/snapshot.c makes the observation an error "fabaudit bug").
-TYPED_WRITERS = ("fabric/eth_", "fabric/host_mounts.c", "fabric/host_ns.c",
+TYPED_WRITERS = ("fabric/eth_", "fabric/host_collect.c",
+                 "fabric/host_mounts.c", "fabric/host_ns.c",
                  "fabric/host_osrel.c", "fabric/host_proc.c",
                  "fabric/host_unix.c", "fabric/host_versions.c")
 
