@@ -28,6 +28,7 @@
 #include <dpkg/dpkg-db.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_dpkg.h"
 #include "host_pkgname.h"
@@ -490,35 +491,39 @@ origin_of(const char *maintainer)
 }
 
 /* The data of a package's observation. */
-static json_t *
-package_json(const struct fa_dpkg_pkg *p, const char *component)
+static void
+package_data(struct fa_obs_build *b, const struct fa_dpkg_pkg *p,
+    const char *component)
 {
 	const char *m = p->maintainer != NULL ? p->maintainer : "";
 	char up[FA_VERSION_MAX + 1], *maint;
-	json_t *d;
 
-	if ((maint = fa_str_sanitize(m, strlen(m))) == NULL)
-		return NULL;
-	d = json_pack("{s:s, s:s, s:s, s:s, s:s++++, s:s, s:s, s:s, s:s, "
-	    "s:s, s:s}",
-	    "package", p->package, "component", component, "version",
-	    p->version, "source", "/var/lib/dpkg/status", "status", p->want,
-	    " ", p->eflag, " ", p->state, "want", p->want, "eflag", p->eflag,
-	    "state", p->state, "source_package", p->source, "maintainer",
-	    maint, "origin", origin_of(m));
-	free(maint);
-	if (d != NULL && fa_dpkg_upstream(p->version, up, sizeof(up)) == 0 &&
-	    json_object_set_new(d, "upstream", json_string(up)) != 0) {
-		json_decref(d);
-		return NULL;
+	if ((maint = fa_str_sanitize(m, strlen(m))) == NULL) {
+		b->failed = 1;
+		return;
 	}
-	return d;
+	fa_put_str(b, FA_F(HOST_PACKAGE, package), p->package);
+	fa_put_str(b, FA_F(HOST_PACKAGE, component), component);
+	fa_put_str(b, FA_F(HOST_PACKAGE, version), p->version);
+	fa_put_str(b, FA_F(HOST_PACKAGE, source), "/var/lib/dpkg/status");
+	fa_put_jstr(b, FA_F(HOST_PACKAGE, status), json_sprintf("%s %s %s",
+	    p->want, p->eflag, p->state));
+	fa_put_str(b, FA_F(HOST_PACKAGE, want), p->want);
+	fa_put_str(b, FA_F(HOST_PACKAGE, eflag), p->eflag);
+	fa_put_str(b, FA_F(HOST_PACKAGE, state), p->state);
+	fa_put_str(b, FA_F(HOST_PACKAGE, source_package), p->source);
+	fa_put_str(b, FA_F(HOST_PACKAGE, maintainer), maint);
+	fa_put_str(b, FA_F(HOST_PACKAGE, origin), origin_of(m));
+	free(maint);
+	if (fa_dpkg_upstream(p->version, up, sizeof(up)) == 0)
+		fa_put_str(b, FA_F(HOST_PACKAGE, upstream), up);
 }
 
 static int
 record(void *arg, const struct fa_dpkg_pkg *p)
 {
 	struct collect *c = arg;
+	struct fa_obs_build b;
 	char *target, *reason = NULL;
 	const char *comp;
 	json_t *d;
@@ -527,7 +532,9 @@ record(void *arg, const struct fa_dpkg_pkg *p)
 	if ((comp = fa_pkg_component(p->package, FA_PKG_DPKG)) == NULL ||
 	    p->presence == FA_DPKG_ABSENT)
 		return 0;
-	if ((d = package_json(p, comp)) == NULL)
+	fa_obs_build(&b);
+	package_data(&b, p, comp);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	if (p->presence == FA_DPKG_UNCERTAIN &&
 	    (reason = fa_strfmt("%s: Status \"%s %s %s\": %s, so the files on "
@@ -554,30 +561,34 @@ record(void *arg, const struct fa_dpkg_pkg *p)
 	return r;
 }
 
-/* The database's own observation data. */
-static json_t *
-summary(const struct collect *c, const struct fa_dpkg_tally *t)
+/* The database's own observation data, into b. */
+static void
+summary(struct fa_obs_build *b, const struct collect *c,
+    const struct fa_dpkg_tally *t)
 {
-	json_t *d, *list, *e;
+	json_t *list, *e;
 	size_t i;
 
-	if ((list = json_array()) == NULL)
-		return NULL;
+	if ((list = json_array()) == NULL) {
+		b->failed = 1;
+		return;
+	}
 	for (i = 0; i < t->nlisted; i++) {
 		e = json_pack("{s:I, s:s, s:s}", "line",
 		    (json_int_t)t->listed[i].line, "package",
 		    t->listed[i].package, "why", t->listed[i].why);
 		if (e == NULL || json_array_append_new(list, e) != 0) {
 			json_decref(list);
-			return NULL;
+			b->failed = 1;
+			return;
 		}
 	}
-	d = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "source",
-	    "/var/lib/dpkg/status", "packages", (json_int_t)c->found,
-	    "uncertain", (json_int_t)c->uncertain, "stanzas",
-	    (json_int_t)t->stanzas, "skipped", (json_int_t)t->skipped,
-	    "skipped_stanzas", list);
-	return d;
+	fa_put_str(b, FA_F(HOST_PACKAGE, source), "/var/lib/dpkg/status");
+	fa_put_int(b, FA_F(HOST_PACKAGE, packages), (long long)c->found);
+	fa_put_int(b, FA_F(HOST_PACKAGE, uncertain), (long long)c->uncertain);
+	fa_put_int(b, FA_F(HOST_PACKAGE, stanzas), (long long)t->stanzas);
+	fa_put_int(b, FA_F(HOST_PACKAGE, skipped), (long long)t->skipped);
+	fa_put_arr(b, FA_F(HOST_PACKAGE, skipped_stanzas), list);
 }
 
 /* Walk the database text into observations; FA_ERR_INPUT with *why. */
@@ -586,6 +597,7 @@ walk_database(const char *buf, size_t len, struct fa_snapshot *snap,
     char **why)
 {
 	struct collect c = { snap, 0, 0 };
+	struct fa_obs_build b;
 	struct fa_dpkg_tally *t;
 	json_t *d;
 	int r;
@@ -594,7 +606,9 @@ walk_database(const char *buf, size_t len, struct fa_snapshot *snap,
 		return FA_ERR_NOMEM;
 	r = fa_dpkg_each_package(buf, len, record, &c, t, why);
 	if (r == 0) {
-		if ((d = summary(&c, t)) == NULL)
+		fa_obs_build(&b);
+		summary(&b, &c, t);
+		if ((d = fa_obs_built(&b)) == NULL)
 			r = FA_ERR_NOMEM;
 		else
 			r = fa_snapshot_add(snap, FA_FAM_HOST, NULL,
