@@ -27,6 +27,7 @@
 #include <rpm/rpmts.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "../core/version.h"
 #include "host_dpkg.h"
@@ -260,6 +261,7 @@ static int
 record(void *arg, const struct fa_rpm_pkg *p)
 {
 	struct collect *c = arg;
+	struct fa_obs_build b;
 	char src[128], *target, *vendor;
 	const char *vend = p->vendor != NULL ? p->vendor : "", *comp;
 	json_t *d;
@@ -270,19 +272,21 @@ record(void *arg, const struct fa_rpm_pkg *p)
 	fa_rpm_source_name(p->sourcerpm, src, sizeof(src));
 	if ((vendor = fa_str_sanitize(vend, strlen(vend))) == NULL)
 		return FA_ERR_NOMEM;
-	d = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "package",
-	    p->name, "component", comp, "version",
-	    p->evr, "source", c->source, "source_package", src, "vendor",
-	    vendor, "origin", fa_rpm_origin(p->vendor), "manager", "rpm");
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, package), p->name);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, component), comp);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, version), p->evr);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, source), c->source);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, source_package), src);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, vendor), vendor);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, origin), fa_rpm_origin(p->vendor));
+	fa_put_str(&b, FA_F(HOST_PACKAGE, manager), "rpm");
 	free(vendor);
-	if (d == NULL)
-		return FA_ERR_NOMEM;
 	/* The VERSION tag is upstream's number, when it reads as one. */
-	if (fa_version_valid(FA_VER_UPSTREAM, p->version, NULL) == 0 &&
-	    json_object_set_new(d, "upstream", json_string(p->version)) != 0) {
-		json_decref(d);
+	if (fa_version_valid(FA_VER_UPSTREAM, p->version, NULL) == 0)
+		fa_put_str(&b, FA_F(HOST_PACKAGE, upstream), p->version);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
-	}
 	/* Only names from the table above reach a target. */
 	if ((target = fa_strfmt("rpm:%s", p->name)) == NULL) {
 		json_decref(d);
@@ -323,12 +327,12 @@ copy_out(const struct fa_sysroot *root, const char *src, const char *dir,
 	return r;
 }
 
+/* The database's observation, without data (not read). */
 static int
-add_db(struct fa_snapshot *snap, enum fa_obs_state st, const char *why,
-    json_t *d)
+add_db(struct fa_snapshot *snap, enum fa_obs_state st, const char *why)
 {
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PACKAGE,
-	    "rpm", "read the RPM database (librpm)", st, why, d, NULL);
+	    "rpm", "read the RPM database (librpm)", st, why, NULL, NULL);
 }
 
 int
@@ -339,6 +343,7 @@ fa_host_collect_rpm(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	struct collect c = { snap, src, 0 };
 	struct stat st;
 	size_t i, total = 0;
+	struct fa_obs_build b;
 	json_t *d;
 	int r;
 
@@ -351,7 +356,7 @@ fa_host_collect_rpm(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	if (i == sizeof(places) / sizeof(places[0]))
 		return add_db(snap, FA_OBS_NOT_COLLECTED, "no RPM database in "
 		    "/var/lib/rpm or /usr/lib/sysimage/rpm (not an RPM-based "
-		    "system)", NULL);
+		    "system)");
 	snprintf(tmpl, sizeof(tmpl), "%s/fabaudit-rpmdb.XXXXXX",
 	    tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
 	if (mkdtemp(tmpl) == NULL) {
@@ -385,15 +390,20 @@ fa_host_collect_rpm(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		reason = fa_strfmt("%s: %s", src, fa_sysroot_strerror(r));
 		goto fail;
 	}
-	if ((d = json_pack("{s:s, s:s, s:I, s:I}", "source", src, "backend",
-	    places[i].backend, "packages", (json_int_t)total, "found",
-	    (json_int_t)c.found)) == NULL)
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, source), src);
+	fa_put_str(&b, FA_F(HOST_PACKAGE, backend), places[i].backend);
+	fa_put_int(&b, FA_F(HOST_PACKAGE, packages), (long long)total);
+	fa_put_int(&b, FA_F(HOST_PACKAGE, found), (long long)c.found);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
-	return add_db(snap, FA_OBS_COMPLETE, NULL, d);
+	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PACKAGE,
+	    "rpm", "read the RPM database (librpm)", FA_OBS_COMPLETE, NULL, d,
+	    NULL);
 fail:
 	if (reason == NULL)
 		return FA_ERR_NOMEM;
-	r = add_db(snap, FA_OBS_ERROR, reason, NULL);
+	r = add_db(snap, FA_OBS_ERROR, reason);
 	free(reason);
 	return r;
 }
