@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_ctk.h"
 #include "host_obs.h"
@@ -184,6 +185,7 @@ int
 fa_ctk_config_decode(const char *text, size_t len, json_t **out, char **why)
 {
 	struct toml_ctx t = { "", json_object(), json_array() };
+	struct fa_obs_build b;
 	int r;
 
 	*out = NULL;
@@ -193,8 +195,10 @@ fa_ctk_config_decode(const char *text, size_t len, json_t **out, char **why)
 	}
 	if ((r = fa_text_each_line(text, len, toml_line, &t, why)) != 0)
 		goto fail;
-	if ((*out = json_pack("{s:o, s:o}", "values", t.values, "unparsed",
-	    t.unparsed)) == NULL)
+	fa_obs_build(&b);
+	fa_put_obj(&b, FA_F(HOST_CTK_CONFIG, values), t.values);
+	fa_put_arr(&b, FA_F(HOST_CTK_CONFIG, unparsed), t.unparsed);
+	if ((*out = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return 0;
 fail:
@@ -233,6 +237,7 @@ spec_facts(const struct fa_sysroot *root, const char *dir, const char *name)
 static int
 collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
+	struct fa_obs_build b;
 	json_t *dirs = json_array(), *d, *specs;
 	char **names = NULL;
 	size_t n, i, k;
@@ -271,9 +276,10 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		json_decref(dirs);
 		return FA_ERR_NOMEM;
 	}
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(HOST_CDI, dirs), dirs);
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CDI,
-	    "cdi", "list", FA_OBS_COMPLETE, NULL, json_pack("{s:o}", "dirs",
-	    dirs), NULL);
+	    "cdi", "list", FA_OBS_COMPLETE, NULL, fa_obs_built(&b), NULL);
 }
 
 /*
@@ -349,6 +355,7 @@ probe(const struct fa_sysroot *root, const char *path, const char *role)
 static int
 collect_probes(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
+	struct fa_obs_build b;
 	json_t *a = json_array(), *d;
 	size_t i;
 
@@ -358,7 +365,11 @@ collect_probes(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			json_decref(a);
 			return FA_ERR_NOMEM;
 		}
-	if (a == NULL || (d = json_pack("{s:o}", "probes", a)) == NULL)
+	if (a == NULL)
+		return FA_ERR_NOMEM;
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(HOST_CTK_PROBE, probes), a);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CTK_PROBE,
 	    "toolkit", "stat", FA_OBS_COMPLETE, NULL, d, NULL);

@@ -210,7 +210,8 @@ def kinds_declared():
 # JSON object built by name (a typo there is caught at run time only:
 # core/snapshot.c makes the observation an error "fabaudit bug").
 TYPED_WRITERS = ("fabric/eth_", "fabric/host_collect.c",
-                 "fabric/host_dpkg.c", "fabric/host_mounts.c",
+                 "fabric/host_ctk.c", "fabric/host_dpkg.c",
+                 "fabric/host_mounts.c",
                  "fabric/host_ns.c", "fabric/host_osrel.c",
                  "fabric/host_proc.c", "fabric/host_rpm.c",
                  "fabric/host_unix.c", "fabric/host_versions.c")
