@@ -27,8 +27,6 @@ value(const struct fa_obs *o, unsigned short k, unsigned short slot)
 	return json_object_get(o->data, fa_obs_fields[slot].name);
 }
 
-#define NAME(f)	(fa_obs_fields[(f)->slot].name)
-
 const char *
 fa_obs_str(const struct fa_obs *o, const struct fa_fld_STR *f)
 {
@@ -41,7 +39,7 @@ fa_obs_u64(const struct fa_obs *o, const struct fa_fld_STR *f,
 {
 	if (value(o, f->kind, f->slot) == NULL)
 		return FA_ERR_NOTFOUND;
-	return fa_json_get_u64(o->data, NAME(f), out);
+	return fa_json_get_u64(o->data, fa_fld_name(f), out);
 }
 
 int
@@ -50,7 +48,7 @@ fa_obs_int(const struct fa_obs *o, const struct fa_fld_INT *f,
 {
 	if (value(o, f->kind, f->slot) == NULL)
 		return FA_ERR_NOTFOUND;
-	return fa_json_get_int(o->data, NAME(f), min, max, out);
+	return fa_json_get_int(o->data, fa_fld_name(f), min, max, out);
 }
 
 int
@@ -58,13 +56,7 @@ fa_obs_bool(const struct fa_obs *o, const struct fa_fld_BOOL *f, int *out)
 {
 	if (value(o, f->kind, f->slot) == NULL)
 		return FA_ERR_NOTFOUND;
-	return fa_json_get_bool(o->data, NAME(f), out);
-}
-
-int
-fa_obs_true(const struct fa_obs *o, const struct fa_fld_BOOL *f)
-{
-	return json_is_true(value(o, f->kind, f->slot));
+	return fa_json_get_bool(o->data, fa_fld_name(f), out);
 }
 
 #define GETTER(NAME_, T)						\
@@ -75,11 +67,9 @@ NAME_(const struct fa_obs *o, const struct fa_fld_##T *f)		\
 }
 GETTER(fa_obs_jstr, STR)
 GETTER(fa_obs_jint, INT)
-GETTER(fa_obs_jnum, NUM)
 GETTER(fa_obs_jbool, BOOL)
 GETTER(fa_obs_obj, OBJ)
 GETTER(fa_obs_arr, ARR)
-GETTER(fa_obs_any, ANY)
 GETTER(fa_obs_secret, SECRET)
 
 /* ---- building -------------------------------------------------------- */
@@ -143,22 +133,9 @@ fa_put_int(struct fa_obs_build *b, const struct fa_fld_INT *f, long long v)
 }
 
 void
-fa_put_num(struct fa_obs_build *b, const struct fa_fld_NUM *f, double v)
-{
-	put(b, f->kind, f->slot, json_real(v));
-}
-
-void
 fa_put_bool(struct fa_obs_build *b, const struct fa_fld_BOOL *f, int v)
 {
 	put(b, f->kind, f->slot, json_boolean(v));
-}
-
-void
-fa_put_secret(struct fa_obs_build *b, const struct fa_fld_SECRET *f,
-    uint64_t v)
-{
-	put(b, f->kind, f->slot, fa_secret_new(v));
 }
 
 #define PUTTER(NAME_, T)						\
@@ -168,7 +145,6 @@ NAME_(struct fa_obs_build *b, const struct fa_fld_##T *f, json_t *v)	\
 	put(b, f->kind, f->slot, v);					\
 }
 PUTTER(fa_put_jstr, STR)
-PUTTER(fa_put_jint, INT)
 PUTTER(fa_put_obj, OBJ)
 PUTTER(fa_put_arr, ARR)
 PUTTER(fa_put_any, ANY)

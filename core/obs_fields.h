@@ -68,17 +68,13 @@ int fa_obs_int(const struct fa_obs *o, const struct fa_fld_INT *f,
 /* Booleans: as fa_json_get_bool(). */
 int fa_obs_bool(const struct fa_obs *o, const struct fa_fld_BOOL *f,
     int *out);
-/* Whether the boolean field is there and true. */
-int fa_obs_true(const struct fa_obs *o, const struct fa_fld_BOOL *f);
 
 /* The JSON value itself (borrowed from the observation), or NULL. */
 json_t *fa_obs_jstr(const struct fa_obs *o, const struct fa_fld_STR *f);
 json_t *fa_obs_jint(const struct fa_obs *o, const struct fa_fld_INT *f);
-json_t *fa_obs_jnum(const struct fa_obs *o, const struct fa_fld_NUM *f);
 json_t *fa_obs_jbool(const struct fa_obs *o, const struct fa_fld_BOOL *f);
 json_t *fa_obs_obj(const struct fa_obs *o, const struct fa_fld_OBJ *f);
 json_t *fa_obs_arr(const struct fa_obs *o, const struct fa_fld_ARR *f);
-json_t *fa_obs_any(const struct fa_obs *o, const struct fa_fld_ANY *f);
 json_t *fa_obs_secret(const struct fa_obs *o,
     const struct fa_fld_SECRET *f);
 
@@ -107,10 +103,6 @@ void fa_put_jstr(struct fa_obs_build *b, const struct fa_fld_STR *f,
     json_t *v);
 void fa_put_int(struct fa_obs_build *b, const struct fa_fld_INT *f,
     long long v);
-void fa_put_jint(struct fa_obs_build *b, const struct fa_fld_INT *f,
-    json_t *v);
-void fa_put_num(struct fa_obs_build *b, const struct fa_fld_NUM *f,
-    double v);
 void fa_put_bool(struct fa_obs_build *b, const struct fa_fld_BOOL *f,
     int v);
 void fa_put_obj(struct fa_obs_build *b, const struct fa_fld_OBJ *f,
@@ -119,8 +111,6 @@ void fa_put_arr(struct fa_obs_build *b, const struct fa_fld_ARR *f,
     json_t *v);
 void fa_put_any(struct fa_obs_build *b, const struct fa_fld_ANY *f,
     json_t *v);
-void fa_put_secret(struct fa_obs_build *b, const struct fa_fld_SECRET *f,
-    uint64_t v);
 
 /*
  * The whole data object, for code that shows or keeps it whole (as
