@@ -148,3 +148,10 @@ PUTTER(fa_put_jstr, STR)
 PUTTER(fa_put_obj, OBJ)
 PUTTER(fa_put_arr, ARR)
 PUTTER(fa_put_any, ANY)
+PUTTER(fa_put_secret, SECRET)
+
+void
+fa_obs_build_fail(struct fa_obs_build *b)
+{
+	b->failed = 1;
+}

@@ -111,6 +111,12 @@ void fa_put_arr(struct fa_obs_build *b, const struct fa_fld_ARR *f,
     json_t *v);
 void fa_put_any(struct fa_obs_build *b, const struct fa_fld_ANY *f,
     json_t *v);
+/* v: a secret made by fa_secret_new() (snapshot.h). */
+void fa_put_secret(struct fa_obs_build *b, const struct fa_fld_SECRET *f,
+    json_t *v);
+/* Mark the data as failed (a value that could not be made), as a put
+ * that fails does: fa_obs_built() then returns NULL. */
+void fa_obs_build_fail(struct fa_obs_build *b);
 
 /*
  * The whole data object, for code that shows or keeps it whole (as

@@ -499,7 +499,7 @@ package_data(struct fa_obs_build *b, const struct fa_dpkg_pkg *p,
 	char up[FA_VERSION_MAX + 1], *maint;
 
 	if ((maint = fa_str_sanitize(m, strlen(m))) == NULL) {
-		b->failed = 1;
+		fa_obs_build_fail(b);
 		return;
 	}
 	fa_put_str(b, FA_F(HOST_PACKAGE, package), p->package);
@@ -570,7 +570,7 @@ summary(struct fa_obs_build *b, const struct collect *c,
 	size_t i;
 
 	if ((list = json_array()) == NULL) {
-		b->failed = 1;
+		fa_obs_build_fail(b);
 		return;
 	}
 	for (i = 0; i < t->nlisted; i++) {
@@ -579,7 +579,7 @@ summary(struct fa_obs_build *b, const struct collect *c,
 		    t->listed[i].package, "why", t->listed[i].why);
 		if (e == NULL || json_array_append_new(list, e) != 0) {
 			json_decref(list);
-			b->failed = 1;
+			fa_obs_build_fail(b);
 			return;
 		}
 	}
