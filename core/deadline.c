@@ -12,6 +12,7 @@
 #include "deadline.h"
 #include "errors.h"
 #include "util.h"
+#include "obs_fields.h"
 #include "obs_kinds.h"
 
 static struct {
@@ -90,7 +91,9 @@ fa_deadline_was_cut(enum fa_family f)
 int
 fa_deadline_record(struct fa_snapshot *snap)
 {
+	struct fa_obs_build b;
 	char *req, *reason;
+	json_t *d;
 	int f, r = 0;
 
 	for (f = 0; r == 0 && f < FA_FAM_MAX; f++) {
@@ -99,14 +102,17 @@ fa_deadline_record(struct fa_snapshot *snap)
 		req = fa_strfmt("--max-time %u", dl.seconds);
 		reason = fa_strfmt("--max-time %u s reached %s", dl.seconds,
 		    dl.cut[f]);
-		if (req == NULL || reason == NULL)
+		fa_obs_build(&b);
+		fa_put_int(&b, FA_F(SCAN_MAX_TIME, max_time), dl.seconds);
+		if ((d = fa_obs_built(&b)) == NULL || req == NULL ||
+		    reason == NULL) {
+			json_decref(d);
 			r = FA_ERR_NOMEM;
-		else
+		} else
 			r = fa_snapshot_add(snap, (enum fa_family)f, NULL,
 			    FA_KIND_SCAN_MAX_TIME,
 			    fa_family_name((enum fa_family)f),
-			    req, FA_OBS_NOT_COLLECTED, reason, json_pack(
-			    "{s:I}", "max_time", (json_int_t)dl.seconds), NULL);
+			    req, FA_OBS_NOT_COLLECTED, reason, d, NULL);
 		free(req);
 		free(reason);
 	}

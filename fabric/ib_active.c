@@ -44,7 +44,7 @@ struct job {
 	struct fa_ib_feed	*feed;
 	ibnd_node_t		*n;
 	ibnd_port_t		*p;
-	json_t			*d;
+	struct fa_obs_build	 b;	/* the observation's data */
 };
 
 /* The next port to look at: switch port 0, or a CA's port. */
@@ -82,23 +82,18 @@ record(struct fa_ib *ib, struct job *j)
 	int rc = FA_ERR_NOMEM;
 
 	/* The control: the port answers Gets at level 1; did it count? */
-	if (j->get.outcome == FA_MAD_ANSWERED &&
-	    json_object_set_new(j->d, "violations_after", json_integer(
-	    mad_get_field((void *)fa_mad_data(&j->get), 0,
-	    IB_PORT_MKEY_VIOL_F))) != 0)
-		goto out;
+	if (j->get.outcome == FA_MAD_ANSWERED)
+		fa_put_int(&j->b, FA_F(IB_ACTIVE_MKEY, violations_after),
+		    mad_get_field((void *)fa_mad_data(&j->get), 0,
+		    IB_PORT_MKEY_VIOL_F));
 	target = fa_ib_target(j->n->type, j->n->guid, j->p->portnum);
 	req = fa_strfmt("SubnSet(NodeInfo) LID-routed to LID %u with wrong "
 	    "M_Key 0x%016llx, then SubnGet(PortInfo) for M_KeyViolations",
 	    j->p->base_lid, WRONG_MKEY);
-	if (target == NULL || req == NULL)
-		goto out;
-	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_ACTIVE_MKEY, target, req, &j->set,
-	    j->d, NULL, 0);
-	j->d = NULL;
-out:
-	json_decref(j->d);
-	j->d = NULL;
+	if (target != NULL && req != NULL)
+		rc = FA_IB_ADD_REQ_OBS(ib, IB_ACTIVE_MKEY, target, req,
+		    &j->set, &j->b, NULL, 0);
+	json_decref(fa_obs_built(&j->b));
 	free(target);
 	free(req);
 	return rc;
@@ -136,6 +131,7 @@ static int
 not_probed(struct fa_ib *ib, struct job *j, unsigned lease)
 {
 	char *target, *why;
+	json_t *d;
 	int rc = FA_ERR_NOMEM;
 
 	target = fa_ib_target(j->n->type, j->n->guid, j->p->portnum);
@@ -143,15 +139,14 @@ not_probed(struct fa_ib *ib, struct job *j, unsigned lease)
 	    "%u s, and a violation would start the countdown to "
 	    "unprotection", lease) : fa_strdup("not probed: the port is not "
 	    "Active");
-	if (target != NULL && why != NULL) {
+	if ((d = fa_obs_built(&j->b)) != NULL && target != NULL &&
+	    why != NULL) {
 		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
 		    FA_KIND_IB_ACTIVE_MKEY, target, "none",
-		    FA_OBS_NOT_COLLECTED,
-		    why, j->d, NULL);
-		j->d = NULL;
+		    FA_OBS_NOT_COLLECTED, why, d, NULL);
+		d = NULL;
 	}
-	json_decref(j->d);
-	j->d = NULL;
+	json_decref(d);
 	free(target);
 	free(why);
 	return rc;
@@ -177,15 +172,13 @@ take(struct fa_ib_feed *f, void *job)
 	if ((desc = fa_str_sanitize(j->n->nodedesc,
 	    sizeof(j->n->nodedesc))) == NULL)
 		return FA_ERR_NOMEM;
-	j->d = json_pack("{s:i, s:s, s:i, s:i}", "lid", j->p->base_lid,
-	    "node_desc", desc, "violations_before", before, "mkey_lease",
-	    lease);
+	fa_obs_build(&j->b);
+	fa_put_int(&j->b, FA_F(IB_ACTIVE_MKEY, lid), j->p->base_lid);
+	fa_put_str(&j->b, FA_F(IB_ACTIVE_MKEY, node_desc), desc);
+	fa_put_int(&j->b, FA_F(IB_ACTIVE_MKEY, violations_before), before);
+	fa_put_int(&j->b, FA_F(IB_ACTIVE_MKEY, mkey_lease), lease);
+	fa_put_u64(&j->b, FA_F(IB_ACTIVE_MKEY, port_guid), j->p->guid);
 	free(desc);
-	if (j->d == NULL || fa_json_set_u64(j->d, "port_guid", j->p->guid) !=
-	    0) {
-		json_decref(j->d);
-		return FA_ERR_NOMEM;
-	}
 	if (lease != 0 || state != PORT_ACTIVE) {
 		fa_ib_feed_done(f, j, not_probed(f->ib, j, lease));
 		return 1;

@@ -83,6 +83,7 @@ engine_stats(struct fa_ib *ib)
 {
 	struct fa_mad_stats st;
 	const struct fa_ib_tap_stats *t = &ib->disc;
+	struct fa_obs_build b;
 	json_t *d;
 	char *why = NULL;
 	int rc;
@@ -92,26 +93,28 @@ engine_stats(struct fa_ib *ib)
 	 * The top-level counters are the engine's (discovery excluded, as
 	 * before); "discovery" holds what the tap saw of libibnetdisc.
 	 */
-	d = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, "
-	    "s:i, s:i, s:i, s:i, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I, s:i, s:i, s:i, s:i, s:I}}",
-	    "sent", (json_int_t)st.sent, "answered", (json_int_t)st.answered,
-	    "lost_sends", (json_int_t)st.lost_sends,
-	    "unanswered", (json_int_t)st.unanswered,
-	    "recovered", (json_int_t)st.recovered,
-	    "malformed", (json_int_t)st.malformed,
-	    "busy", (json_int_t)st.busy,
-	    "stray", (json_int_t)st.stray, "captured",
-	    (json_int_t)(ib->pcap != NULL ? fa_ib_pcap_count(ib->pcap) : 0),
-	    "max_outstanding", (int)st.window,
-	    "per_destination", (int)st.per_dest,
-	    "max_inflight", (int)st.max_inflight,
-	    "max_inflight_per_destination", (int)st.max_per_dest,
-	    "sa_per_destination", (int)st.sa_per_dest,
-	    "max_inflight_to_sa", (int)st.max_sa,
-	    "destinations", (json_int_t)st.dests,
-	    "audit_ms", (json_int_t)ib->audit_ms,
-	    "discovery", "sent", (json_int_t)t->sent,
+#define PUT(F, V)	fa_put_int(&b, FA_F(IB_ENGINE, F), (long long)(V))
+	fa_obs_build(&b);
+	PUT(sent, st.sent);
+	PUT(answered, st.answered);
+	PUT(lost_sends, st.lost_sends);
+	PUT(unanswered, st.unanswered);
+	PUT(recovered, st.recovered);
+	PUT(malformed, st.malformed);
+	PUT(busy, st.busy);
+	PUT(stray, st.stray);
+	PUT(captured, ib->pcap != NULL ? fa_ib_pcap_count(ib->pcap) : 0);
+	PUT(max_outstanding, st.window);
+	PUT(per_destination, st.per_dest);
+	PUT(max_inflight, st.max_inflight);
+	PUT(max_inflight_per_destination, st.max_per_dest);
+	PUT(sa_per_destination, st.sa_per_dest);
+	PUT(max_inflight_to_sa, st.max_sa);
+	PUT(destinations, st.dests);
+	PUT(audit_ms, ib->audit_ms);
+	fa_put_obj(&b, FA_F(IB_ENGINE, discovery), json_pack("{s:I, s:I, "
+	    "s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:I, s:b}",
+	    "sent", (json_int_t)t->sent,
 	    "answered", (json_int_t)t->answered,
 	    "lost_sends", (json_int_t)t->lost, "held", (json_int_t)t->held,
 	    "malformed", (json_int_t)t->malformed,
@@ -121,26 +124,18 @@ engine_stats(struct fa_ib *ib)
 	    "per_destination", FA_IB_PER_DEST,
 	    "max_inflight", (int)t->max_inflight,
 	    "max_inflight_per_destination", (int)t->max_per_dest,
-	    "ms", (json_int_t)ib->discovery_ms);
-	if (d == NULL)
+	    "ms", (json_int_t)ib->discovery_ms,
+	    "tapped", !ib->disc_untapped));
+	PUT(lost, st.lost);
+	PUT(silent, st.silent);
+	PUT(no_agent, st.no_agent);
+	PUT(send_errors, st.send_errors);
+	PUT(cut, st.cut);
+	PUT(resent, st.resent);
+	PUT(finished, st.finished);
+#undef PUT
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
-	if (json_object_set_new(d, "lost", json_integer((json_int_t)st.lost)) ||
-	    json_object_set_new(d, "silent",
-	    json_integer((json_int_t)st.silent)) ||
-	    json_object_set_new(d, "no_agent",
-	    json_integer((json_int_t)st.no_agent)) ||
-	    json_object_set_new(d, "send_errors",
-	    json_integer((json_int_t)st.send_errors)) ||
-	    json_object_set_new(d, "cut", json_integer((json_int_t)st.cut)) ||
-	    json_object_set_new(d, "resent",
-	    json_integer((json_int_t)st.resent)) ||
-	    json_object_set_new(json_object_get(d, "discovery"), "tapped",
-	    json_boolean(!ib->disc_untapped)) ||
-	    json_object_set_new(d, "finished",
-	    json_integer((json_int_t)st.finished))) {
-		json_decref(d);
-		return FA_ERR_NOMEM;
-	}
 	if (!st.consistent && (why = fa_strfmt("the MAD engine's counters do "
 	    "not add up (lost %lu, recovered %lu, unanswered %lu; finished "
 	    "%lu, answered %lu, silent %lu, send errors %lu, cut %lu)",
@@ -168,7 +163,7 @@ static int
 sa_alive_after(struct fa_ib *ib)
 {
 	struct fa_mad_req r;
-	json_t *d;
+	struct fa_obs_build b;
 	int rc;
 
 	if (ib->sm_lid == 0)
@@ -181,11 +176,10 @@ sa_alive_after(struct fa_ib *ib)
 	if ((rc = fa_mad_call(ib->mad, &r)) != 0 &&
 	    r.outcome == FA_MAD_PENDING)
 		return rc;
-	if ((d = json_object()) == NULL)
-		return FA_ERR_NOMEM;
-	return fa_ib_add_req_obs(ib, FA_KIND_IB_SA_ALIVE, "sa",
+	fa_obs_build(&b);
+	return FA_IB_ADD_REQ_OBS(ib, IB_SA_ALIVE, "sa",
 	    "SubnAdmGet(ClassPortInfo) to the SA once the audit is done",
-	    &r, d, NULL, 0);
+	    &r, &b, NULL, 0);
 }
 
 /*

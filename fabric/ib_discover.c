@@ -293,6 +293,7 @@ fa_ib_discover(struct fa_ib *ib)
 	struct fa_ib_tap_stats first;
 	unsigned long captured, edge;
 	char *req, *unsteady = NULL;
+	struct fa_obs_build b;
 	json_t *d;
 	int r;
 
@@ -389,24 +390,28 @@ fa_ib_discover(struct fa_ib *ib)
 		return FA_ERR_NOMEM;
 	}
 	ibnd_iter_nodes(ib->fabric, node_cb, &w);
-	d = json_pack("{s:o, s:i, s:i, s:I, s:o, s:I}", "nodes", w.nodes,
-	    "max_hops", ib->fabric->maxhops_discovered, "smps_used",
-	    ib->fabric->total_mads_used, "captured", (json_int_t)captured,
-	    "unexplored", w.unexplored, "unexplored_count",
-	    (json_int_t)w.n_unexplored);
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(IB_TOPOLOGY, nodes), w.nodes);
+	fa_put_int(&b, FA_F(IB_TOPOLOGY, max_hops),
+	    ib->fabric->maxhops_discovered);
+	fa_put_int(&b, FA_F(IB_TOPOLOGY, smps_used),
+	    ib->fabric->total_mads_used);
+	fa_put_int(&b, FA_F(IB_TOPOLOGY, captured), (long long)captured);
+	fa_put_arr(&b, FA_F(IB_TOPOLOGY, unexplored), w.unexplored);
+	fa_put_int(&b, FA_F(IB_TOPOLOGY, unexplored_count),
+	    (long long)w.n_unexplored);
 	/*
 	 * Ports with a link whose peer never answered: the topology is
 	 * incomplete, whatever else went well, and the reason names them.
 	 */
-	if (!w.err && d != NULL && w.n_unexplored > 0) {
+	if (!w.err && w.n_unexplored > 0) {
 		char *u;
 
 		/* Only these: each check that needs every port says so
 		 * (checks/ib_topo.h fa_ib_unexplored_gate); the others,
 		 * which read what was seen, are not downgraded. */
-		if (unsteady == NULL && json_object_set_new(d,
-		    "unexplored_only", json_true()) != 0)
-			w.err = 1;
+		if (unsteady == NULL)
+			fa_put_bool(&b, FA_F(IB_TOPOLOGY, unexplored_only), 1);
 		u = fa_strfmt("%s%s%lu port(s) were not observed (a link "
 		    "up to a node discovery did not reach, or a PortInfo "
 		    "that went unanswered), nor what lies behind them: %s%s",
@@ -420,6 +425,7 @@ fa_ib_discover(struct fa_ib *ib)
 			w.err = 1;
 	}
 	free(w.names);
+	d = fa_obs_built(&b);
 	if (w.err || d == NULL) {
 		json_decref(d);
 		free(req);

@@ -42,25 +42,25 @@ job_done(struct fa_mad_req *r, void *arg)
 {
 	struct job *j = arg;
 	char *req = NULL, *target = NULL, *desc = NULL, pk[8];
-	json_t *d = NULL;
+	struct fa_obs_build b;
 	int rc = FA_ERR_NOMEM;
 
 	snprintf(pk, sizeof(pk), "0x%04x", j->pkey);
 	if (fa_ib_port_names(j->n, j->p, &target, &desc) != 0)
 		goto out;
-	d = json_pack("{s:i, s:s, s:i, s:s}", "lid", r->dest.lid,
-	    "node_desc", desc, "pkey_index", r->dest.pkey_idx, "pkey", pk);
 	req = fa_strfmt("PerfMgt Get(ClassPortInfo) LID-routed to LID %d with "
 	    "P_Key %s (index %u)", r->dest.lid, pk, r->dest.pkey_idx);
-	if (d == NULL || req == NULL || fa_json_set_u64(d, "port_guid",
-	    j->n->ports[j->p]->guid) != 0)
+	if (req == NULL)
 		goto out;
-	rc = fa_ib_add_req_obs(j->feed->ib, FA_KIND_IB_GMP_REACH, target, req,
-	    r, d,
+	fa_obs_build(&b);
+	fa_put_int(&b, FA_F(IB_GMP_REACH, lid), r->dest.lid);
+	fa_put_str(&b, FA_F(IB_GMP_REACH, node_desc), desc);
+	fa_put_int(&b, FA_F(IB_GMP_REACH, pkey_index), r->dest.pkey_idx);
+	fa_put_str(&b, FA_F(IB_GMP_REACH, pkey), pk);
+	fa_put_u64(&b, FA_F(IB_GMP_REACH, port_guid), j->n->ports[j->p]->guid);
+	rc = FA_IB_ADD_REQ_OBS(j->feed->ib, IB_GMP_REACH, target, req, r, &b,
 	    NULL, 0);
-	d = NULL;
 out:
-	json_decref(d);
 	free(req);
 	free(target);
 	free(desc);

@@ -104,9 +104,20 @@ job_done(struct fa_mad_req *r, void *arg)
 		goto out;
 	/* CongestionKeyInfo (Annex A10.4.3): the key and its protection. */
 	if (st == FA_OBS_COMPLETE &&
-	    probes[j->probe].mgmt_class == IB_CC_CLASS &&
-	    fa_ib_cc_keyinfo_json(e, fa_mad_data(r)) != 0)
-		goto out;
+	    probes[j->probe].mgmt_class == IB_CC_CLASS) {
+		struct fa_ib_cc_keyinfo k;
+
+		fa_ib_cc_keyinfo_decode(fa_mad_data(r), &k);
+		if (json_object_set_new(e, "cc_key",
+		    fa_secret_new(k.cc_key)) != 0 ||
+		    json_object_set_new(e, "protect",
+		    json_integer(k.protect)) != 0 ||
+		    json_object_set_new(e, "lease",
+		    json_integer(k.lease)) != 0 ||
+		    json_object_set_new(e, "violations",
+		    json_integer(k.violations)) != 0)
+			goto out;
+	}
 	rc = json_array_append_new(ps->nodes[j->probe], e) != 0 ?
 	    FA_ERR_NOMEM : 0;
 	e = NULL;
@@ -136,6 +147,7 @@ static int
 add_class(struct fa_ib *ib, size_t p, json_t *nodes)
 {
 	size_t i, n = json_array_size(nodes);
+	struct fa_obs_build b;
 	json_t **v, *sorted, *d;
 	char *req;
 	int r;
@@ -154,13 +166,14 @@ add_class(struct fa_ib *ib, size_t p, json_t *nodes)
 			break;
 	free(v);
 	json_decref(nodes);
-	d = i < n ? NULL : json_pack("{s:s, s:s, s:o}", "class",
-	    probes[p].name, "attribute", probes[p].attr_name, "nodes", sorted);
-	if (d == NULL) {
-		if (i < n)
-			json_decref(sorted);
+	fa_obs_build(&b);
+	if (i < n)
+		fa_obs_build_fail(&b);
+	fa_put_str(&b, FA_F(IB_KEYPROBES, class), probes[p].name);
+	fa_put_str(&b, FA_F(IB_KEYPROBES, attribute), probes[p].attr_name);
+	fa_put_arr(&b, FA_F(IB_KEYPROBES, nodes), sorted);
+	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
-	}
 	req = fa_strfmt("Get(%s) class 0x%02x with key 0, LID-routed to each "
 	    "node's LID (nodes[].lid), sent once", probes[p].attr_name,
 	    probes[p].mgmt_class);

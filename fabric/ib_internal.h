@@ -9,6 +9,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "../core/obs_fields.h"
+#include "../core/obs_kinds.h"
 #include "../core/snapshot.h"
 #include "ib.h"
 #include "ib_mad.h"
@@ -145,12 +147,18 @@ enum fa_smp_outcome fa_ib_smp_get(struct fa_ib *ib, ib_portid_t *pid,
  * the state (answered: complete; status: rejected; silence: no_response;
  * not sent: error).  `bad` (may be NULL) names a malformed answer, which
  * makes it an error; `cut` an answer that may hold more records than were
- * read (longer than read, or cut by the transport).  `d` is stolen;
- * its mad_status and sends are set here.
+ * read (longer than read, or cut by the transport).  The data is b's
+ * (fa_obs_built() here).  FA_IB_ADD_REQ_OBS() first puts the request's
+ * mad_status and sends as kind KIND's fields, as every such kind has.
  */
 int fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
-    const char *request, const struct fa_mad_req *r, json_t *d,
+    const char *request, const struct fa_mad_req *r, struct fa_obs_build *b,
     const char *bad, int cut);
+#define FA_IB_ADD_REQ_OBS(ib, KIND, target, request, r, b, bad, cut)	\
+	(fa_put_int((b), FA_F(KIND, mad_status), (long long)(r)->status), \
+	fa_put_int((b), FA_F(KIND, sends), (long long)(r)->sends),	\
+	fa_ib_add_req_obs((ib), FA_KIND_##KIND, (target), (request), (r), \
+	(b), (bad), (cut)))
 /* The state a finished request's outcome gives, as fa_ib_add_req_obs(). */
 enum fa_obs_state fa_ib_req_state(const struct fa_mad_req *r);
 

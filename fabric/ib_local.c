@@ -62,6 +62,7 @@ fa_ib_local(struct fa_ib *ib)
 	unsigned status;
 	ibnd_node_t *me;
 	const char *how;
+	struct fa_obs_build b;
 	json_t *d;
 	char *why = NULL, *target = NULL;
 	struct fa_mad_opts mo;
@@ -141,17 +142,20 @@ fa_ib_local(struct fa_ib *ib)
 		free(why);
 		return FA_ERR_NOMEM;
 	}
-	d = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i}",
-	    "ca", ib->ca, "port", ib->portnum, "lid", ib->lid,
-	    "sm_lid", ib->sm_lid, "node_desc", ib->node_desc,
-	    "node_type", node_type_name(ib->node_type),
-	    "partition_cap", ib->partition_cap);
-	if (d == NULL || fa_json_set_u64(d, "port_guid", ib->port_guid) != 0 ||
-	    fa_json_set_u64(d, "subnet_prefix", ib->gid_prefix) != 0 ||
-	    fa_json_set_u64(d, "node_guid", ib->node_guid) != 0 ||
-	    json_object_set_new(d, "node_info_answered",
-	    json_boolean(ib->node_info_ok)) != 0) {
-		json_decref(d);
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(IB_LOCAL, ca), ib->ca);
+	fa_put_int(&b, FA_F(IB_LOCAL, port), ib->portnum);
+	fa_put_int(&b, FA_F(IB_LOCAL, lid), ib->lid);
+	fa_put_int(&b, FA_F(IB_LOCAL, sm_lid), ib->sm_lid);
+	fa_put_str(&b, FA_F(IB_LOCAL, node_desc), ib->node_desc);
+	fa_put_str(&b, FA_F(IB_LOCAL, node_type),
+	    node_type_name(ib->node_type));
+	fa_put_int(&b, FA_F(IB_LOCAL, partition_cap), ib->partition_cap);
+	fa_put_u64(&b, FA_F(IB_LOCAL, port_guid), ib->port_guid);
+	fa_put_u64(&b, FA_F(IB_LOCAL, subnet_prefix), ib->gid_prefix);
+	fa_put_u64(&b, FA_F(IB_LOCAL, node_guid), ib->node_guid);
+	fa_put_bool(&b, FA_F(IB_LOCAL, node_info_answered), ib->node_info_ok);
+	if ((d = fa_obs_built(&b)) == NULL) {
 		free(target);
 		free(why);
 		return FA_ERR_NOMEM;

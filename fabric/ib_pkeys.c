@@ -26,7 +26,8 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	enum fa_smp_outcome oc = FA_SMP_ANSWERED;
 	enum fa_obs_state st;
 	unsigned status = 0, nblocks, b, got = 0;
-	json_t *d = NULL, *pk;
+	struct fa_obs_build ob;
+	json_t *d = NULL, *pk = NULL;
 	char *target = NULL, *req = NULL, *reason = NULL;
 	int r = FA_ERR_NOMEM;
 
@@ -38,12 +39,7 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	target = fa_ib_target(ib->node_type, ib->node_guid, ib->portnum);
 	req = fa_strfmt("SubnGet(P_KeyTable) blocks 0-%u by directed route "
 	    "to self, M_Key 0", nblocks > 0 ? nblocks - 1 : 0);
-	pk = json_array();
-	d = json_pack("{s:s, s:i, s:s, s:i, s:i, s:o}", "role", "local",
-	    "lid", ib->lid, "node_desc", ib->node_desc, "partition_cap",
-	    ib->partition_cap, "blocks_total", nblocks, "pkeys", pk);
-	if (target == NULL || req == NULL || d == NULL ||
-	    fa_json_set_u64(d, "port_guid", ib->port_guid) != 0)
+	if (target == NULL || req == NULL || (pk = json_array()) == NULL)
 		goto out;
 	memset(&self, 0, sizeof(self));
 	for (b = 0; b < nblocks; b++) {
@@ -58,7 +54,17 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 		    PKEYS_PER_BLOCK) != 0)
 			goto out;
 	}
-	if (json_object_set_new(d, "blocks_read", json_integer(got)) != 0)
+	fa_obs_build(&ob);
+	fa_put_str(&ob, FA_F(IB_PKEYS, role), "local");
+	fa_put_int(&ob, FA_F(IB_PKEYS, lid), ib->lid);
+	fa_put_str(&ob, FA_F(IB_PKEYS, node_desc), ib->node_desc);
+	fa_put_int(&ob, FA_F(IB_PKEYS, partition_cap), ib->partition_cap);
+	fa_put_int(&ob, FA_F(IB_PKEYS, blocks_total), nblocks);
+	fa_put_arr(&ob, FA_F(IB_PKEYS, pkeys), pk);
+	fa_put_u64(&ob, FA_F(IB_PKEYS, port_guid), ib->port_guid);
+	fa_put_int(&ob, FA_F(IB_PKEYS, blocks_read), got);
+	pk = NULL;
+	if ((d = fa_obs_built(&ob)) == NULL)
 		goto out;
 	if (nblocks == 0) {
 		st = FA_OBS_ERROR;
@@ -72,11 +78,11 @@ fa_ib_pkeys_local(struct fa_ib *ib)
 	if (st != FA_OBS_COMPLETE && reason == NULL)
 		goto out;
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_PKEYS, target,
-	    req,
-	    st, reason, d, NULL);
+	    req, st, reason, d, NULL);
 	d = NULL;
 out:
 	json_decref(d);
+	json_decref(pk);
 	free(target);
 	free(req);
 	free(reason);

@@ -46,6 +46,7 @@ record(struct fa_ib *ib, struct port_job *j)
 	enum fa_obs_state st;
 	unsigned b, got = 0, status = 0;
 	enum fa_mad_outcome last = FA_MAD_ANSWERED;
+	struct fa_obs_build ob;
 	json_t *d = NULL, *pk;
 	char *target, *desc, *req, *reason = NULL;
 	int r = FA_ERR_NOMEM;
@@ -68,11 +69,18 @@ record(struct fa_ib *ib, struct port_job *j)
 		    PKEYS_PER_BLOCK, NULL, 0) != 0)
 			goto out;
 	}
-	d = json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:O}", "role", "remote",
-	    "lid", j->port->base_lid, "node_desc", desc, "partition_cap",
-	    (int)mad_get_field(j->node->info, 0, IB_NODE_PARTITION_CAP_F),
-	    "blocks_total", j->nblocks, "blocks_read", got, "pkeys", pk);
-	if (d == NULL || fa_json_set_u64(d, "port_guid", j->port->guid) != 0)
+	fa_obs_build(&ob);
+	fa_put_str(&ob, FA_F(IB_PKEYS, role), "remote");
+	fa_put_int(&ob, FA_F(IB_PKEYS, lid), j->port->base_lid);
+	fa_put_str(&ob, FA_F(IB_PKEYS, node_desc), desc);
+	fa_put_int(&ob, FA_F(IB_PKEYS, partition_cap),
+	    (int)mad_get_field(j->node->info, 0, IB_NODE_PARTITION_CAP_F));
+	fa_put_int(&ob, FA_F(IB_PKEYS, blocks_total), j->nblocks);
+	fa_put_int(&ob, FA_F(IB_PKEYS, blocks_read), got);
+	fa_put_arr(&ob, FA_F(IB_PKEYS, pkeys), pk);
+	pk = NULL;
+	fa_put_u64(&ob, FA_F(IB_PKEYS, port_guid), j->port->guid);
+	if ((d = fa_obs_built(&ob)) == NULL)
 		goto out;
 	if (got == j->nblocks && j->needed > j->nblocks) {
 		st = FA_OBS_INCOMPLETE;
@@ -100,8 +108,7 @@ record(struct fa_ib *ib, struct port_job *j)
 			goto out;
 	}
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_PKEYS, target,
-	    req,
-	    st, reason, d, NULL);
+	    req, st, reason, d, NULL);
 	d = NULL;
 out:
 	json_decref(d);

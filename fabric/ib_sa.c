@@ -108,6 +108,7 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 {
 	const char *bad = NULL;
 	unsigned recsz, n;
+	struct fa_obs_build b;
 	json_t *d, *pk = NULL;
 	char *req;
 	int rc, cut;
@@ -117,62 +118,53 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 		*answered = r->outcome == FA_MAD_ANSWERED && n > 0;
 	req = fa_strfmt("SubnAdmGet(PKeyTableRecord) LID %u to the SA at LID "
 	    "%u, SM_Key %s", lid, ib->sm_lid, key_name);
-	d = json_pack("{s:s, s:b, s:i}", "sm_key_sent", key_name,
-	    "trusted_query", r->key != 0, "records", n);
-	if (req == NULL || d == NULL)
-		goto nomem;
+	if (req == NULL)
+		return FA_ERR_NOMEM;
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(IB_SA_PKEY_RECORD, sm_key_sent), key_name);
+	fa_put_bool(&b, FA_F(IB_SA_PKEY_RECORD, trusted_query), r->key != 0);
+	fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, records), n);
 	if (target != NULL) {
-		if ((pk = json_array()) == NULL ||
-		    json_object_set_new(d, "role", json_string("remote")) != 0 ||
-		    json_object_set_new(d, "node_desc", json_string(desc)) != 0 ||
-		    fa_json_set_u64(d, "port_guid", guid) != 0 ||
-		    json_object_set_new(d, "blocks_total", json_integer(1)) != 0 ||
-		    json_object_set_new(d, "blocks_read",
-		    json_integer(r->outcome == FA_MAD_ANSWERED && n > 0)) != 0)
-			goto nomem;
-		if (r->outcome == FA_MAD_ANSWERED && n > 0 &&
+		fa_put_str(&b, FA_F(IB_SA_PKEY_RECORD, role), "remote");
+		fa_put_str(&b, FA_F(IB_SA_PKEY_RECORD, node_desc), desc);
+		fa_put_u64(&b, FA_F(IB_SA_PKEY_RECORD, port_guid), guid);
+		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, blocks_total), 1);
+		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, blocks_read),
+		    r->outcome == FA_MAD_ANSWERED && n > 0);
+		if ((pk = json_array()) != NULL &&
+		    r->outcome == FA_MAD_ANSWERED && n > 0 &&
 		    fa_ib_sa_pkey_record(fa_mad_data(r), r->resp_len >
 		    IB_SA_DATA_OFFS ? r->resp_len - IB_SA_DATA_OFFS : 0, recsz,
 		    lid, pk, &bad) != 0)
-			goto nomem;
-		if (json_object_set_new(d, "pkeys", pk) != 0) {
-			pk = NULL;
-			goto nomem;
-		}
-		pk = NULL;
+			fa_obs_build_fail(&b);
+		fa_put_arr(&b, FA_F(IB_SA_PKEY_RECORD, pkeys), pk);
 	}
+	if (r->once)
+		fa_put_bool(&b, FA_F(IB_SA_PKEY_RECORD, single_shot), 1);
 	if (target == NULL && r->once && r->outcome == FA_MAD_NO_RESPONSE) {
 		/*
 		 * The SM_Key 1 probe, sent once: silence is one of its
 		 * expected answers (OpenSM drops a request whose non-zero
 		 * SM_Key is not its sa_key), recorded as what it is.
 		 */
-		if (json_object_set_new(d, "mad_status",
-		    json_integer(r->status)) != 0 ||
-		    json_object_set_new(d, "sends", json_integer(r->sends)) != 0 ||
-		    json_object_set_new(d, "single_shot", json_true()) != 0)
-			goto nomem;
-		rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
-		    FA_KIND_IB_SA_PKEY_RECORD, "sa/trusted-default-key", req,
-		    FA_OBS_NO_RESPONSE, "no answer to its single send (never "
-		    "retried), as expected of a key the SA refuses: OpenSM "
-		    "drops a request whose non-zero SM_Key is not its sa_key",
-		    d, NULL);
+		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, mad_status), r->status);
+		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, sends), r->sends);
+		rc = FA_ERR_NOMEM;
+		if ((d = fa_obs_built(&b)) != NULL)
+			rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+			    FA_KIND_IB_SA_PKEY_RECORD, "sa/trusted-default-key",
+			    req, FA_OBS_NO_RESPONSE, "no answer to its single "
+			    "send (never retried), as expected of a key the SA "
+			    "refuses: OpenSM drops a request whose non-zero "
+			    "SM_Key is not its sa_key", d, NULL);
 		free(req);
 		return rc;
 	}
-	if (r->once && json_object_set_new(d, "single_shot", json_true()) != 0)
-		goto nomem;
-	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_PKEY_RECORD, target != NULL ?
+	rc = FA_IB_ADD_REQ_OBS(ib, IB_SA_PKEY_RECORD, target != NULL ?
 	    target : r->key != 0 ? "sa/trusted-default-key" : "sa/untrusted",
-	    req, r, d, bad, cut);
+	    req, r, &b, bad, cut);
 	free(req);
 	return rc;
-nomem:
-	json_decref(pk);
-	json_decref(d);
-	free(req);
-	return FA_ERR_NOMEM;
 }
 
 static int
@@ -181,7 +173,8 @@ sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 	struct fa_sa_table t = { 0 };
 	const uint8_t *msg = r->resp;
 	const char *bad = NULL;
-	json_t *d, *arr;
+	struct fa_obs_build b;
+	json_t *arr;
 	char *req;
 	int rc;
 
@@ -200,14 +193,14 @@ sminfo_records(struct fa_ib *ib, const struct fa_mad_req *r)
 	}
 	req = fa_strfmt("SubnAdmGetTable(SMInfoRecord) to the SA at LID %u, "
 	    "SM_Key 0", ib->sm_lid);
-	d = json_pack("{s:o}", "sms", arr);
-	if (req == NULL || d == NULL) {
-		free(req);
-		json_decref(d);
+	if (req == NULL) {
+		json_decref(arr);
 		return FA_ERR_NOMEM;
 	}
-	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_SMINFO, "sa", req, r, d,
-	    bad, r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete);
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(IB_SA_SMINFO, sms), arr);
+	rc = FA_IB_ADD_REQ_OBS(ib, IB_SA_SMINFO, "sa", req, r, &b, bad,
+	    r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete);
 	free(req);
 	return rc;
 }
@@ -262,27 +255,29 @@ pr_port_obs(struct fa_ib *ib, ibnd_node_t *n, int p, const char *req,
 {
 	ibnd_port_t *pt = n->ports[p];
 	char *target = NULL, *desc = NULL, hex[8];
-	json_t *d = NULL, *pk;
+	struct fa_obs_build b;
+	json_t *pk;
 	unsigned i;
-	int rc = FA_ERR_NOMEM;
+	int rc;
 
 	if (fa_ib_port_names(n, p, &target, &desc) != 0)
 		return FA_ERR_NOMEM;
-	pk = json_array();
-	d = json_pack("{s:i, s:s, s:i, s:o}", "lid", pt->base_lid,
-	    "node_desc", desc, "records", (int)ne, "pkeys", pk);
-	if (d == NULL || fa_json_set_u64(d, "port_guid", pt->guid) != 0)
-		goto out;
-	for (i = 0; i < ne; i++) {
-		snprintf(hex, sizeof(hex), "0x%04x", e[i].pkey);
-		if (json_array_append_new(pk, json_string(hex)) != 0)
-			goto out;
-	}
-	rc = fa_ib_add_req_obs(ib, FA_KIND_IB_PATH_RECORD, target, req, r, d,
-	    bad, cut);
-	d = NULL;
-out:
-	json_decref(d);
+	fa_obs_build(&b);
+	fa_put_int(&b, FA_F(IB_PATH_RECORD, lid), pt->base_lid);
+	fa_put_str(&b, FA_F(IB_PATH_RECORD, node_desc), desc);
+	fa_put_int(&b, FA_F(IB_PATH_RECORD, records), (int)ne);
+	fa_put_u64(&b, FA_F(IB_PATH_RECORD, port_guid), pt->guid);
+	if ((pk = json_array()) != NULL)
+		for (i = 0; i < ne; i++) {
+			snprintf(hex, sizeof(hex), "0x%04x", e[i].pkey);
+			if (json_array_append_new(pk, json_string(hex)) != 0) {
+				fa_obs_build_fail(&b);
+				break;
+			}
+		}
+	fa_put_arr(&b, FA_F(IB_PATH_RECORD, pkeys), pk);
+	rc = FA_IB_ADD_REQ_OBS(ib, IB_PATH_RECORD, target, req, r, &b, bad,
+	    cut);
 	free(target);
 	free(desc);
 	return rc;
@@ -495,6 +490,7 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 	struct fa_ib_pr_entry *e = NULL;
 	const uint8_t *msg = r->resp;
 	const char *bad = NULL;
+	struct fa_obs_build ob;
 	char *req;
 	json_t *d;
 	long ne = 0;
@@ -512,33 +508,30 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 	}
 	req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u to the SA at LID "
 	    "%u, SM_Key 0", ib->lid, ib->sm_lid);
-	d = json_pack("{s:i, s:i, s:b, s:b, s:s?}", "bytes", (int)r->resp_len,
-	    "records", use ? (int)ne : 0, "complete", use, "per_port", !use,
-	    "why_per_port", use ? NULL : t.why != NULL ? t.why : bad != NULL ?
-	    "the table answer was malformed" : "the table was not answered");
-	if (req == NULL || d == NULL) {
-		free(req);
-		json_decref(d);
+	if (req == NULL) {
 		free(e);
 		return FA_ERR_NOMEM;
 	}
+	fa_obs_build(&ob);
+	fa_put_int(&ob, FA_F(IB_SA_PATH_TABLE, bytes), (int)r->resp_len);
+	fa_put_int(&ob, FA_F(IB_SA_PATH_TABLE, records), use ? (int)ne : 0);
+	fa_put_bool(&ob, FA_F(IB_SA_PATH_TABLE, complete), use);
+	fa_put_bool(&ob, FA_F(IB_SA_PATH_TABLE, per_port), !use);
+	fa_put_str(&ob, FA_F(IB_SA_PATH_TABLE, why_per_port), use ? NULL :
+	    t.why != NULL ? t.why : bad != NULL ?
+	    "the table answer was malformed" : "the table was not answered");
 	if (r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete) {
 		/* Not fa_ib_add_req_obs(): its reason for a cut is not ours. */
-		if (json_object_set_new(d, "mad_status", json_integer(
-		    r->status)) != 0 || json_object_set_new(d, "sends",
-		    json_integer(r->sends)) != 0) {
-			json_decref(d);
-			rc = FA_ERR_NOMEM;
-		} else
+		fa_put_int(&ob, FA_F(IB_SA_PATH_TABLE, mad_status), r->status);
+		fa_put_int(&ob, FA_F(IB_SA_PATH_TABLE, sends), r->sends);
+		rc = FA_ERR_NOMEM;
+		if ((d = fa_obs_built(&ob)) != NULL)
 			rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
 			    FA_KIND_IB_SA_PATH_TABLE, "sa", req,
-			    FA_OBS_INCOMPLETE,
-			    t.why, d, NULL);
-		d = NULL;
+			    FA_OBS_INCOMPLETE, t.why, d, NULL);
 	} else
-		rc = fa_ib_add_req_obs(ib, FA_KIND_IB_SA_PATH_TABLE, "sa", req,
-		    r,
-		    d, bad, 0);
+		rc = FA_IB_ADD_REQ_OBS(ib, IB_SA_PATH_TABLE, "sa", req, r,
+		    &ob, bad, 0);
 	free(req);
 	if (rc == 0)
 		rc = use ? pr_from_table(ib, r, e, (size_t)ne) :

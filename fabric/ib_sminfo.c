@@ -110,8 +110,10 @@ record(struct fa_ib *ib, struct sm_job *j)
 	const uint8_t *data = fa_mad_data(&j->r);
 	enum fa_obs_state st;
 	unsigned status = j->r.status & 0x7fff;
-	json_t *d;
-	char *target, *req, *reason = NULL;
+	struct fa_obs_build b;
+	struct fa_ib_sminfo smi;
+	json_t *d = NULL, *key;
+	char *target, *req, *reason = NULL, *desc = NULL;
 	int r = FA_ERR_NOMEM;
 
 	if (p != NULL)
@@ -121,38 +123,44 @@ record(struct fa_ib *ib, struct sm_job *j)
 		target = fa_strfmt("lid-%u", c->lid);
 	req = fa_strfmt("SubnGet(SMInfo) LID-routed to LID %u, M_Key 0",
 	    c->lid);
-	d = json_pack("{s:i, s:o}", "lid", c->lid, "found_by", found_by(c));
-	if (target == NULL || req == NULL || d == NULL)
-		goto out;
+	fa_obs_build(&b);
+	fa_put_int(&b, FA_F(IB_SMINFO, lid), c->lid);
+	fa_put_arr(&b, FA_F(IB_SMINFO, found_by), found_by(c));
 	if (p != NULL) {
-		char *desc = fa_str_sanitize(p->node->nodedesc,
-		    sizeof(p->node->nodedesc));
-
 		/*
 		 * The node too: a policy may name an SM by its node GUID,
 		 * and on a managed switch the SM's port is port 0, whose
 		 * GUID is not the switch's node GUID on every vendor.
 		 */
-		if (desc == NULL || json_object_set_new(d, "node_desc",
-		    json_string(desc)) != 0 ||
-		    fa_json_set_u64(d, "port_guid", p->guid) != 0 ||
-		    fa_json_set_u64(d, "node_guid", p->node->guid) != 0 ||
-		    json_object_set_new(d, "node_type", json_string(
+		desc = fa_str_sanitize(p->node->nodedesc,
+		    sizeof(p->node->nodedesc));
+		if (desc == NULL)
+			fa_obs_build_fail(&b);
+		fa_put_str(&b, FA_F(IB_SMINFO, node_desc), desc);
+		fa_put_u64(&b, FA_F(IB_SMINFO, port_guid), p->guid);
+		fa_put_u64(&b, FA_F(IB_SMINFO, node_guid), p->node->guid);
+		fa_put_str(&b, FA_F(IB_SMINFO, node_type),
 		    p->node->type == IB_NODE_SWITCH ? "Switch" :
-		    p->node->type == IB_NODE_ROUTER ? "Router" : "CA")) != 0 ||
-		    json_object_set_new(d, "port_num",
-		    json_integer(p->portnum)) != 0) {
-			free(desc);
-			goto out;
-		}
-		free(desc);
+		    p->node->type == IB_NODE_ROUTER ? "Router" : "CA");
+		fa_put_int(&b, FA_F(IB_SMINFO, port_num), p->portnum);
 	}
-	if (json_object_set_new(d, "mad_status", json_integer(status)) != 0)
-		goto out;
+	fa_put_int(&b, FA_F(IB_SMINFO, mad_status), status);
 	if (j->r.outcome == FA_MAD_ANSWERED) {
 		st = FA_OBS_COMPLETE;
-		if (fa_ib_sminfo_json(d, data) != 0)
-			goto out;
+		fa_ib_sminfo_decode(data, &smi);
+		/* OpenSM's default SM_Key is 1; 0 is no key at all. */
+		if ((key = fa_secret_new(smi.sm_key)) != NULL &&
+		    json_object_set_new(key, "well_known", json_boolean(
+		    smi.sm_key == 0 || smi.sm_key == 1)) != 0) {
+			json_decref(key);
+			key = NULL;
+		}
+		fa_put_secret(&b, FA_F(IB_SMINFO, sm_key), key);
+		fa_put_u64(&b, FA_F(IB_SMINFO, guid), smi.guid);
+		fa_put_int(&b, FA_F(IB_SMINFO, priority), smi.priority);
+		fa_put_int(&b, FA_F(IB_SMINFO, state), smi.state);
+		fa_put_int(&b, FA_F(IB_SMINFO, act_count), smi.act_count);
+		explicit_bzero(&smi, sizeof(smi));
 	} else {
 		enum fa_smp_outcome oc = j->r.outcome == FA_MAD_STATUS ?
 		    FA_SMP_STATUS : j->r.outcome == FA_MAD_NO_RESPONSE ?
@@ -163,14 +171,18 @@ record(struct fa_ib *ib, struct sm_job *j)
 		if ((reason = fa_ib_smp_reason(oc, status)) == NULL)
 			goto out;
 	}
+	if (target == NULL || req == NULL ||
+	    (d = fa_obs_built(&b)) == NULL)
+		goto out;
 	r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, FA_KIND_IB_SMINFO,
-	    target,
-	    req, st, reason, d, NULL);
+	    target, req, st, reason, d, NULL);
 	d = NULL;
 out:
 	/* The answer held the SM_Key. */
 	explicit_bzero(j->r.resp, sizeof(j->r.resp));
+	json_decref(fa_obs_built(&b));
 	json_decref(d);
+	free(desc);
 	free(target);
 	free(req);
 	free(reason);

@@ -126,18 +126,14 @@ fa_ib_req_state(const struct fa_mad_req *r)
 
 int
 fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
-    const char *request, const struct fa_mad_req *r, json_t *d,
+    const char *request, const struct fa_mad_req *r, struct fa_obs_build *b,
     const char *bad, int cut)
 {
 	enum fa_obs_state st;
 	char *reason = NULL;
+	json_t *d;
 	int rc;
 
-	if (json_object_set_new(d, "mad_status", json_integer(r->status)) != 0 ||
-	    json_object_set_new(d, "sends", json_integer(r->sends)) != 0) {
-		json_decref(d);
-		return FA_ERR_NOMEM;
-	}
 	switch ((st = fa_ib_req_state(r))) {
 	case FA_OBS_COMPLETE:
 		if (bad != NULL) {
@@ -166,8 +162,10 @@ fa_ib_add_req_obs(struct fa_ib *ib, const char *kind, const char *target,
 		reason = fa_strdup("the request could not be sent");
 		break;
 	}
-	if (st != FA_OBS_COMPLETE && reason == NULL) {
+	d = fa_obs_built(b);
+	if (d == NULL || (st != FA_OBS_COMPLETE && reason == NULL)) {
 		json_decref(d);
+		free(reason);
 		return FA_ERR_NOMEM;
 	}
 	rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL, kind, target, request,

@@ -88,51 +88,31 @@ fa_ib_pkeys_json(json_t *arr, const uint8_t *blk, unsigned n,
 
 /* SMInfo, IBA vol. 1 14.2.5.13: GUID bytes 0-7, SM_Key 8-15, ActCount
  * 16-19, Priority the high nibble of byte 20, SMState its low nibble. */
-int
-fa_ib_sminfo_json(json_t *d, const uint8_t *smi)
+void
+fa_ib_sminfo_decode(const uint8_t *smi, struct fa_ib_sminfo *s)
 {
 	void *p = (void *)smi;
-	uint64_t key;
-	json_t *secret;
-	int r = FA_ERR_NOMEM;
 
-	key = mad_get_field64(p, 0, IB_SMINFO_KEY_F);
-	/* set_new steals secret even when it fails. */
-	if ((secret = fa_secret_new(key)) == NULL ||
-	    json_object_set_new(d, "sm_key", secret) != 0 ||
-	    json_object_set_new(secret, "well_known",
-	    json_boolean(key == 0 || key == 1)) != 0 ||
-	    fa_json_set_u64(d, "guid", mad_get_field64(p, 0,
-	    IB_SMINFO_GUID_F)) != 0 ||
-	    json_object_set_new(d, "priority", json_integer(
-	    mad_get_field(p, 0, IB_SMINFO_PRIO_F))) != 0 ||
-	    json_object_set_new(d, "state", json_integer(
-	    mad_get_field(p, 0, IB_SMINFO_STATE_F))) != 0 ||
-	    json_object_set_new(d, "act_count", json_integer(
-	    mad_get_field(p, 0, IB_SMINFO_ACT_F))) != 0)
-		goto out;
-	r = 0;
-out:
-	key = 0;
-	return r;
+	s->guid = mad_get_field64(p, 0, IB_SMINFO_GUID_F);
+	s->sm_key = mad_get_field64(p, 0, IB_SMINFO_KEY_F);
+	s->act_count = mad_get_field(p, 0, IB_SMINFO_ACT_F);
+	s->priority = mad_get_field(p, 0, IB_SMINFO_PRIO_F);
+	s->state = mad_get_field(p, 0, IB_SMINFO_STATE_F);
 }
 
 /* CongestionKeyInfo, IBA vol. 1 Annex A10.4.3: CC_Key bytes 0-7,
  * CC_KeyProtectBit the top bit of byte 8, CC_KeyLeasePeriod 10-11,
  * CC_KeyViolations 12-13. */
-int
-fa_ib_cc_keyinfo_json(json_t *o, const uint8_t *data)
+void
+fa_ib_cc_keyinfo_decode(const uint8_t *data, struct fa_ib_cc_keyinfo *k)
 {
 	void *p = (void *)data;
 
-	if (json_object_set_new(o, "cc_key", fa_secret_new(mad_get_field64(p,
-	    0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_F))) != 0 ||
-	    json_object_set_new(o, "protect", json_integer(mad_get_field(p, 0,
-	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F))) != 0 ||
-	    json_object_set_new(o, "lease", json_integer(mad_get_field(p, 0,
-	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_LEASE_PERIOD_F))) != 0 ||
-	    json_object_set_new(o, "violations", json_integer(mad_get_field(p,
-	    0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F))) != 0)
-		return FA_ERR_NOMEM;
-	return 0;
+	k->cc_key = mad_get_field64(p, 0, IB_CC_CONGESTION_KEY_INFO_CC_KEY_F);
+	k->protect = mad_get_field(p, 0,
+	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_PROTECT_BIT_F);
+	k->lease = mad_get_field(p, 0,
+	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_LEASE_PERIOD_F);
+	k->violations = mad_get_field(p, 0,
+	    IB_CC_CONGESTION_KEY_INFO_CC_KEY_VIOLATIONS_F);
 }

@@ -42,19 +42,28 @@ int fa_ib_portinfo_json(json_t *o, const uint8_t *info, int switch_ext);
 int fa_ib_pkeys_json(json_t *arr, const uint8_t *blk, unsigned n,
     uint16_t *keep, unsigned nkeep);
 
-/*
- * Add to `d` the facts of the SMInfo attribute at `smi` (24 bytes, IBA
- * vol. 1 14.2.5.13): sm_key (a secret, with "well_known" when 0 or 1,
- * OpenSM's default), guid, priority, state, act_count.  0, or
- * FA_ERR_NOMEM.
- */
-int fa_ib_sminfo_json(json_t *d, const uint8_t *smi);
+/* What an SMInfo attribute holds (24 bytes, IBA vol. 1 14.2.5.13). */
+struct fa_ib_sminfo {
+	uint64_t	guid;
+	uint64_t	sm_key;		/* a secret: zero it after use */
+	uint32_t	act_count;
+	unsigned	priority;	/* 0-15 */
+	unsigned	state;		/* SMState, 0-3 */
+};
 
-/*
- * Add to `o` the facts of the CongestionKeyInfo attribute at `data`
- * (IBA vol. 1 Annex A10.4.3): cc_key (a secret), protect, lease,
- * violations.  0, or FA_ERR_NOMEM.
- */
-int fa_ib_cc_keyinfo_json(json_t *o, const uint8_t *data);
+/* Decode the SMInfo attribute at `smi`. */
+void fa_ib_sminfo_decode(const uint8_t *smi, struct fa_ib_sminfo *s);
+
+/* What a CongestionKeyInfo attribute holds (IBA vol. 1 Annex A10.4.3). */
+struct fa_ib_cc_keyinfo {
+	uint64_t	cc_key;		/* a secret */
+	unsigned	protect;	/* CC_KeyProtectBit */
+	unsigned	lease;		/* CC_KeyLeasePeriod, seconds */
+	unsigned	violations;	/* CC_KeyViolations */
+};
+
+/* Decode the CongestionKeyInfo attribute at `data`. */
+void fa_ib_cc_keyinfo_decode(const uint8_t *data,
+    struct fa_ib_cc_keyinfo *k);
 
 #endif

@@ -52,12 +52,14 @@ fz_json_ok(json_t *j)
 
 /*
  * Record r's outcome with the facts `d` (stolen) as the scanner does
- * (fa_ib_add_req_obs), then serialise the snapshot.
+ * (fa_ib_add_req_obs, without the mad_status and sends its callers put),
+ * then serialise the snapshot.
  */
 static inline void
 fz_record(const struct fa_mad_req *r, json_t *d, const char *bad, int cut)
 {
 	struct fa_snapshot *snap;
+	struct fa_obs_build b;
 	struct fa_ib ib;
 
 	if ((snap = fa_snapshot_new()) == NULL) {
@@ -66,8 +68,12 @@ fz_record(const struct fa_mad_req *r, json_t *d, const char *bad, int cut)
 	}
 	memset(&ib, 0, sizeof(ib));
 	ib.snap = snap;
+	/* The facts of no declared kind: a builder made by hand. */
+	b.data = d;
+	b.kind = -1;
+	b.failed = 0;
 	if (d != NULL && fa_ib_add_req_obs(&ib, "ib.fuzz", "fuzz", "fuzz", r,
-	    d, bad, cut) == 0) {
+	    &b, bad, cut) == 0) {
 		if (snap->nobs != 1)
 			abort();
 		fz_json_ok(fa_snapshot_to_json(snap, 0));

@@ -3,7 +3,7 @@
  * Fuzz target: the GMP answers of the IB scan's probes, through the
  * engine's answer handling (fa_mad_set_resp, fa_mad_data in ib_mad.c):
  * Congestion Control Get(CongestionKeyInfo), decoded by
- * fa_ib_cc_keyinfo_json (ib_gmpkeys.c); the Mellanox vendor class 0x0A
+ * fa_ib_cc_keyinfo_decode (ib_gmpkeys.c); the Mellanox vendor class 0x0A
  * Get(GeneralInfo) and SHARP AM 0x0B Get(ClassPortInfo) key probes
  * (ib_gmpkeys.c) and the PerfMgt Get(ClassPortInfo) of --active
  * (ib_gmp_reach.c), whose answers count by their status only; and the
@@ -23,6 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fa_mad_req r;
 	const uint8_t *d;
 	int cls;
+	struct fa_ib_cc_keyinfo k;
 	json_t *o;
 
 	if (size < 1 + 24)
@@ -37,10 +38,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if ((o = json_pack("{s:i}", "class", cls)) == NULL)
 		return 0;
-	if (r.outcome == FA_MAD_ANSWERED && cls == IB_CC_CLASS &&
-	    fa_ib_cc_keyinfo_json(o, d) != 0) {
-		json_decref(o);
-		return 0;
+	if (r.outcome == FA_MAD_ANSWERED && cls == IB_CC_CLASS) {
+		fa_ib_cc_keyinfo_decode(d, &k);
+		/* A 1-bit field and two 16-bit ones (Annex A10.4.3). */
+		if (k.protect > 1 || k.lease > 0xffff || k.violations > 0xffff)
+			abort();
+		if (json_object_set_new(o, "lease",
+		    json_integer(k.lease)) != 0) {
+			json_decref(o);
+			return 0;
+		}
 	}
 	fz_record(&r, o, NULL, 0);
 	return 0;

@@ -19,6 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fa_mad_req r;
 	struct fa_ib_nodeinfo ni;
+	struct fa_ib_sminfo smi;
 	uint16_t keep[FA_IB_PKEYS_PER_BLOCK];
 	const uint8_t *smp;
 	unsigned sel;
@@ -80,7 +81,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	default:
-		(void)fa_ib_sminfo_json(d, smp);
+		fa_ib_sminfo_decode(smp, &smi);
+		if (smi.priority > 15 || smi.state > 15 ||
+		    json_object_set_new(d, "priority",
+		    json_integer(smi.priority)) != 0)
+			abort();
 		break;
 	}
 	fz_record(&r, d, NULL, 0);

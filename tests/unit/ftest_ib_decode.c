@@ -53,20 +53,43 @@ static void
 test_sminfo_key(void **state)
 {
 	uint8_t smi[64];
-	json_t *d = json_object();
+	struct fa_ib_sminfo s;
 
 	(void)state;
 	memset(smi, 0, sizeof(smi));
 	smi[7] = 0x42;		/* GUID 0x42 */
 	smi[15] = 1;		/* SM_Key 1: OpenSM's default */
+	smi[19] = 7;		/* ActCount 7 */
 	smi[20] = 0xf3;		/* priority 15, state 3 (master) */
-	assert_int_equal(fa_ib_sminfo_json(d, smi), 0);
-	assert_int_equal(json_integer_value(json_object_get(d, "priority")),
-	    15);
-	assert_int_equal(json_integer_value(json_object_get(d, "state")), 3);
-	assert_true(json_is_true(json_object_get(json_object_get(d, "sm_key"),
-	    "well_known")));
-	json_decref(d);
+	fa_ib_sminfo_decode(smi, &s);
+	assert_int_equal(s.guid, 0x42);
+	assert_int_equal(s.sm_key, 1);
+	assert_int_equal(s.act_count, 7);
+	assert_int_equal(s.priority, 15);
+	assert_int_equal(s.state, 3);
+}
+
+/* CongestionKeyInfo (IBA vol. 1 Annex A10.4.3): CC_Key bytes 0-7, the
+ * protect bit the top bit of byte 8, lease 10-11, violations 12-13. */
+static void
+test_cc_keyinfo(void **state)
+{
+	uint8_t d[64];
+	struct fa_ib_cc_keyinfo k;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	d[0] = 0x11;
+	d[7] = 0x88;
+	d[8] = 0x80;
+	d[10] = 0x01;
+	d[11] = 0x2c;		/* 300 s */
+	d[13] = 9;
+	fa_ib_cc_keyinfo_decode(d, &k);
+	assert_true(k.cc_key == 0x1100000000000088ULL);
+	assert_int_equal(k.protect, 1);
+	assert_int_equal(k.lease, 300);
+	assert_int_equal(k.violations, 9);
 }
 
 /* An SA answer header with records of `recsz` bytes. */
@@ -197,6 +220,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pkey_block),
 		cmocka_unit_test(test_sminfo_key),
+		cmocka_unit_test(test_cc_keyinfo),
 		cmocka_unit_test(test_pkey_record),
 		cmocka_unit_test(test_path_table),
 		cmocka_unit_test(test_path_port),
