@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_ident.h"
 #include "host_obs.h"
@@ -44,22 +45,42 @@ first_line(const struct fa_sysroot *root, const char *path, char **out)
 	return *out == NULL ? FA_ERR_NOMEM : 0;
 }
 
-/* Set obj[key] to the first line of path, or unread[key] to the reason. */
+/*
+ * The first line of path into *s, or (*s NULL) unread[key] set to the
+ * reason it was not read.
+ */
 static int
-put_line(const struct fa_sysroot *root, const char *path, json_t *obj,
-    const char *key, json_t *unread)
+line_or_unread(const struct fa_sysroot *root, const char *path,
+    const char *key, json_t *unread, char **s)
+{
+	int r = first_line(root, path, s);
+
+	if (r == 0 || r == FA_ERR_NOMEM)
+		return r;
+	return json_object_set_new(unread, key, json_sprintf("%s: %s", path,
+	    fa_sysroot_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+}
+
+/* A small file and the field its first line is put as. */
+struct line_file {
+	const char		*path;
+	const struct fa_fld_STR	*field;
+};
+
+/* Put the first line of path as f, or unread[f's name] the reason. */
+static int
+put_line(const struct fa_sysroot *root, const char *path,
+    struct fa_obs_build *b, const struct fa_fld_STR *f, json_t *unread)
 {
 	char *s;
-	int r = first_line(root, path, &s);
+	int r = line_or_unread(root, path, fa_fld_name(f), unread, &s);
 
-	if (r == FA_ERR_NOMEM)
-		return r;
-	if (r != 0)
-		return json_object_set_new(unread, key, json_sprintf("%s: %s",
-		    path, fa_sysroot_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
-	r = json_object_set_new(obj, key, json_string(s));
-	free(s);
-	return r != 0 ? FA_ERR_NOMEM : 0;
+	if (r == 0 && s != NULL) {
+		fa_put_str(b, f, s);
+		free(s);
+		r = b->failed ? FA_ERR_NOMEM : 0;
+	}
+	return r;
 }
 
 int
@@ -84,10 +105,10 @@ fa_cpuinfo_hypervisor(const char *text, size_t len)
 	return found;
 }
 
-/* The lines of a small text file, sanitised, as a JSON array. */
+/* Put the lines of a small text file, sanitised, as f (an array). */
 static int
-put_lines(const struct fa_sysroot *root, const char *path, json_t *obj,
-    const char *key, json_t *unread)
+put_lines(const struct fa_sysroot *root, const char *path,
+    struct fa_obs_build *b, const struct fa_fld_ARR *f, json_t *unread)
 {
 	char *buf = NULL, *p, *nl, *s;
 	json_t *a;
@@ -98,8 +119,9 @@ put_lines(const struct fa_sysroot *root, const char *path, json_t *obj,
 	if (r == FA_ERR_NOMEM)
 		return r;
 	if (r != 0)
-		return json_object_set_new(unread, key, json_sprintf("%s: %s",
-		    path, fa_sysroot_strerror(r))) != 0 ? FA_ERR_NOMEM : 0;
+		return json_object_set_new(unread, fa_fld_name(f),
+		    json_sprintf("%s: %s", path, fa_sysroot_strerror(r))) != 0 ?
+		    FA_ERR_NOMEM : 0;
 	if ((a = json_array()) == NULL) {
 		free(buf);
 		return FA_ERR_NOMEM;
@@ -116,22 +138,26 @@ put_lines(const struct fa_sysroot *root, const char *path, json_t *obj,
 		free(s);
 	}
 	free(buf);
-	if (r != 0 || json_object_set_new(obj, key, a) != 0)
-		return FA_ERR_NOMEM;
-	return 0;
+	fa_put_arr(b, f, a);	/* stolen, also when r is not 0 */
+	return r != 0 || b->failed ? FA_ERR_NOMEM : 0;
 }
 
-/* Attach "unread" to data and record it (both consumed); r: so far. */
+/*
+ * Put unread as f, b's field of the reasons, and record the data built
+ * (both consumed); r: the outcome so far.
+ */
 static int
 record(struct fa_snapshot *snap, const char *kind, const char *target,
-    json_t *data, json_t *unread, int r)
+    struct fa_obs_build *b, const struct fa_fld_OBJ *f, json_t *unread,
+    int r)
 {
-	if (r == 0 && json_object_set(data, "unread", unread) != 0)
-		r = FA_ERR_NOMEM;
-	json_decref(unread);
-	if (r != 0) {
+	json_t *data;
+
+	fa_put_obj(b, f, unread);
+	data = fa_obs_built(b);
+	if (r != 0 || data == NULL) {
 		json_decref(data);
-		return r;
+		return r != 0 ? r : FA_ERR_NOMEM;
 	}
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, kind, target, "read",
 	    FA_OBS_COMPLETE, NULL, data, NULL);
@@ -183,7 +209,8 @@ classify_nic(const struct fa_sysroot *root, const char *name,
  * other NICs to "net_ifaces_physical".
  */
 static int
-physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
+physical_ifaces(const struct fa_sysroot *root, struct fa_obs_build *b,
+    json_t *unread)
 {
 	char **names = NULL, path[320], *link;
 	json_t *phys, *vfs, *virtio;
@@ -195,16 +222,11 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 		return r;
 	if (r != 0)
 		return 0;	/* "net_ifaces" records why already */
-	if ((phys = json_array()) == NULL ||
-	    json_object_set_new(data, "net_ifaces_physical", phys) != 0 ||
-	    (vfs = json_array()) == NULL ||
-	    json_object_set_new(data, "net_ifaces_vf", vfs) != 0 ||
-	    (virtio = json_array()) == NULL ||
-	    json_object_set_new(data, "net_ifaces_virtio", virtio) != 0) {
-		fa_sysroot_names_free(names);
-		return FA_ERR_NOMEM;
-	}
-	for (i = 0, r = 0; r == 0 && i < n; i++) {
+	phys = json_array();
+	vfs = json_array();
+	virtio = json_array();
+	r = phys == NULL || vfs == NULL || virtio == NULL ? FA_ERR_NOMEM : 0;
+	for (i = 0; r == 0 && i < n; i++) {
 		int rr;
 
 		snprintf(path, sizeof(path), "/sys/class/net/%s", names[i]);
@@ -224,7 +246,11 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
 		}
 	}
 	fa_sysroot_names_free(names);
-	return r;
+	/* Stolen, also when r is not 0 (out of memory, as any r here). */
+	fa_put_arr(b, FA_F(HOST_TENANCY, net_ifaces_physical), phys);
+	fa_put_arr(b, FA_F(HOST_TENANCY, net_ifaces_vf), vfs);
+	fa_put_arr(b, FA_F(HOST_TENANCY, net_ifaces_virtio), virtio);
+	return r != 0 || b->failed ? FA_ERR_NOMEM : 0;
 }
 
 /*
@@ -234,7 +260,8 @@ physical_ifaces(const struct fa_sysroot *root, json_t *data, json_t *unread)
  * Kubernetes pod).  No other variable is recorded: they may hold secrets.
  */
 static int
-environ_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
+environ_tells(const struct fa_sysroot *root, struct fa_obs_build *b,
+    json_t *unread)
 {
 	char *buf = NULL, *p, *end, *s;
 	size_t len, n;
@@ -250,20 +277,19 @@ environ_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
 	for (p = buf, end = buf + len, r = 0; r == 0 && p < end; p += n + 1) {
 		n = strnlen(p, (size_t)(end - p));
 		if (n > 10 && strncmp(p, "container=", 10) == 0) {
-			if ((s = fa_str_sanitize(p + 10, n - 10)) == NULL ||
-			    json_object_set_new(data, "environ_container",
-			    json_string(s)) != 0)
+			if ((s = fa_str_sanitize(p + 10, n - 10)) == NULL)
 				r = FA_ERR_NOMEM;
+			else
+				fa_put_str(b, FA_F(HOST_TENANCY,
+				    environ_container), s);
 			free(s);
 		} else if (n > 24 && strncmp(p, "KUBERNETES_SERVICE_HOST=",
 		    24) == 0)
 			k8s = 1;
 	}
 	free(buf);
-	if (r == 0 && json_object_set_new(data, "environ_kubernetes",
-	    json_boolean(k8s)) != 0)
-		r = FA_ERR_NOMEM;
-	return r;
+	fa_put_bool(b, FA_F(HOST_TENANCY, environ_kubernetes), k8s);
+	return r != 0 || b->failed ? FA_ERR_NOMEM : 0;
 }
 
 /*
@@ -274,24 +300,29 @@ environ_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
  * environment.
  */
 static int
-more_tells(const struct fa_sysroot *root, json_t *data, json_t *unread)
+more_tells(const struct fa_sysroot *root, struct fa_obs_build *b,
+    json_t *unread)
 {
-	static const char *const files[][2] = {
-		{ "/proc/1/comm", "pid1_comm" },
-		{ "/run/systemd/container", "container_manager" },
-		{ "/run/host/container-manager", "host_container_manager" },
-		{ "/proc/device-tree/hypervisor/compatible", "dt_hypervisor" },
+	static const struct line_file files[] = {
+		{ "/proc/1/comm", FA_F(HOST_TENANCY, pid1_comm) },
+		{ "/run/systemd/container",
+		    FA_F(HOST_TENANCY, container_manager) },
+		{ "/run/host/container-manager",
+		    FA_F(HOST_TENANCY, host_container_manager) },
+		{ "/proc/device-tree/hypervisor/compatible",
+		    FA_F(HOST_TENANCY, dt_hypervisor) },
 	};
 	size_t i;
 	int r;
 
-	r = put_lines(root, "/proc/self/cgroup", data, "cgroup_self", unread);
+	r = put_lines(root, "/proc/self/cgroup", b,
+	    FA_F(HOST_TENANCY, cgroup_self), unread);
 	for (i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
-		r = put_line(root, files[i][0], data, files[i][1], unread);
+		r = put_line(root, files[i].path, b, files[i].field, unread);
 	if (r == 0)
-		r = physical_ifaces(root, data, unread);
+		r = physical_ifaces(root, b, unread);
 	if (r == 0)
-		r = environ_tells(root, data, unread);
+		r = environ_tells(root, b, unread);
 	return r;
 }
 
@@ -300,25 +331,32 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
 	static const char *const dmi[] = { "sys_vendor", "product_name",
 	    "board_vendor", "bios_vendor", NULL };
-	json_t *data = json_object(), *unread = json_object(),
-	    *d = json_object(), *ifs;
-	char *buf = NULL, **names = NULL, path[64];
+	struct fa_obs_build b;
+	json_t *unread = json_object(), *d = json_object(), *ifs;
+	char *buf = NULL, **names = NULL, path[64], *s;
 	size_t len, n, i;
 	int r = 0, hv;
 
-	if (data == NULL || unread == NULL || d == NULL)
+	fa_obs_build(&b);
+	if (b.failed || unread == NULL || d == NULL)
 		r = FA_ERR_NOMEM;
 	if (r == 0)
-		r = put_lines(root, "/proc/1/cgroup", data, "cgroup_1", unread);
+		r = put_lines(root, "/proc/1/cgroup", &b,
+		    FA_F(HOST_TENANCY, cgroup_1), unread);
 	for (i = 0; r == 0 && dmi[i] != NULL; i++) {
 		snprintf(path, sizeof(path), "/sys/class/dmi/id/%s", dmi[i]);
-		r = put_line(root, path, d, dmi[i], unread);
+		if ((r = line_or_unread(root, path, dmi[i], unread, &s)) == 0 &&
+		    s != NULL && json_object_set_new(d, dmi[i],
+		    json_string(s)) != 0)
+			r = FA_ERR_NOMEM;
+		free(s);
 	}
-	if (r == 0 && json_object_set(data, "dmi", d) != 0)
+	fa_put_obj(&b, FA_F(HOST_TENANCY, dmi), d);	/* stolen */
+	if (r == 0 && b.failed)
 		r = FA_ERR_NOMEM;
 	if (r == 0)
-		r = put_line(root, "/sys/hypervisor/type", data,
-		    "hypervisor_type", unread);
+		r = put_line(root, "/sys/hypervisor/type", &b,
+		    FA_F(HOST_TENANCY, hypervisor_type), unread);
 	if (r == 0) {
 		int rr = fa_sysroot_read(root, "/proc/cpuinfo", 4u << 20, &buf,
 		    &len);
@@ -330,9 +368,10 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			    json_sprintf("/proc/cpuinfo: %s", rr != 0 ?
 			    fa_sysroot_strerror(rr) : "no flags line")) ?
 			    FA_ERR_NOMEM : 0;
-		else if (json_object_set_new(data, "cpu_hypervisor",
-		    json_boolean(hv)) != 0)
-			r = FA_ERR_NOMEM;
+		else {
+			fa_put_bool(&b, FA_F(HOST_TENANCY, cpu_hypervisor), hv);
+			r = b.failed ? FA_ERR_NOMEM : 0;
+		}
 		free(buf);
 	}
 	if (r == 0) {
@@ -345,46 +384,51 @@ collect_tenancy(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			r = json_object_set_new(unread, "net_ifaces",
 			    json_sprintf("/sys/class/net: %s",
 			    fa_sysroot_strerror(rr))) ? FA_ERR_NOMEM : 0;
-		else if ((ifs = json_array()) == NULL ||
-		    json_object_set_new(data, "net_ifaces", ifs) != 0)
-			r = FA_ERR_NOMEM;
-		else
+		else {
+			if ((ifs = json_array()) == NULL)
+				r = FA_ERR_NOMEM;
 			for (i = 0; r == 0 && i < n; i++) {
-				char *s = fa_str_sanitize(names[i],
-				    strlen(names[i]));
-
+				s = fa_str_sanitize(names[i], strlen(names[i]));
 				if (s == NULL || json_array_append_new(ifs,
 				    json_string(s)) != 0)
 					r = FA_ERR_NOMEM;
 				free(s);
 			}
+			fa_put_arr(&b, FA_F(HOST_TENANCY, net_ifaces), ifs);
+			if (r == 0 && b.failed)
+				r = FA_ERR_NOMEM;
+		}
 		fa_sysroot_names_free(names);
 	}
-	json_decref(d);
 	if (r == 0)
-		r = more_tells(root, data, unread);
-	return record(snap, FA_KIND_HOST_TENANCY, "/", data, unread, r);
+		r = more_tells(root, &b, unread);
+	return record(snap, FA_KIND_HOST_TENANCY, "/", &b,
+	    FA_F(HOST_TENANCY, unread), unread, r);
 }
 
 static int
 collect_lsm(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
-	static const char *const files[][2] = {
-		{ "/proc/self/attr/current", "current" },
-		{ "/proc/self/attr/apparmor/current", "apparmor_current" },
+	static const struct line_file files[] = {
+		{ "/proc/self/attr/current", FA_F(HOST_LSM, current) },
+		{ "/proc/self/attr/apparmor/current",
+		    FA_F(HOST_LSM, apparmor_current) },
 		{ "/sys/module/apparmor/parameters/enabled",
-		    "apparmor_enabled" },
-		{ "/sys/fs/selinux/enforce", "selinux_enforce" },
-		{ "/sys/kernel/security/lsm", "lsm_list" },
+		    FA_F(HOST_LSM, apparmor_enabled) },
+		{ "/sys/fs/selinux/enforce", FA_F(HOST_LSM, selinux_enforce) },
+		{ "/sys/kernel/security/lsm", FA_F(HOST_LSM, lsm_list) },
 	};
-	json_t *data = json_object(), *unread = json_object();
+	struct fa_obs_build b;
+	json_t *unread = json_object();
 	size_t i;
-	int r = data == NULL || unread == NULL ? FA_ERR_NOMEM : 0;
+	int r;
 
+	fa_obs_build(&b);
+	r = b.failed || unread == NULL ? FA_ERR_NOMEM : 0;
 	for (i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
-		r = put_line(root, files[i][0], data, files[i][1], unread);
-	return record(snap, FA_KIND_HOST_LSM, "/proc/self/attr", data, unread,
-	    r);
+		r = put_line(root, files[i].path, &b, files[i].field, unread);
+	return record(snap, FA_KIND_HOST_LSM, "/proc/self/attr", &b,
+	    FA_F(HOST_LSM, unread), unread, r);
 }
 
 struct map_ctx {
@@ -416,6 +460,7 @@ int
 fa_uid_map_decode(const char *text, size_t len, json_t **out, char **why)
 {
 	struct map_ctx m = { json_array() };
+	struct fa_obs_build b;
 	int r;
 
 	*out = NULL;
@@ -429,7 +474,9 @@ fa_uid_map_decode(const char *text, size_t len, json_t **out, char **why)
 		json_decref(m.map);
 		return fa_why(why, "no mapping");
 	}
-	if ((*out = json_pack("{s:o}", "map", m.map)) == NULL)
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(HOST_USERNS, map), m.map);
+	if ((*out = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return 0;
 }
