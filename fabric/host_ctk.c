@@ -384,7 +384,7 @@ fa_host_collect_ctk(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	for (i = 0; config_paths[i] != NULL; i++)
 		if ((r = fa_host_read_decode(root, snap,
 		    FA_KIND_HOST_CTK_CONFIG, config_paths[i], FA_CTK_CONFIG_MAX,
-		    fa_ctk_config_decode, NULL)) != 0)
+		    fa_ctk_config_decode)) != 0)
 			return r;
 	if ((r = collect_cdi(root, snap)) != 0)
 		return r;

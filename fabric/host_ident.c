@@ -490,5 +490,5 @@ fa_host_collect_ident(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	    (r = collect_lsm(root, snap)) != 0)
 		return r;
 	return fa_host_read_decode(root, snap, FA_KIND_HOST_USERNS,
-	    "/proc/self/uid_map", FA_HOST_SMALL_MAX, fa_uid_map_decode, NULL);
+	    "/proc/self/uid_map", FA_HOST_SMALL_MAX, fa_uid_map_decode);
 }

@@ -373,6 +373,5 @@ int
 fa_host_collect_mounts(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
 	return fa_host_read_decode(root, snap, FA_KIND_HOST_MOUNTS,
-	    "/proc/self/mountinfo", FA_MOUNTINFO_MAX, fa_mountinfo_decode,
-	    NULL);
+	    "/proc/self/mountinfo", FA_MOUNTINFO_MAX, fa_mountinfo_decode);
 }

@@ -8,8 +8,7 @@
 
 int
 fa_host_read_decode(const struct fa_sysroot *root, struct fa_snapshot *snap,
-    const char *kind, const char *path, size_t max, fa_host_decoder decode,
-    const char *wrap)
+    const char *kind, const char *path, size_t max, fa_host_decoder decode)
 {
 	enum fa_obs_state st = FA_OBS_COMPLETE;
 	char *buf = NULL, *why = NULL, *reason = NULL;
@@ -35,9 +34,6 @@ fa_host_read_decode(const struct fa_sysroot *root, struct fa_snapshot *snap,
 		free(why);
 		if (reason == NULL)
 			return FA_ERR_NOMEM;
-	} else if (wrap != NULL &&
-	    (data = json_pack("{s:o}", wrap, data)) == NULL) {
-		return FA_ERR_NOMEM;	/* "o" stole the decoded value */
 	}
 	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, kind, path, "read", st,
 	    reason, data, NULL);

@@ -236,11 +236,9 @@ fa_host_collect_proc(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	int r;
 
 	r = fa_host_read_decode(root, snap, FA_KIND_HOST_STATUS,
-	    "/proc/self/status", FA_HOST_STATUS_MAX, fa_host_status_decode,
-	    NULL);
+	    "/proc/self/status", FA_HOST_STATUS_MAX, fa_host_status_decode);
 	for (i = 0; r == 0 && i < sizeof(sysctls) / sizeof(sysctls[0]); i++)
 		r = fa_host_read_decode(root, snap, FA_KIND_HOST_SYSCTL,
-		    sysctls[i], FA_HOST_SYSCTL_MAX, fa_host_sysctl_decode,
-		    NULL);
+		    sysctls[i], FA_HOST_SYSCTL_MAX, fa_host_sysctl_decode);
 	return r;
 }

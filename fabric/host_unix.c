@@ -218,7 +218,7 @@ fa_host_collect_unix(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	int r;
 
 	if ((r = fa_host_read_decode(root, snap, FA_KIND_HOST_UNIX,
-	    "/proc/net/unix", FA_NET_UNIX_MAX, fa_net_unix_decode, NULL)) != 0)
+	    "/proc/net/unix", FA_NET_UNIX_MAX, fa_net_unix_decode)) != 0)
 		return r;
 	o = fa_snapshot_find(snap, FA_KIND_HOST_UNIX, "/proc/net/unix");
 	if (o == NULL || o->state != FA_OBS_COMPLETE)

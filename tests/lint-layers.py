@@ -212,7 +212,8 @@ def kinds_declared():
 TYPED_WRITERS = ("fabric/eth_", "fabric/ib_", "fabric/host_collect.c",
                  "fabric/host_ctk.c", "fabric/host_dpkg.c",
                  "fabric/host_ident.c", "fabric/host_mounts.c",
-                 "fabric/host_ns.c", "fabric/host_osrel.c",
+                 "fabric/host_ns.c", "fabric/host_obs.c",
+                 "fabric/host_osrel.c",
                  "fabric/host_proc.c", "fabric/host_rpm.c",
                  "fabric/host_unix.c", "fabric/host_versions.c")
 
@@ -253,16 +254,31 @@ def call_args(text, start):
 
 def typed_writers():
     """In the files of TYPED_WRITERS, every observation's data is NULL, a
-    call of fa_obs_built() or a variable set from one, and a decoder's
-    output (*out, core/host_obs.h) is built so too."""
+    call of fa_obs_built() or a variable set from one, or the output of
+    the fa_host_decoder it was given (fabric/host_obs.c); and a decoder's
+    output (*out, fabric/host_obs.h) is built so too: every decoder that
+    fa_host_read_decode() is given is a typed writer's."""
     bad = []
-    for f in sorted(glob.glob("fabric/*.c")):
+    texts = {f: open(f, encoding="utf-8").read()
+             for f in sorted(glob.glob("fabric/*.c"))}
+    for f, text in texts.items():
+        for m in re.finditer(r"\bfa_host_read_decode\(", text):
+            args = call_args(text, m.end() - 1)
+            if len(args) != 6 or args[0].startswith("const "):
+                continue    # the definition
+            home = [g for g, t in texts.items()
+                    if re.search(r"^%s\(" % re.escape(args[5]), t, re.M)]
+            if not home or not home[0].startswith(TYPED_WRITERS):
+                bad.append("%s:%d (decoder %s of %s)" % (
+                    f, text.count("\n", 0, m.start()) + 1, args[5],
+                    home[0] if home else "no fabric/ file"))
+    for f, text in texts.items():
         if not f.startswith(TYPED_WRITERS):
             continue
-        text = open(f, encoding="utf-8").read()
         # Comments out, their newlines kept for the line numbers.
         text = re.sub(r"/\*.*?\*/", lambda c: "\n" * c.group().count("\n"),
                       text, flags=re.S)
+        decoders = re.findall(r"\bfa_host_decoder\s+(\w+)", text)
         for m in re.finditer(r"\*out\s*=\s*json_\w+\(", text):
             bad.append("%s:%d (a decoder's *out)" % (
                 f, text.count("\n", 0, m.start()) + 1))
@@ -276,6 +292,12 @@ def typed_writers():
             body = body[body.rfind("\n{\n"):]
             if re.search(r"\b%s\s*=\s*fa_obs_built\(" % re.escape(data),
                          body):
+                continue
+            # Set by the decoder, and by nothing else but NULL.
+            if any(re.search(r"\b%s\([^;]*&%s\b" % (d, re.escape(data)),
+                             body) for d in decoders) and \
+                    not re.search(r"\b%s\s*=(?!=)(?!\s*NULL\b)" %
+                                  re.escape(data), body):
                 continue
             bad.append("%s:%d (%s)" % (f, line, data))
     result(not bad, "the typed writers (%s) build each observation with "
