@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_mounts.h"
 #include "host_paths.h"
@@ -261,12 +262,24 @@ fa_host_socket_ident(const char *name, const char **api)
 	return FA_SOCK_UNKNOWN;
 }
 
-/* The data of a host.path observation for path, or a reason. */
+/* Where the mount search found a socket; a NULL member is left out. */
+struct found_at {
+	const char	*mount;		/* the mount point, at or under */
+	const char	*mount_root;	/* a bind mount's root */
+	const char	*fstype;	/* and its file system type */
+};
+
+/*
+ * Put what a stat of path says into host.path data; a stat that fails
+ * otherwise than "not found" makes it not_collected, with *reason.  0 or
+ * FA_ERR_NOMEM.
+ */
 static int
-probe_data(const struct fa_sysroot *root, const char *path, const char *role,
-    json_t **data, enum fa_obs_state *st, char **reason)
+probe_stat(const struct fa_sysroot *root, const char *path,
+    struct fa_obs_build *b, enum fa_obs_state *st, char **reason)
 {
 	struct stat sb;
+	char m[8], ino[48];
 	int r;
 
 	*st = FA_OBS_COMPLETE;
@@ -275,73 +288,83 @@ probe_data(const struct fa_sysroot *root, const char *path, const char *role,
 	if (r == FA_ERR_NOMEM)
 		return r;
 	if (r == 0) {
-		char m[8], ino[48];
-
 		snprintf(m, sizeof(m), "0%03o", (unsigned)(sb.st_mode & 07777));
 		snprintf(ino, sizeof(ino), "%ju:%ju", (uintmax_t)sb.st_dev,
 		    (uintmax_t)sb.st_ino);
-		*data = json_pack("{s:s, s:s, s:b, s:s, s:s, s:I, s:I, s:I, "
-		    "s:s}", "path", path, "role", role, "exists", 1, "type",
-		    fa_host_file_type(sb.st_mode), "mode", m,
-		    "uid", (json_int_t)sb.st_uid, "gid", (json_int_t)sb.st_gid,
-		    "size", (json_int_t)sb.st_size, "inode", ino);
+		fa_put_bool(b, FA_F(HOST_PATH, exists), 1);
+		fa_put_str(b, FA_F(HOST_PATH, type),
+		    fa_host_file_type(sb.st_mode));
+		fa_put_str(b, FA_F(HOST_PATH, mode), m);
+		fa_put_int(b, FA_F(HOST_PATH, uid), (long long)sb.st_uid);
+		fa_put_int(b, FA_F(HOST_PATH, gid), (long long)sb.st_gid);
+		fa_put_int(b, FA_F(HOST_PATH, size), (long long)sb.st_size);
+		fa_put_str(b, FA_F(HOST_PATH, inode), ino);
 	} else if (r == FA_ERR_NOTFOUND) {
-		*data = json_pack("{s:s, s:s, s:b}", "path", path, "role", role,
-		    "exists", 0);
+		fa_put_bool(b, FA_F(HOST_PATH, exists), 0);
 	} else {
-		*data = json_pack("{s:s, s:s}", "path", path, "role", role);
 		*st = FA_OBS_NOT_COLLECTED;
 		if ((*reason = fa_strfmt("%s: %s", path,
-		    fa_sysroot_strerror(r))) == NULL) {
-			json_decref(*data);
+		    fa_sysroot_strerror(r))) == NULL)
 			return FA_ERR_NOMEM;
-		}
-	}
-	if (*data == NULL) {
-		free(*reason);
-		return FA_ERR_NOMEM;
 	}
 	return 0;
 }
 
-int
-fa_host_probe_path(const struct fa_sysroot *root, struct fa_snapshot *snap,
-    const char *path, const char *role)
+/*
+ * Stat path into a host.path observation with role; a socket found rather
+ * than looked for (found_by set) once only, with where it was found.
+ */
+static int
+probe(const struct fa_sysroot *root, struct fa_snapshot *snap,
+    const char *path, const char *role, const char *found_by,
+    const struct found_at *at)
 {
-	return fa_host_probe_found(root, snap, path, role, NULL, NULL);
-}
-
-int
-fa_host_probe_found(const struct fa_sysroot *root, struct fa_snapshot *snap,
-    const char *path, const char *role, const char *found_by, json_t *extra)
-{
+	struct fa_obs_build b;
 	enum fa_obs_state st;
 	char *reason;
 	json_t *data;
 	int r;
 
 	if (found_by != NULL &&
-	    fa_snapshot_find(snap, FA_KIND_HOST_PATH, path) != NULL) {
-		json_decref(extra);
+	    fa_snapshot_find(snap, FA_KIND_HOST_PATH, path) != NULL)
 		return 0;
-	}
-	if ((r = probe_data(root, path, role, &data, &st, &reason)) != 0) {
-		json_decref(extra);
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_PATH, path), path);
+	fa_put_str(&b, FA_F(HOST_PATH, role), role);
+	if ((r = probe_stat(root, path, &b, &st, &reason)) != 0) {
+		json_decref(fa_obs_built(&b));
 		return r;
 	}
-	if ((found_by != NULL && json_object_set_new(data, "found_by",
-	    json_string(found_by)) != 0) || (extra != NULL &&
-	    json_object_update(data, extra) != 0)) {
-		json_decref(extra);
-		json_decref(data);
+	if (found_by != NULL)
+		fa_put_str(&b, FA_F(HOST_PATH, found_by), found_by);
+	if (at != NULL && at->mount != NULL)
+		fa_put_str(&b, FA_F(HOST_PATH, mount), at->mount);
+	if (at != NULL && at->mount_root != NULL)
+		fa_put_str(&b, FA_F(HOST_PATH, mount_root), at->mount_root);
+	if (at != NULL && at->fstype != NULL)
+		fa_put_str(&b, FA_F(HOST_PATH, fstype), at->fstype);
+	if ((data = fa_obs_built(&b)) == NULL) {
 		free(reason);
 		return FA_ERR_NOMEM;
 	}
-	json_decref(extra);
 	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PATH, path,
 	    "stat", st, reason, data, NULL);
 	free(reason);
 	return r;
+}
+
+int
+fa_host_probe_path(const struct fa_sysroot *root, struct fa_snapshot *snap,
+    const char *path, const char *role)
+{
+	return probe(root, snap, path, role, NULL, NULL);
+}
+
+int
+fa_host_probe_found(const struct fa_sysroot *root, struct fa_snapshot *snap,
+    const char *path, const char *role, const char *found_by)
+{
+	return probe(root, snap, path, role, found_by, NULL);
 }
 
 /*
@@ -379,9 +402,11 @@ static int
 probe_release_agents(const struct fa_sysroot *root, struct fa_snapshot *snap,
     const json_t *mounts)
 {
+	struct fa_obs_build b;
 	char **names = NULL, *p, *why;
 	const json_t *m;
 	const char *fs, *mp;
+	json_t *data;
 	size_t n, i;
 	int r;
 
@@ -390,13 +415,19 @@ probe_release_agents(const struct fa_sysroot *root, struct fa_snapshot *snap,
 		return r;
 	if (r != 0 && r != FA_ERR_NOTFOUND) {
 		/* Unlisted: the hierarchies in it were not looked at. */
-		if ((why = fa_strfmt("/sys/fs/cgroup: %s",
-		    fa_sysroot_strerror(r))) == NULL)
+		fa_obs_build(&b);
+		fa_put_str(&b, FA_F(HOST_PATH, path), "/sys/fs/cgroup");
+		fa_put_str(&b, FA_F(HOST_PATH, role),
+		    "escape:cgroup-hierarchies");
+		if ((data = fa_obs_built(&b)) == NULL ||
+		    (why = fa_strfmt("/sys/fs/cgroup: %s",
+		    fa_sysroot_strerror(r))) == NULL) {
+			json_decref(data);
 			return FA_ERR_NOMEM;
+		}
 		r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PATH,
-		    "/sys/fs/cgroup", "list", FA_OBS_NOT_COLLECTED, why,
-		    json_pack("{s:s, s:s}", "path", "/sys/fs/cgroup", "role",
-		    "escape:cgroup-hierarchies"), NULL);
+		    "/sys/fs/cgroup", "list", FA_OBS_NOT_COLLECTED, why, data,
+		    NULL);
 		free(why);
 		if (r != 0)
 			return r;
@@ -499,26 +530,22 @@ search_tails(struct search *sr)
 	}
 }
 
-/* Record the socket at path: its role from its name, else the mount's
- * root's; extra (stolen) says where it was found. */
+/* Record the socket at path: its role from its name, else the bind
+ * mount's root's; at says where it was found. */
 static int
-found_socket(struct search *sr, const char *path, const char *mroot,
-    json_t *extra)
+found_socket(struct search *sr, const char *path, const struct found_at *at)
 {
 	enum fa_sock_class cls;
 	const char *api;
 	char role[64];
 
-	if (extra == NULL)
-		return FA_ERR_NOMEM;	/* the caller's json_pack failed */
 	cls = fa_host_socket_ident(path, &api);
-	if (cls == FA_SOCK_UNKNOWN && mroot != NULL)
-		cls = fa_host_socket_ident(mroot, &api);
+	if (cls == FA_SOCK_UNKNOWN && at->mount_root != NULL)
+		cls = fa_host_socket_ident(at->mount_root, &api);
 	snprintf(role, sizeof(role), "%s:%s", cls == FA_SOCK_RUNTIME ?
 	    "runtime-socket" : "host-socket", cls == FA_SOCK_UNKNOWN ?
 	    "unidentified" : api);
-	return fa_host_probe_found(sr->root, sr->snap, path, role,
-	    "mountinfo", extra);
+	return probe(sr->root, sr->snap, path, role, "mountinfo", at);
 }
 
 /* One stat of the search, within the budget. */
@@ -538,6 +565,7 @@ search_dir(struct search *sr, const char *mp)
 	char path[4200];
 	struct stat sb;
 	const char *base = strcmp(mp, "/") == 0 ? "" : mp;
+	const struct found_at at = { mp, NULL, NULL };
 	unsigned char first_ok[32];
 	size_t i, k, n;
 	int r;
@@ -587,8 +615,7 @@ search_dir(struct search *sr, const char *mp)
 		}
 		if (!S_ISSOCK(sb.st_mode))
 			continue;
-		if ((r = found_socket(sr, path, NULL, json_pack("{s:s}",
-		    "mount", mp))) != 0)
+		if ((r = found_socket(sr, path, &at)) != 0)
 			return r;
 	}
 	return 0;
@@ -601,6 +628,7 @@ search_mount(struct search *sr, const json_t *m, size_t *unparsed)
 	const char *mp = fa_json_get_str(m, "mount_point");
 	const char *rt = fa_json_get_str(m, "root");
 	const char *fs = fa_json_get_str(m, "fstype");
+	const struct found_at at = { mp, rt, fs };
 	struct stat sb;
 	json_t *sm;
 	int r;
@@ -634,8 +662,7 @@ search_mount(struct search *sr, const json_t *m, size_t *unparsed)
 		return search_dir(sr, mp);
 	if (!S_ISSOCK(sb.st_mode))
 		return 0;
-	if ((r = found_socket(sr, mp, rt, json_pack("{s:s, s:s, s:s}",
-	    "mount", mp, "mount_root", rt, "fstype", fs))) != 0)
+	if ((r = found_socket(sr, mp, &at)) != 0)
 		return r;
 	sm = json_pack("{s:s, s:s, s:s}", "path", mp, "root", rt, "fstype",
 	    fs);
@@ -649,6 +676,7 @@ search_mounts(const struct fa_sysroot *root, struct fa_snapshot *snap,
     const struct fa_obs *mo, const json_t *mounts)
 {
 	struct search sr;
+	struct fa_obs_build b;
 	const json_t *m;
 	json_t *data;
 	char *why;
@@ -689,19 +717,32 @@ search_mounts(const struct fa_sysroot *root, struct fa_snapshot *snap,
 		r = search_mount(&sr, m, &unparsed);
 	}
 	if (r == 0) {
-		data = json_pack("{s:I, s:O, s:I, s:I, s:O, s:I, s:O, s:I, "
-		    "s:O, s:I, s:I}", "mounts", (json_int_t)json_array_size(
-		    mounts), "socket_mounts", sr.sockmounts, "dirs_searched",
-		    (json_int_t)sr.dirs, "names", (json_int_t)sr.ntails,
-		    "unread", sr.unread, "unread_count",
-		    (json_int_t)sr.nunread, "not_searched", sr.notsearched,
-		    "not_searched_count", (json_int_t)sr.nnotsearched,
-		    "remote", sr.remote, "remote_count",
-		    (json_int_t)sr.nremote, "unparsed", (json_int_t)unparsed);
-		r = data == NULL ? FA_ERR_NOMEM : fa_snapshot_add(snap,
-		    FA_FAM_HOST, NULL, FA_KIND_HOST_SOCKETS,
-		    "/proc/self/mountinfo", "search", FA_OBS_COMPLETE, NULL,
-		    data, NULL);
+		fa_obs_build(&b);
+		fa_put_int(&b, FA_F(HOST_SOCKETS, mounts),
+		    (long long)json_array_size(mounts));
+		fa_put_arr(&b, FA_F(HOST_SOCKETS, socket_mounts),
+		    json_incref(sr.sockmounts));
+		fa_put_int(&b, FA_F(HOST_SOCKETS, dirs_searched),
+		    (long long)sr.dirs);
+		fa_put_int(&b, FA_F(HOST_SOCKETS, names), (long long)sr.ntails);
+		fa_put_arr(&b, FA_F(HOST_SOCKETS, unread),
+		    json_incref(sr.unread));
+		fa_put_int(&b, FA_F(HOST_SOCKETS, unread_count),
+		    (long long)sr.nunread);
+		fa_put_arr(&b, FA_F(HOST_SOCKETS, not_searched),
+		    json_incref(sr.notsearched));
+		fa_put_int(&b, FA_F(HOST_SOCKETS, not_searched_count),
+		    (long long)sr.nnotsearched);
+		fa_put_arr(&b, FA_F(HOST_SOCKETS, remote),
+		    json_incref(sr.remote));
+		fa_put_int(&b, FA_F(HOST_SOCKETS, remote_count),
+		    (long long)sr.nremote);
+		fa_put_int(&b, FA_F(HOST_SOCKETS, unparsed),
+		    (long long)unparsed);
+		r = (data = fa_obs_built(&b)) == NULL ? FA_ERR_NOMEM :
+		    fa_snapshot_add(snap, FA_FAM_HOST, NULL,
+		    FA_KIND_HOST_SOCKETS, "/proc/self/mountinfo", "search",
+		    FA_OBS_COMPLETE, NULL, data, NULL);
 	}
 	json_decref(sr.sockmounts);
 	json_decref(sr.unread);
@@ -734,7 +775,6 @@ enqueue(struct devwalk *w, const char *path, unsigned depth)
 	return 0;
 }
 
-/* A directory not listed, and why. */
 /*
  * A name from the walk as JSON text: names are bytes, JSON strings are
  * UTF-8, and anyone who may create a file under /dev (/dev/shm) chooses
@@ -750,6 +790,7 @@ dev_name(const char *raw)
 	return j;
 }
 
+/* A directory not listed, and why. */
 static int
 dir_unlisted(struct devwalk *w, const char *dir, const char *why, int absent)
 {
@@ -819,8 +860,8 @@ list_dev_dir(struct devwalk *w, const char *dir, unsigned depth)
 			snprintf(m, sizeof(m), "0%03o",
 			    (unsigned)(sb.st_mode & 07777));
 			if (json_array_append_new(w->nodes, json_pack("{s:o, "
-			    "s:s, s:I, s:I, s:s, s:I, s:I}", "path", dev_name(p),
-			    "type",
+			    "s:s, s:I, s:I, s:s, s:I, s:I}", "path",
+			    dev_name(p), "type",
 			    fa_host_file_type(sb.st_mode), "major",
 			    (json_int_t)major(sb.st_rdev), "minor",
 			    (json_int_t)minor(sb.st_rdev), "mode", m, "uid",
@@ -843,6 +884,7 @@ static int
 collect_devices(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
 	struct devwalk w;
+	struct fa_obs_build b;
 	enum fa_obs_state st = FA_OBS_COMPLETE;
 	const char *reason = NULL;
 	json_t *data;
@@ -873,8 +915,10 @@ collect_devices(const struct fa_sysroot *root, struct fa_snapshot *snap)
 		st = FA_OBS_NOT_COLLECTED;
 		reason = "/dev could not be listed";
 	}
-	if ((data = json_pack("{s:o, s:o}", "dirs", w.dirs, "nodes",
-	    w.nodes)) == NULL)
+	fa_obs_build(&b);
+	fa_put_arr(&b, FA_F(HOST_DEVICES, dirs), w.dirs);
+	fa_put_arr(&b, FA_F(HOST_DEVICES, nodes), w.nodes);
+	if ((data = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_DEVICES,
 	    "/dev", "list", st, reason, data, NULL);

@@ -60,13 +60,13 @@ int fa_host_probe_path(const struct fa_sysroot *root,
     struct fa_snapshot *snap, const char *path, const char *role);
 
 /*
- * The same for a socket found rather than looked for: found_by and the
- * members of extra (stolen; NULL for none) are added to the data.  Does
- * nothing (0) when path already has a host.path observation.
+ * The same for a socket found rather than looked for: found_by is added
+ * to the data.  Does nothing (0) when path already has a host.path
+ * observation.
  */
 int fa_host_probe_found(const struct fa_sysroot *root,
     struct fa_snapshot *snap, const char *path, const char *role,
-    const char *found_by, json_t *extra);
+    const char *found_by);
 
 /* What a socket's name says it serves (fa_host_socket_ident). */
 enum fa_sock_class {

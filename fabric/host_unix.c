@@ -243,7 +243,7 @@ fa_host_collect_unix(const struct fa_sysroot *root, struct fa_snapshot *snap)
 			    "directory): where it is cannot be told");
 		else
 			r = fa_host_probe_found(root, snap, name, role,
-			    "/proc/net/unix", NULL);
+			    "/proc/net/unix");
 		if (r != 0)
 			break;
 	}
