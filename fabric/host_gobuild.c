@@ -17,6 +17,7 @@
 #include <linux/openat2.h>
 
 #include "../core/errors.h"
+#include "../core/obs_fields.h"
 #include "../core/util.h"
 #include "host_gobuild.h"
 
@@ -1221,11 +1222,14 @@ const struct fa_gobuild_path fa_gobuild_paths[] = {
 #define NPATHS	(sizeof(fa_gobuild_paths) / sizeof(fa_gobuild_paths[0]))
 #define REQUEST	"read the Go build information of the ELF file"
 
-/* Files already recorded, to give a second path of one as an alias. */
-struct seen {
-	dev_t		 dev;
-	ino_t		 ino;
-	json_t		*data;		/* the observation's, not owned */
+/* A path of fa_gobuild_paths as stat'ed, a symbolic link followed. */
+struct entry {
+	const struct fa_gobuild_path *p;
+	int		 link;		/* a symbolic link */
+	int		 r;		/* the stat's outcome */
+	char		 why[128];	/* its reason, when not 0 */
+	struct stat	 st;
+	int		 alias;		/* named in an earlier one's aliases */
 };
 
 /*
@@ -1258,197 +1262,222 @@ open_in_root(const struct fa_sysroot *root, const char *path,
 	return 0;
 }
 
-/* Set key to a sanitised copy of s, or null.  0, or FA_ERR_NOMEM. */
+/* Put a sanitised copy of s as f, or null.  0, or FA_ERR_NOMEM. */
 static int
-set_str(json_t *o, const char *key, const char *s)
+put_clean(struct fa_obs_build *b, const struct fa_fld_STR *f, const char *s)
 {
-	char *c;
-	int r;
+	char *c = NULL;
 
-	if (s == NULL)
-		return json_object_set_new(o, key, json_null()) != 0 ?
-		    FA_ERR_NOMEM : 0;
-	if ((c = fa_str_sanitize(s, strlen(s))) == NULL)
+	if (s != NULL && (c = fa_str_sanitize(s, strlen(s))) == NULL)
 		return FA_ERR_NOMEM;
-	r = json_object_set_new(o, key, json_string(c)) != 0 ?
-	    FA_ERR_NOMEM : 0;
+	fa_put_str(b, f, c);
 	free(c);
-	return r;
+	return 0;
 }
 
 /* The data of a file with build information. */
-static json_t *
-binary_data(const char *path, const char *component,
+static int
+binary_data(struct fa_obs_build *b, const char *path, const char *component,
     const struct fa_gobuild *gb, const struct fa_gobuild_ver *v)
 {
-	json_t *d = json_object();
 	int ok = v->rule != NULL;
 
-	if (d == NULL || set_str(d, "path", path) ||
-	    set_str(d, "component", component) ||
-	    set_str(d, "version", ok ? v->version : NULL) ||
-	    set_str(d, "upstream", ok && v->upstream[0] != '\0' ?
-	    v->upstream : NULL) ||
-	    (ok && v->upstream[0] == '\0' && set_str(d, "upstream_error",
-	    v->upstream_error)) ||
-	    set_str(d, "rule", v->rule) ||
-	    set_str(d, "go_version", gb->go_version) ||
-	    set_str(d, "main_package", gb->main_package) ||
-	    set_str(d, "main_module", gb->mod_path) ||
-	    set_str(d, "module_version", gb->mod_version) ||
-	    set_str(d, "found_by", gb->found_by) ||
-	    (gb->buildkit != NULL && set_str(d, "buildkit_module",
-	    gb->buildkit))) {
-		json_decref(d);
-		return NULL;
-	}
-	return d;
+	if (put_clean(b, FA_F(HOST_BINARY, path), path) ||
+	    put_clean(b, FA_F(HOST_BINARY, component), component) ||
+	    put_clean(b, FA_F(HOST_BINARY, version), ok ? v->version : NULL) ||
+	    put_clean(b, FA_F(HOST_BINARY, upstream), ok &&
+	    v->upstream[0] != '\0' ? v->upstream : NULL) ||
+	    (ok && v->upstream[0] == '\0' && put_clean(b,
+	    FA_F(HOST_BINARY, upstream_error), v->upstream_error)) ||
+	    put_clean(b, FA_F(HOST_BINARY, rule), v->rule) ||
+	    put_clean(b, FA_F(HOST_BINARY, go_version), gb->go_version) ||
+	    put_clean(b, FA_F(HOST_BINARY, main_package), gb->main_package) ||
+	    put_clean(b, FA_F(HOST_BINARY, main_module), gb->mod_path) ||
+	    put_clean(b, FA_F(HOST_BINARY, module_version),
+	    gb->mod_version) ||
+	    put_clean(b, FA_F(HOST_BINARY, found_by), gb->found_by) ||
+	    (gb->buildkit != NULL && put_clean(b,
+	    FA_F(HOST_BINARY, buildkit_module), gb->buildkit)))
+		return FA_ERR_NOMEM;
+	return 0;
 }
 
+/* Record the data built in b, with aliases (stolen; NULL: none). */
 static int
 add_obs(struct fa_snapshot *snap, const char *path, enum fa_obs_state st,
-    const char *reason, json_t *data, json_t **kept)
+    const char *reason, struct fa_obs_build *b, json_t *aliases)
 {
-	const struct fa_obs *o;
-	int r;
+	json_t *data;
 
-	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_BINARY,
-	    path, REQUEST, st, reason, data, &o);
-	if (r == 0 && kept != NULL)
-		*kept = o->data;
-	return r;
+	if (aliases != NULL)
+		fa_put_arr(b, FA_F(HOST_BINARY, aliases), aliases);
+	if ((data = fa_obs_built(b)) == NULL)
+		return FA_ERR_NOMEM;
+	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_BINARY,
+	    path, REQUEST, st, reason, data, NULL);
 }
 
 /* An observation without build information: "PATH: why". */
 static int
 add_why(struct fa_snapshot *snap, const char *path, const char *component,
-    enum fa_obs_state st, const char *why, json_t **kept)
+    enum fa_obs_state st, const char *why, json_t *aliases)
 {
+	struct fa_obs_build b;
 	char *reason = fa_strfmt("%s: %s", path, why);
-	json_t *d = json_pack("{s:s, s:s}", "path", path, "component",
-	    component);
 	int r;
 
-	if (reason == NULL || d == NULL) {
-		free(reason);
-		json_decref(d);
+	fa_obs_build(&b);
+	fa_put_str(&b, FA_F(HOST_BINARY, path), path);
+	fa_put_str(&b, FA_F(HOST_BINARY, component), component);
+	if (reason == NULL) {
+		json_decref(aliases);
+		json_decref(fa_obs_built(&b));
 		return FA_ERR_NOMEM;
 	}
-	r = add_obs(snap, path, st, reason, d, kept);
+	r = add_obs(snap, path, st, reason, &b, aliases);
 	free(reason);
 	return r;
 }
 
-/* Record the file open on fd. */
+/* Record the file open on fd, with aliases (stolen; NULL: none). */
 static int
 collect_fd(struct fa_snapshot *snap, const struct fa_gobuild_path *p,
-    int fd, json_t **kept)
+    int fd, json_t *aliases)
 {
 	struct fa_gobuild gb;
 	struct fa_gobuild_ver v;
+	struct fa_obs_build b;
 	char *why = NULL;
-	json_t *d;
-	int r;
+	int r, rb;
 
 	r = fa_gobuild_read_fd(fd, &gb, &why);
-	if (r == FA_ERR_NOMEM)
+	if (r == FA_ERR_NOMEM) {
+		json_decref(aliases);
 		return r;
+	}
 	if (r != 0) {
 		r = add_why(snap, p->path, p->component, r == FA_ERR_NOTFOUND ||
 		    (r == FA_ERR_INPUT && why != NULL &&
 		    strcmp(why, "not an ELF file") == 0) ?
 		    FA_OBS_NOT_COLLECTED : FA_OBS_ERROR, why != NULL ? why :
-		    r == FA_ERR_IO ? strerror(errno) : fa_strerror(r), kept);
+		    r == FA_ERR_IO ? strerror(errno) : fa_strerror(r), aliases);
 		free(why);
 		return r;
 	}
 	r = fa_gobuild_version(&gb, p->component, &v, &why);
-	d = r == FA_ERR_NOMEM ? NULL : binary_data(p->path, p->component,
+	fa_obs_build(&b);
+	rb = r == FA_ERR_NOMEM ? r : binary_data(&b, p->path, p->component,
 	    &gb, &v);
 	fa_gobuild_free(&gb);
-	if (d == NULL) {
+	if (rb != 0) {
+		json_decref(aliases);
+		json_decref(fa_obs_built(&b));
 		free(why);
 		return FA_ERR_NOMEM;
 	}
 	r = add_obs(snap, p->path, r == 0 ? FA_OBS_COMPLETE :
-	    FA_OBS_INCOMPLETE, r == 0 ? NULL : why, d, kept);
+	    FA_OBS_INCOMPLETE, r == 0 ? NULL : why, &b, aliases);
 	free(why);
 	return r;
 }
 
-/* Add path to the aliases of the file's first observation. */
-static int
-alias(json_t *data, const char *path)
-{
-	json_t *a = json_object_get(data, "aliases");
-
-	if (a == NULL) {
-		if ((a = json_array()) == NULL ||
-		    json_object_set_new(data, "aliases", a) != 0)
-			return FA_ERR_NOMEM;
-	}
-	return json_array_append_new(a, json_string(path)) == 0 ? 0 :
-	    FA_ERR_NOMEM;
-}
-
 /*
- * Pass 0 records the paths that are not symbolic links, pass 1 the links,
- * so that a file's observation names it where it is, and a link to it is
- * an alias.
+ * The paths of the entries after e[i] that are the same file, as a JSON
+ * array in *out (NULL: none), each marked an alias so that it gets no
+ * observation of its own.  0 or FA_ERR_NOMEM.
  */
 static int
-collect_one(const struct fa_sysroot *root, struct fa_snapshot *snap,
-    const struct fa_gobuild_path *p, int pass, struct seen *seen,
-    size_t *nseen)
+aliases_of(struct entry **e, size_t n, size_t i, json_t **out)
 {
-	struct stat st;
-	size_t i;
-	json_t *kept = NULL;
+	json_t *a = NULL;
+	size_t k;
+
+	*out = NULL;
+	for (k = i + 1; k < n; k++) {
+		if (e[k]->alias || e[k]->r != 0 ||
+		    !S_ISREG(e[k]->st.st_mode) ||
+		    e[k]->st.st_dev != e[i]->st.st_dev ||
+		    e[k]->st.st_ino != e[i]->st.st_ino)
+			continue;
+		if ((a == NULL && (a = json_array()) == NULL) ||
+		    json_array_append_new(a, json_string(e[k]->p->path)) != 0) {
+			json_decref(a);
+			return FA_ERR_NOMEM;
+		}
+		e[k]->alias = 1;
+	}
+	*out = a;
+	return 0;
+}
+
+/* The observation of e[i], which no earlier one names as an alias. */
+static int
+collect_one(const struct fa_sysroot *root, struct fa_snapshot *snap,
+    struct entry **e, size_t n, size_t i)
+{
+	const struct fa_gobuild_path *p = e[i]->p;
+	json_t *aliases;
 	int fd, r;
 
-	r = fa_sysroot_stat(root, p->path, 0, &st);
-	if (r == 0 && (S_ISLNK(st.st_mode) ? 1 : 0) != pass)
-		return 0;
-	if (r != 0 && pass == 1)
-		return 0;
-	if (r == 0 && pass == 1)
-		r = fa_sysroot_stat(root, p->path, 1, &st);
-	if (r == FA_ERR_NOTFOUND)
-		return 0;
-	if (r != 0)
+	if (e[i]->r != 0)
 		return add_why(snap, p->path, p->component, FA_OBS_ERROR,
-		    fa_sysroot_strerror(r), NULL);
-	if (!S_ISREG(st.st_mode))
+		    e[i]->why, NULL);
+	if (!S_ISREG(e[i]->st.st_mode))
 		return add_why(snap, p->path, p->component,
 		    FA_OBS_NOT_COLLECTED, "not a regular file", NULL);
-	for (i = 0; i < *nseen; i++)
-		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
-			return alias(seen[i].data, p->path);
-	if (open_in_root(root, p->path, &st, &fd) != 0)
+	if (open_in_root(root, p->path, &e[i]->st, &fd) != 0)
 		return add_why(snap, p->path, p->component, FA_OBS_ERROR,
 		    strerror(errno), NULL);
-	r = collect_fd(snap, p, fd, &kept);
+	/* Opened: the file is recorded here, and the later paths of the
+	 * same file are its aliases. */
+	if ((r = aliases_of(e, n, i, &aliases)) == 0)
+		r = collect_fd(snap, p, fd, aliases);
 	close(fd);
-	if (r == 0 && kept != NULL && *nseen < NPATHS) {
-		seen[*nseen].dev = st.st_dev;
-		seen[*nseen].ino = st.st_ino;
-		seen[(*nseen)++].data = kept;
-	}
 	return r;
 }
 
+/* Stat p into en, with the reason of a failure (the sysroot's message
+ * holds only until its next call). */
+static void
+stat_entry(const struct fa_sysroot *root, const struct fa_gobuild_path *p,
+    struct entry *en)
+{
+	memset(en, 0, sizeof(*en));
+	en->p = p;
+	en->r = fa_sysroot_stat(root, p->path, 0, &en->st);
+	en->link = en->r == 0 && S_ISLNK(en->st.st_mode);
+	if (en->link)
+		en->r = fa_sysroot_stat(root, p->path, 1, &en->st);
+	if (en->r != 0)
+		snprintf(en->why, sizeof(en->why), "%s",
+		    fa_sysroot_strerror(en->r));
+}
+
+/*
+ * Every path is stat'ed first, once; the paths that are not symbolic
+ * links (and those that could not be stat'ed) are recorded before the
+ * links, so that a file's observation names it where it is and,
+ * complete before it is added, lists the other paths of the same file (a
+ * link to it, a hard link) as its aliases.  An absent path, or a link to
+ * nothing, gives no observation.
+ */
 int
 fa_host_collect_gobuild(const struct fa_sysroot *root,
     struct fa_snapshot *snap)
 {
-	struct seen seen[NPATHS];
-	size_t i, nseen = 0;
+	struct entry ent[NPATHS], *e[NPATHS];
+	size_t i, n = 0;
 	int pass, r;
 
+	for (i = 0; fa_gobuild_paths[i].path != NULL; i++)
+		stat_entry(root, &fa_gobuild_paths[i], &ent[i]);
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; fa_gobuild_paths[i].path != NULL; i++)
-			if ((r = collect_one(root, snap, &fa_gobuild_paths[i],
-			    pass, seen, &nseen)) != 0)
-				return r;
+			if (ent[i].link == pass &&
+			    ent[i].r != FA_ERR_NOTFOUND)
+				e[n++] = &ent[i];
+	for (i = 0; i < n; i++)
+		if (!e[i]->alias && (r = collect_one(root, snap, e, n, i)) != 0)
+			return r;
 	return 0;
 }

@@ -211,11 +211,12 @@ def kinds_declared():
 # core/snapshot.c makes the observation an error "fabaudit bug").
 TYPED_WRITERS = ("fabric/eth_", "fabric/ib_", "fabric/host_collect.c",
                  "fabric/host_ctk.c", "fabric/host_dpkg.c",
-                 "fabric/host_ident.c", "fabric/host_mounts.c",
-                 "fabric/host_ns.c", "fabric/host_obs.c",
-                 "fabric/host_osrel.c", "fabric/host_paths.c",
-                 "fabric/host_proc.c", "fabric/host_rpm.c",
-                 "fabric/host_unix.c", "fabric/host_versions.c")
+                 "fabric/host_gobuild.c", "fabric/host_ident.c",
+                 "fabric/host_mounts.c", "fabric/host_ns.c",
+                 "fabric/host_obs.c", "fabric/host_osrel.c",
+                 "fabric/host_paths.c", "fabric/host_proc.c",
+                 "fabric/host_rpm.c", "fabric/host_unix.c",
+                 "fabric/host_versions.c")
 
 
 def call_args(text, start):
