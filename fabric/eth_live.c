@@ -159,6 +159,7 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	    *ns = json_array();
 	char *reason = NULL;
 	struct fa_obs_build b;
+	json_t *d;
 	int err = 0, nomem = 0, r;
 
 	if (ls == NULL || as == NULL || rs == NULL || ns == NULL ||
@@ -207,10 +208,13 @@ fa_eth_collect_links(struct fa_snapshot *snap)
 	fa_put_arr(&b, FA_F(ETH_LINKS, addrs), as);
 	fa_put_arr(&b, FA_F(ETH_LINKS, routes), rs);
 	fa_put_arr(&b, FA_F(ETH_LINKS, neighbours), ns);
+	if ((d = fa_obs_built(&b)) == NULL) {
+		free(reason);
+		return FA_ERR_NOMEM;
+	}
 	r = fa_snapshot_add(snap, FA_FAM_ETH, NULL, FA_KIND_ETH_LINKS,
 	    "netlink", "RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH",
-	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason,
-	    fa_obs_built(&b), NULL);
+	    reason != NULL ? FA_OBS_ERROR : FA_OBS_COMPLETE, reason, d, NULL);
 	free(reason);
 	return r;
 }

@@ -278,8 +278,10 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	}
 	fa_obs_build(&b);
 	fa_put_arr(&b, FA_F(HOST_CDI, dirs), dirs);
+	if ((d = fa_obs_built(&b)) == NULL)
+		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CDI,
-	    "cdi", "list", FA_OBS_COMPLETE, NULL, fa_obs_built(&b), NULL);
+	    "cdi", "list", FA_OBS_COMPLETE, NULL, d, NULL);
 }
 
 /*

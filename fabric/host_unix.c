@@ -189,6 +189,7 @@ unlocatable(struct fa_snapshot *snap, const char *name, const char *role,
     const char *why)
 {
 	struct fa_obs_build b;
+	json_t *d;
 	char *reason;
 	int r;
 
@@ -200,8 +201,12 @@ unlocatable(struct fa_snapshot *snap, const char *name, const char *role,
 	fa_put_str(&b, FA_F(HOST_PATH, path), name);
 	fa_put_str(&b, FA_F(HOST_PATH, role), role);
 	fa_put_str(&b, FA_F(HOST_PATH, found_by), "/proc/net/unix");
+	if ((d = fa_obs_built(&b)) == NULL) {
+		free(reason);
+		return FA_ERR_NOMEM;
+	}
 	r = fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_PATH, name,
-	    "stat", FA_OBS_NOT_COLLECTED, reason, fa_obs_built(&b), NULL);
+	    "stat", FA_OBS_NOT_COLLECTED, reason, d, NULL);
 	free(reason);
 	return r;
 }

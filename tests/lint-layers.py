@@ -206,17 +206,8 @@ def kinds_declared():
 
 
 # The writers whose observations are built through the typed puts of
-# core/obs_fields.h (fa_obs_build, fa_put_*); the others still pass a
-# JSON object built by name (a typo there is caught at run time only:
-# core/snapshot.c makes the observation an error "fabaudit bug").
-TYPED_WRITERS = ("fabric/eth_", "fabric/ib_", "fabric/host_collect.c",
-                 "fabric/host_ctk.c", "fabric/host_dpkg.c",
-                 "fabric/host_gobuild.c", "fabric/host_ident.c",
-                 "fabric/host_mounts.c", "fabric/host_ns.c",
-                 "fabric/host_obs.c", "fabric/host_osrel.c",
-                 "fabric/host_paths.c", "fabric/host_proc.c",
-                 "fabric/host_rpm.c", "fabric/host_unix.c",
-                 "fabric/host_versions.c")
+# core/obs_fields.h (fa_obs_build, fa_put_*): every acquisition file.
+TYPED_WRITERS = ("fabric/",)
 
 
 def call_args(text, start):
@@ -255,7 +246,7 @@ def call_args(text, start):
 
 def typed_writers():
     """In the files of TYPED_WRITERS, every observation's data is NULL, a
-    call of fa_obs_built() or a variable set from one, or the output of
+    variable set from fa_obs_built(), or the output of
     the fa_host_decoder it was given (fabric/host_obs.c); and a decoder's
     output (*out, fabric/host_obs.h) is built so too: every decoder that
     fa_host_read_decode() is given is a typed writer's."""
@@ -287,7 +278,9 @@ def typed_writers():
             args = call_args(text, m.end() - 1)
             data = args[8] if len(args) > 8 else "?"
             line = text.count("\n", 0, m.start()) + 1
-            if data == "NULL" or data.startswith("fa_obs_built("):
+            # Not fa_obs_built() itself: its NULL (out of memory) must
+            # be an error returned, not an observation without data.
+            if data == "NULL":
                 continue
             body = text[:m.start()]
             body = body[body.rfind("\n{\n"):]
