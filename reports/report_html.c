@@ -143,6 +143,11 @@ clean(const char *s, size_t len, size_t cap)
 	if ((out = malloc(n * 4 + sizeof(CUT_NOTE))) == NULL)
 		return NULL;
 	for (i = 0, q = out; i < n; i += (size_t)k) {
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			*q++ = (char)p[i];	/* printable ASCII */
+			k = 1;
+			continue;
+		}
 		c = utf8_char(p + i, len - i, &k);
 		if (c >= 0 && i + (size_t)k > n)
 			break;		/* the cap falls inside this character */

@@ -42,6 +42,13 @@ fa_xw_begin(struct fa_xw *x)
 		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		return x->err;
 	}
+	/*
+	 * libxml2 2.9 grows an xmlBuffer to the exact size asked
+	 * (XML_BUFFER_ALLOC_EXACT, its global default): the writer's every
+	 * flush then copies the whole document so far.  Doubling makes the
+	 * growth linear.
+	 */
+	xmlBufferSetAllocationScheme(x->buf, XML_BUFFER_ALLOC_DOUBLEIT);
 	check(x, xmlTextWriterSetIndent(x->w, 1));
 	check(x, xmlTextWriterSetIndentString(x->w, BAD_CAST "  "));
 	if (x->err == 0)
@@ -238,6 +245,8 @@ char_len(const unsigned char *p, size_t left)
 	unsigned long c;
 	size_t n;
 
+	if (p[0] >= 0x20 && p[0] < 0x7f)
+		return 1;	/* printable ASCII: most of any report */
 	if ((n = utf8_seq(p, left, &c)) == 0)
 		return 0;
 	if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
