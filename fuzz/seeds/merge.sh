@@ -5,7 +5,10 @@
 # binary $FABAUDIT, default build/fabaudit; without it only the committed
 # fuzz/corpus/merge is used), alone, and as three NUL-separated nodes
 # (other scan.host and start, some statuses changed); three nodes only
-# cut down to a few results without texts (the full ones are slow).
+# cut down to a few results without texts (the full ones are slow).  And
+# the report of the Ethernet scan fuzz/corpus/check/eth-leaky alone, so
+# that the writers see every family's results (the renderings fuzz_check
+# leaves to this target).
 # usage: fuzz/seeds/merge.sh OUTDIR   (from the repo root)
 set -eu
 out=$1
@@ -33,3 +36,7 @@ for v in full small; do
 	{ cat "$t/$v-1"; printf '\000'; cat "$t/$v-2"; printf '\000';
 	    cat "$t/$v-3"; } >"$out/$v-three"
 done
+bin=${FABAUDIT:-build/fabaudit}
+"$bin" check -q -f json -o "$t/eth" fuzz/corpus/check/eth-leaky ||
+    [ $? -eq 1 ]
+jq -c . "$t/eth/report.json" >"$out/eth-one"
