@@ -933,6 +933,9 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
+	/* Only now: every evaluation of a snapshot without IB got here. */
+	if ((ps->at = calloc(0x8000, sizeof(*ps->at))) == NULL)
+		return FA_ERR_NOMEM;
 	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,
 	    0xffff, &own_lid);
 	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
@@ -1049,8 +1052,6 @@ eval_shared_ix(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	struct parts ps = { NULL, 0, 0, NULL };
 	int r;
 
-	if ((ps.at = calloc(0x8000, sizeof(*ps.at))) == NULL)
-		return FA_ERR_NOMEM;
 	r = shared_parts(c, ctx, out, ix, &ps);
 	parts_free(&ps);
 	return r;
