@@ -110,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (fa_sha256_hex(data, size, sha) != 0)
 		abort();
-	fuzz_evaluate(snap, pol, sha, 1, &res);
+	fuzz_evaluate(snap, pol, sha, FZ_BASELINE, &res);
 	if (snap->nobs > 0 && res.v != NULL)
 		no_false_pass(snap, pol, &res, size % snap->nobs);
 	fa_results_free(&res);

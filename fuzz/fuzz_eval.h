@@ -3,9 +3,12 @@
  * Shared by the fuzz targets whose input ends up in a snapshot (fuzz_check,
  * fuzz_pcap): evaluate every registered check on it, as `fabaudit check`
  * and `scan` do (scanner/common.c fa_evaluate_and_emit), and render the
- * report to memory: report.json, report.txt, the summary and, when `all`
- * is set, the comparison of the report with itself as a baseline
- * (--baseline).  Hostile values from a snapshot reach the checks and
+ * report to memory: report.json, report.txt, the summary and, with
+ * FZ_BASELINE, the comparison of the report with itself as a baseline
+ * (--baseline).  With FZ_SEEN_ONLY the results of families the snapshot
+ * did not collect (all not_tested, as asserted) are left out of the
+ * report: for a target whose input reaches one family, they are the same
+ * text on every run.  Hostile values from a snapshot reach the checks and
  * writers here.  Nothing is written to a file.  Asserted: no pass or fail
  * for a family that was not collected (nothing unseen is called safe),
  * every result in report.json and in its summary, a report is its own
@@ -35,11 +38,14 @@
 /* A fixed clock: the runs must be deterministic. */
 #define FUZZ_NOW	((time_t)1796200000)
 
+#define FZ_BASELINE	1u
+#define FZ_SEEN_ONLY	2u
+
 /* The results are left in *keep (if not NULL; empty if evaluation
  * failed for lack of memory), for the caller to free. */
 static void
 fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
-    const char *snapshot_sha, int all, struct fa_results *keep)
+    const char *snapshot_sha, unsigned flags, struct fa_results *keep)
 {
 	struct fa_eval_ctx ectx = { snap, pol };
 	struct fa_results res = { NULL, 0, 0 };
@@ -47,6 +53,7 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 	struct fa_tally t;
 	json_t *j, *base;
 	char *s, *why = NULL;
+	struct fa_results shown = { NULL, 0, 0 };
 	size_t i, newf;
 	int r;
 
@@ -58,15 +65,26 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 			memset(keep, 0, sizeof(*keep));
 		return;
 	}
-	/* No verdict on a family that was not collected: it was not seen. */
-	for (i = 0; i < res.n; i++)
-		if (snap->fam[res.v[i].check->family].state !=
-		    FA_FAMST_COLLECTED && (res.v[i].status == FA_ST_PASS ||
-		    res.v[i].status == FA_ST_FAIL))
+	/* No verdict on a family that was not collected: it was not seen.
+	 * The report shows `shown`: res, or (a shallow copy) what of it is
+	 * about families collected. */
+	if ((shown.v = calloc(res.n + 1, sizeof(*shown.v))) == NULL)
+		abort();
+	for (i = 0; i < res.n; i++) {
+		if (snap->fam[res.v[i].check->family].state ==
+		    FA_FAMST_COLLECTED) {
+			shown.v[shown.n++] = res.v[i];
+			continue;
+		}
+		if (res.v[i].status == FA_ST_PASS ||
+		    res.v[i].status == FA_ST_FAIL)
 			abort();
+		if (!(flags & FZ_SEEN_ONLY))
+			shown.v[shown.n++] = res.v[i];
+	}
 	memset(&rctx, 0, sizeof(rctx));
 	rctx.snap = snap;
-	rctx.res = &res;
+	rctx.res = &shown;
 	rctx.fail_on = FA_SEV_HIGH;
 	rctx.snapshot_file = "snapshot.json";
 	rctx.snapshot_sha256 = snapshot_sha;
@@ -77,8 +95,8 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 	if ((j = fa_report_json(&rctx)) == NULL)
 		abort();
 	/* Every result is in the report and counted once. */
-	fa_tally(&res, FA_SEV_HIGH, &t);
-	if (json_array_size(json_object_get(j, "results")) != res.n ||
+	fa_tally(&shown, FA_SEV_HIGH, &t);
+	if (json_array_size(json_object_get(j, "results")) != shown.n ||
 	    (size_t)json_integer_value(json_object_get(json_object_get(j,
 	    "summary"), "fail")) != t.by_status[FA_ST_FAIL] ||
 	    (size_t)json_integer_value(json_object_get(json_object_get(j,
@@ -86,7 +104,7 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 		abort();
 	free(fa_report_txt(&rctx));
 	free(fa_report_summary(&rctx));
-	if (!all)
+	if (!(flags & FZ_BASELINE))
 		goto out;
 	if ((base = json_deep_copy(j)) == NULL)
 		abort();
@@ -102,6 +120,7 @@ out:
 	free(s);
 	free(why);
 	json_decref(j);
+	free(shown.v);
 	if (keep != NULL)
 		*keep = res;
 	else

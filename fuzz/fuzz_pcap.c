@@ -61,7 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < snap->nobs; i++)
 			if (strcmp(snap->obs[i].kind, FA_KIND_ETH_CAPTURE) != 0)
 				abort();
-		fuzz_evaluate(snap, pol, NULL, 0, NULL);
+		fuzz_evaluate(snap, pol, NULL, FZ_SEEN_ONLY, NULL);
 	} else if (r == FA_ERR_INPUT || r == FA_ERR_IO) {
 		if (snap->nobs != 0 || why == NULL)
 			abort();
