@@ -933,7 +933,8 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 
 	if ((r = prelude(c, ctx, out, &topo, ix, &self)) != 0)
 		return r < 0 ? r : 0;
-	/* Only now: every evaluation of a snapshot without IB got here. */
+	/* Only here: allocated before the gate, every evaluation of a
+	 * snapshot without IB paid for it. */
 	if ((ps->at = calloc(0x8000, sizeof(*ps->at))) == NULL)
 		return FA_ERR_NOMEM;
 	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,

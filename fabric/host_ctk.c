@@ -238,7 +238,7 @@ static int
 collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 {
 	struct fa_obs_build b;
-	json_t *dirs = json_array(), *d, *specs;
+	json_t *dirs = json_array(), *d, *specs, *data;
 	char **names = NULL;
 	size_t n, i, k;
 	int r = 0, rr;
@@ -278,10 +278,10 @@ collect_cdi(const struct fa_sysroot *root, struct fa_snapshot *snap)
 	}
 	fa_obs_build(&b);
 	fa_put_arr(&b, FA_F(HOST_CDI, dirs), dirs);
-	if ((d = fa_obs_built(&b)) == NULL)
+	if ((data = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	return fa_snapshot_add(snap, FA_FAM_HOST, NULL, FA_KIND_HOST_CDI,
-	    "cdi", "list", FA_OBS_COMPLETE, NULL, d, NULL);
+	    "cdi", "list", FA_OBS_COMPLETE, NULL, data, NULL);
 }
 
 /*

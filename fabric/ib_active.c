@@ -179,6 +179,11 @@ take(struct fa_ib_feed *f, void *job)
 	fa_put_int(&j->b, FA_F(IB_ACTIVE_MKEY, mkey_lease), lease);
 	fa_put_u64(&j->b, FA_F(IB_ACTIVE_MKEY, port_guid), j->p->guid);
 	free(desc);
+	if (j->b.failed) {
+		/* Not a probe whose result could not be kept. */
+		json_decref(fa_obs_built(&j->b));
+		return FA_ERR_NOMEM;
+	}
 	if (lease != 0 || state != PORT_ACTIVE) {
 		fa_ib_feed_done(f, j, not_probed(f->ib, j, lease));
 		return 1;

@@ -108,14 +108,18 @@ job_done(struct fa_mad_req *r, void *arg)
 		struct fa_ib_cc_keyinfo k;
 
 		fa_ib_cc_keyinfo_decode(fa_mad_data(r), &k);
-		if (json_object_set_new(e, "cc_key",
+		rc = json_object_set_new(e, "cc_key",
 		    fa_secret_new(k.cc_key)) != 0 ||
 		    json_object_set_new(e, "protect",
 		    json_integer(k.protect)) != 0 ||
 		    json_object_set_new(e, "lease",
 		    json_integer(k.lease)) != 0 ||
 		    json_object_set_new(e, "violations",
-		    json_integer(k.violations)) != 0)
+		    json_integer(k.violations)) != 0 ? FA_ERR_NOMEM : 0;
+		/* The answer and its copy held the CC_Key. */
+		explicit_bzero(&k, sizeof(k));
+		explicit_bzero(r->resp, sizeof(r->resp));
+		if (rc != 0)
 			goto out;
 	}
 	rc = json_array_append_new(ps->nodes[j->probe], e) != 0 ?

@@ -48,7 +48,7 @@ struct fa_ib_sminfo {
 	uint64_t	sm_key;		/* a secret: zero it after use */
 	uint32_t	act_count;
 	unsigned	priority;	/* 0-15 */
-	unsigned	state;		/* SMState, 0-3 */
+	unsigned	state;		/* SMState: 4 bits, IBA uses 0-3 */
 };
 
 /* Decode the SMInfo attribute at `smi`. */

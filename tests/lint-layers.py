@@ -206,8 +206,9 @@ def kinds_declared():
 
 
 # The writers whose observations are built through the typed puts of
-# core/obs_fields.h (fa_obs_build, fa_put_*): every acquisition file.
-TYPED_WRITERS = ("fabric/",)
+# core/obs_fields.h (fa_obs_build, fa_put_*): every acquisition file, and
+# the one core file that records an observation.
+TYPED_WRITERS = ("fabric/", "core/deadline.c")
 
 
 def call_args(text, start):
@@ -246,13 +247,15 @@ def call_args(text, start):
 
 def typed_writers():
     """In the files of TYPED_WRITERS, every observation's data is NULL, a
-    variable set from fa_obs_built(), or the output of
-    the fa_host_decoder it was given (fabric/host_obs.c); and a decoder's
-    output (*out, fabric/host_obs.h) is built so too: every decoder that
-    fa_host_read_decode() is given is a typed writer's."""
+    variable set from fa_obs_built() and tested against NULL (out of
+    memory is an error returned, not an observation without data) and set
+    by nothing else, or the output of the fa_host_decoder it was given
+    (fabric/host_obs.c); and a decoder's output (*out, fabric/host_obs.h)
+    is built so too: every decoder that fa_host_read_decode() is given is
+    a typed writer's."""
     bad = []
     texts = {f: open(f, encoding="utf-8").read()
-             for f in sorted(glob.glob("fabric/*.c"))}
+             for f in sorted(glob.glob("fabric/*.c") + glob.glob("core/*.c"))}
     for f, text in texts.items():
         for m in re.finditer(r"\bfa_host_read_decode\(", text):
             args = call_args(text, m.end() - 1)
@@ -260,7 +263,7 @@ def typed_writers():
                 continue    # the definition
             home = [g for g, t in texts.items()
                     if re.search(r"^%s\(" % re.escape(args[5]), t, re.M)]
-            if not home or not home[0].startswith(TYPED_WRITERS):
+            if not home or not home[0].startswith("fabric/"):
                 bad.append("%s:%d (decoder %s of %s)" % (
                     f, text.count("\n", 0, m.start()) + 1, args[5],
                     home[0] if home else "no fabric/ file"))
@@ -284,8 +287,12 @@ def typed_writers():
                 continue
             body = text[:m.start()]
             body = body[body.rfind("\n{\n"):]
-            if re.search(r"\b%s\s*=\s*fa_obs_built\(" % re.escape(data),
-                         body):
+            v = re.escape(data)
+            sets = re.findall(r"\b%s\s*=(?!=)\s*(\w*)" % v, body)
+            if sets and all(s in ("fa_obs_built", "NULL") for s in sets) \
+                    and "fa_obs_built" in sets and \
+                    re.search(r"(\b%s|fa_obs_built\([^()]*\)\))\s*[!=]=\s*"
+                              r"NULL\b" % v, body):
                 continue
             # Set by the decoder, and by nothing else but NULL.
             if any(re.search(r"\b%s\([^;]*&%s\b" % (d, re.escape(data)),
