@@ -12,4 +12,22 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * Targets that give each run one of several renderers (chosen by the
+ * input) give it all of them when FA_FUZZ_EVERY_RENDERER is set:
+ * fuzz/run.sh sets it to replay the regression inputs, so an input kept
+ * for one renderer's bug still reaches that renderer.
+ */
+#include <stdlib.h>
+
+static inline int
+fz_every_renderer(void)
+{
+	static int every = -1;
+
+	if (every < 0)
+		every = getenv("FA_FUZZ_EVERY_RENDERER") != NULL;
+	return every;
+}
+
 #endif

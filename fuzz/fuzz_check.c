@@ -6,9 +6,9 @@
  * embedded in it (core/policy.c fa_policy_parse; cmd_check.c dates its
  * waivers by the scan's start, here a fixed day), then every check,
  * report.json, report.txt, the summary and the report as its own baseline
- * on what was loaded (fuzz/fuzz_eval.h; the XML, HTML and JUnit writers,
- * which read only report.json, are fuzz_merge's).  A snapshot that loads
- * is also written back (fa_snapshot_to_json) and must load again.
+ * on what was loaded (fuzz/fuzz_eval.h; the XML, HTML and JUnit writers
+ * on the same reports are fuzz_report's).  A snapshot that loads is also
+ * written back (fa_snapshot_to_json) and must load again.
  *
  * No false pass: the checks are evaluated again without one observation
  * (the input's length modulo their number picks it), and no result that
@@ -66,27 +66,14 @@ no_false_pass(const struct fa_snapshot *snap, const struct fa_policy *pol,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fa_snapshot *snap = NULL, *again = NULL;
-	struct fa_policy *pol = NULL;
+	struct fa_snapshot *snap, *again = NULL;
+	struct fa_policy *pol;
 	struct fa_results res = { NULL, 0, 0 };
-	json_error_t jerr;
 	json_t *j;
-	char *why = NULL, *errs = NULL, sha[65];
-	int r;
+	char *why = NULL, sha[65];
 
-	if ((j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
-	    &jerr)) == NULL)
+	if (fz_load(data, size, &snap, &pol) != 0)
 		return 0;
-	r = fa_snapshot_from_json(j, &snap, &why);
-	json_decref(j);
-	if (r != 0) {
-		if ((r != FA_ERR_INPUT && r != FA_ERR_NOMEM) || snap != NULL)
-			abort();
-		free(why);
-		return 0;
-	}
-	if (why != NULL)
-		abort();
 	/* What was loaded is written back and loads again. */
 	if ((j = fa_snapshot_to_json(snap, 1)) == NULL)
 		abort();
@@ -95,19 +82,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fa_snapshot_free(again);
 	json_decref(j);
-	if (snap->policy_name != NULL) {
-		r = fa_policy_parse(snap->policy_name, snap->policy_text,
-		    snap->policy_text != NULL ? strlen(snap->policy_text) : 0,
-		    FUZZ_NOW, &pol, &errs);
-		free(errs);
-		if (r != 0) {
-			if (pol != NULL)
-				abort();
-			fa_snapshot_free(snap);
-			return 0;	/* check exits 2 */
-		}
-	} else if ((pol = fa_policy_new_empty()) == NULL)
-		abort();
 	if (fa_sha256_hex(data, size, sha) != 0)
 		abort();
 	fuzz_evaluate(snap, pol, sha, FZ_BASELINE, &res);

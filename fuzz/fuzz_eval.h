@@ -6,7 +6,7 @@
  * report to memory: report.json, report.txt, the summary and, with
  * FZ_BASELINE, the comparison of the report with itself as a baseline
  * (--baseline).  With FZ_SEEN_ONLY the results of families the snapshot
- * did not collect (all not_tested, as asserted) are left out of the
+ * did not collect (never pass nor fail, as asserted) are left out of the
  * report: for a target whose input reaches one family, they are the same
  * text on every run.  Hostile values from a snapshot reach the checks and
  * writers here.  Nothing is written to a file.  Asserted: no pass or fail
@@ -14,10 +14,10 @@
  * every result in report.json and in its summary, a report is its own
  * baseline with nothing new.
  *
- * report.xml, report.html and junit.xml are rendered from report.json
- * alone (reports/report.h): fuzz_merge gives them any document, reports
- * fabaudit made (its seeds) and their mutations.  Rendering them here too
- * took half of each run's time for no path fuzz_merge does not reach.
+ * With FZ_RENDER the report (annotated, with FZ_BASELINE too) is also
+ * rendered as report.xml, report.html and junit.xml, and must render: a
+ * report fabaudit made from any snapshot is ours (fuzz_report; fuzz_merge
+ * gives the same writers any document).
  */
 #ifndef FUZZ_EVAL_H
 #define FUZZ_EVAL_H
@@ -40,6 +40,57 @@
 
 #define FZ_BASELINE	1u
 #define FZ_SEEN_ONLY	2u
+#define FZ_RENDER	4u
+
+/*
+ * A snapshot file as `fabaudit check` loads it: jansson's parser
+ * (duplicate keys refused), fa_snapshot_from_json, then the policy text
+ * embedded in it (cmd_check.c dates its waivers by the scan's start,
+ * here a fixed day).  0 with *snap and *pol set, or -1: the input is
+ * refused, as check refuses it (anything else aborts).
+ */
+static inline int
+fz_load(const uint8_t *data, size_t size, struct fa_snapshot **snap,
+    struct fa_policy **pol)
+{
+	json_error_t jerr;
+	json_t *j;
+	char *why = NULL, *errs = NULL;
+	int r;
+
+	*snap = NULL;
+	*pol = NULL;
+	if ((j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
+	    &jerr)) == NULL)
+		return -1;
+	r = fa_snapshot_from_json(j, snap, &why);
+	json_decref(j);
+	if (r != 0) {
+		if ((r != FA_ERR_INPUT && r != FA_ERR_NOMEM) || *snap != NULL)
+			abort();
+		free(why);
+		return -1;
+	}
+	if (why != NULL)
+		abort();
+	if ((*snap)->policy_name == NULL) {
+		if ((*pol = fa_policy_new_empty()) == NULL)
+			abort();
+		return 0;
+	}
+	r = fa_policy_parse((*snap)->policy_name, (*snap)->policy_text,
+	    (*snap)->policy_text != NULL ? strlen((*snap)->policy_text) : 0,
+	    FUZZ_NOW, pol, &errs);
+	free(errs);
+	if (r != 0) {
+		if (*pol != NULL)
+			abort();
+		fa_snapshot_free(*snap);
+		*snap = NULL;
+		return -1;	/* check exits 2 */
+	}
+	return 0;
+}
 
 /* The results are left in *keep (if not NULL; empty if evaluation
  * failed for lack of memory), for the caller to free. */
@@ -47,6 +98,8 @@ static void
 fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
     const char *snapshot_sha, unsigned flags, struct fa_results *keep)
 {
+	static int (*const rend[])(const json_t *, char **, size_t *,
+	    char **) = { fa_report_xml, fa_report_html, fa_report_junit };
 	struct fa_eval_ctx ectx = { snap, pol };
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rctx;
@@ -54,7 +107,7 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 	json_t *j, *base;
 	char *s, *why = NULL;
 	struct fa_results shown = { NULL, 0, 0 };
-	size_t i, newf;
+	size_t i, len, newf;
 	int r;
 
 	if ((r = fa_evaluate(&ectx, &res)) != 0) {
@@ -104,15 +157,25 @@ fuzz_evaluate(const struct fa_snapshot *snap, const struct fa_policy *pol,
 		abort();
 	free(fa_report_txt(&rctx));
 	free(fa_report_summary(&rctx));
-	if (!(flags & FZ_BASELINE))
-		goto out;
-	if ((base = json_deep_copy(j)) == NULL)
-		abort();
-	if (fa_diff_annotate(j, base, "baseline.json", snapshot_sha,
-	    FA_SEV_HIGH, &newf, &why) != 0 || newf != 0)
-		abort();	/* a report is its own baseline */
-	json_decref(base);
-out:
+	if (flags & FZ_BASELINE) {
+		if ((base = json_deep_copy(j)) == NULL)
+			abort();
+		if (fa_diff_annotate(j, base, "baseline.json", snapshot_sha,
+		    FA_SEV_HIGH, &newf, &why) != 0 || newf != 0)
+			abort();	/* a report is its own baseline */
+		json_decref(base);
+	}
+	for (i = 0; (flags & FZ_RENDER) && i < sizeof(rend) / sizeof(rend[0]);
+	    i++) {
+		s = NULL;
+		/* Our own report must render. */
+		r = rend[i](j, &s, &len, &why);
+		if (r != 0 && r != FA_ERR_NOMEM)
+			abort();
+		free(s);
+		free(why);
+		why = NULL;
+	}
 	/* The report can be written (all its strings UTF-8): that does not
 	 * depend on the layout, so the cheapest one is asked for. */
 	if ((s = json_dumps(j, JSON_COMPACT)) == NULL)

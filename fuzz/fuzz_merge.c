@@ -12,6 +12,8 @@
  * or of the wrong type (reports/report.h).  One renderer per document and
  * run, not all three: a 100 KB report took 60 ms to render six times
  * under ASan, and the length, which the fuzzer mutates, reaches each.
+ * A regression input replays through all three (fz_every_renderer(),
+ * fuzz/fuzz.h).
  *
  * Input: up to 16 reports separated by NUL bytes.  The --fail-on severity
  * is the input's length modulo the number of severities.  A report whose
@@ -36,25 +38,31 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Render j with renderer `which` (modulo their number). */
+/* Render j with renderer `which` (modulo their number), or with each
+ * (fz_every_renderer()). */
 static void
 render(const json_t *j, int ours, size_t which)
 {
 	static int (*const rend[])(const json_t *, char **, size_t *,
 	    char **) = { fa_report_xml, fa_report_html, fa_report_junit };
-	char *buf = NULL, *why = NULL;
-	size_t len;
+	const size_t n = sizeof(rend) / sizeof(rend[0]);
+	char *buf, *why;
+	size_t i, len;
 	int r;
 
-	r = rend[which % (sizeof(rend) / sizeof(rend[0]))](j, &buf, &len,
-	    &why);
-	if (r == 0 && (buf == NULL || strlen(buf) != len))
-		abort();
-	/* What merge made must render; anything else may fail. */
-	if (r != 0 && r != FA_ERR_NOMEM && (ours || r != FA_ERR_INPUT))
-		abort();
-	free(buf);
-	free(why);
+	for (i = 0; i < n; i++) {
+		if (!fz_every_renderer() && i != which % n)
+			continue;
+		buf = why = NULL;
+		r = rend[i](j, &buf, &len, &why);
+		if (r == 0 && (buf == NULL || strlen(buf) != len))
+			abort();
+		/* What merge made must render; anything else may fail. */
+		if (r != 0 && r != FA_ERR_NOMEM && (ours || r != FA_ERR_INPUT))
+			abort();
+		free(buf);
+		free(why);
+	}
 }
 
 /* A document that is not JSON, as node lists; the names taken. */

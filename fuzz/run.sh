@@ -3,7 +3,8 @@
 # Run the libFuzzer targets built by `make fuzz-build` (fuzz/README).
 # usage: fuzz/run.sh BUILD_FUZZ_DIR [--time SECONDS] [TARGET...]
 # TARGET is NAME or fuzz_NAME of fuzz/fuzz_NAME.c; default: all of them.
-# Per target: replay every fuzz/regress/NAME/* file (each must pass), then
+# Per target: replay every fuzz/regress/NAME/* file (each must pass; with
+# FA_FUZZ_EVERY_RENDERER set, fuzz/fuzz.h), then
 # fuzz for SECONDS (default 60) from a scratch corpus holding the output of
 # fuzz/seeds/NAME.sh and fuzz/corpus/NAME/*.  Prints PASS:/FAIL: lines,
 # `FIGURE fuzz_execs.NAME N` per target and `FIGURE fuzz_crashes N` (the
@@ -73,8 +74,10 @@ for t in "$@"; do
 	bad=0
 	for f in fuzz/regress/"$name"/*; do
 		[ -f "$f" ] || continue
+		# Every renderer, not the one the input picks (fuzz/fuzz.h).
 		# shellcheck disable=SC2086
-		if ! "$bin" $LIBFUZZER_OPTS "$f" >>"$log" 2>&1; then
+		if ! FA_FUZZ_EVERY_RENDERER=1 "$bin" $LIBFUZZER_OPTS "$f" \
+		    >>"$log" 2>&1; then
 			fail "fuzz $name: regression $f (see $log)"
 			bad=$((bad + 1))
 		fi
