@@ -39,10 +39,14 @@ if [ ! -x "$BIN" ]; then
 fi
 export FA_BIN="$BIN" FA_T="$T"
 export FA_WAIT_ACTIVE="$PWD/tests/ib/wait-active.sh"
+# A tenant scans an Active port: a run whose port OpenSM still held in
+# INIT after the wait (under loss on every node it may re-sweep for
+# minutes) is marked, and judged as a skip, not as the scan's failure.
 cat >"$T/scan.sh" <<'EOS'
 o=$1
 shift
 sh "$FA_WAIT_ACTIVE"
+ibstat 2>/dev/null | grep -q 'State: Active' || : >"$FA_T/$o.inactive"
 "$FA_BIN" scan --ib -q -c "$FA_SCENARIO_DIR/policy.conf" -o "$FA_T/$o" \
     --user "$(id -un)" --timeout 200 "$@" 2>"$FA_T/$o.err"
 echo $? >"$FA_T/$o.rc"
@@ -67,13 +71,17 @@ $C 'Error \"ib-leaf02\" 0 21' 'Error \"ib-leaf02\" 50' &&
     $S loss50-leaf --retries 6
 $C 'Error \"ib-leaf02\" 0'"
 # Loss on every switch, then on every node (ibsim drops a packet entering
-# a port of a node so marked), at 5, 20 and 50 %.
+# a port of a node so marked), at 5, 20 and 50 %, each set once the
+# tenant's port is Active again after the level before (OpenSM, losing
+# MADs too, may have taken it back to INIT).
 SWITCHES="ib-leaf01 ib-leaf02"
 NODES="$SWITCHES ufm-sm01 acme-gpu-01 acme-gpu-02 zeta-gpu-01 zeta-gpu-02"
 LOSS=
 for p in 5 20 50; do
 	for w in switches all; do
 		[ $w = switches ] && set -- $SWITCHES || set -- $NODES
+		script="$script
+sh \$FA_WAIT_ACTIVE"
 		for n; do script="$script
 $C 'Error \"$n\" $p'"; done
 		script="$script
@@ -265,6 +273,12 @@ done
 
 # --- MAD loss -------------------------------------------------------------
 for r in loss50-leaf $LOSS; do
+	if [ -e "$T/$r.inactive" ]; then
+		fa_skip "$r: the tenant's port was not Active 90 s after" \
+		    "the loss was set (OpenSM kept it in INIT): nothing a" \
+		    "tenant would scan"
+		continue
+	fi
 	ran $r
 	honest base $r
 	expect_eq "$r: the engine's counters add up" "$(eng $r "$ADD")" true
