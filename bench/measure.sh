@@ -11,10 +11,14 @@
 # In this order, each command timed by BUILD_DIR/bench/rusage (wall clock,
 # peak RSS):
 #   b. ibnetdiscover -m -o 32, BENCH_IBND_RUNS times (default 3; median)
-#   a. fabaudit scan --ib -q -f json -c POLICY -o DIR (its default window),
-#      BENCH_SCAN_RUNS times (default 3; median)
+#   a. fabaudit scan --ib -q -c POLICY -o DIR: the default scan as a user
+#      runs it (default formats json,txt,xml,html, mads.pcap, key probes
+#      on; -q only silences the progress line), BENCH_SCAN_RUNS times
+#      (default 3; median)
 #   f. if the binary has --key-probes: the same scan with --key-probes
-#      none, the audit as issue 7 defines it, BENCH_SCAN_RUNS times
+#      none, BENCH_SCAN_RUNS times
+#   g. fabaudit check -q -c POLICY -o DIR SNAPSHOT: the offline
+#      re-evaluation of (a)'s first snapshot, default formats, once
 #   c. bench/smpceiling -n BENCH_CEILING_N (default 100000): the SMP/s
 #      ceiling, window 64, at most 2 per destination
 #   e. SMALLEST only, if the binary has --max-outstanding: the same scan
@@ -110,7 +114,7 @@ scan() {	# NAME TIMEOUT [OPTION...]
 	shift 2
 	rm -rf "${out:?}/$n"
 	run "$out/$n.log" "$ru" -t "$stmo" -o "$out/$n.ru" -- \
-	    env LD_PRELOAD="$pre" "$fab" scan --ib -q -f json \
+	    env LD_PRELOAD="$pre" "$fab" scan --ib -q \
 	    -c "$scen/policy.conf" -o "$out/$n" "$@"
 	rc=$?
 	case $rc in
@@ -188,6 +192,29 @@ if "$fab" scan -h 2>&1 | grep -q -- '--key-probes'; then
 else
 	put narrow "n/a"
 	put narrow_why "this fabaudit has no --key-probes"
+fi
+
+# --- (g) offline re-evaluation of the first scan's snapshot -----------------
+# No fabric and no LD_PRELOAD: what a provider runs on the evidence.
+if [ -s "$out/scan/snapshot.json" ]; then
+	rm -rf "${out:?}/recheck"
+	run "$out/recheck.log" "$ru" -t "$tmo" -o "$out/recheck.ru" -- \
+	    "$fab" check -q -c "$scen/policy.conf" -o "$out/recheck" \
+	    "$out/scan/snapshot.json"
+	rc=$?
+	if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then
+		put recheck_wall "$(val "$out/recheck.ru" wall)"
+		put recheck_rss_kb "$(val "$out/recheck.ru" maxrss_kb)"
+		put recheck_mb "$(du -m "$out/scan/snapshot.json" | cut -f1)"
+		jq -r '.results[] | [.id, .target, .status] | @tsv' \
+		    "$out/recheck/report.json" | LC_ALL=C sort |
+		    cmp -s - "$out/scan.results.tsv" &&
+		    put recheck_same yes || put recheck_same no
+	else
+		err recheck "fabaudit check exited $rc (see $out/recheck.log)"
+	fi
+else
+	err recheck "no snapshot.json from the first scan"
 fi
 
 # --- (c) the simulator's SMP/s ceiling ----------------------------------------

@@ -4,8 +4,8 @@
 # run.sh: `make bench`.  For each fabric size: write a fat tree with
 # bench/mkfattree, bring up ibsim + a real opensm ONCE with
 # tests/ib/with-fabric.sh, and run bench/measure.sh inside that session
-# (every measurement of the size); then print one table of the figures and
-# of the ratios against issue 7's targets, and write it with the date and
+# (every measurement of the size); then print the figures and how they
+# stand against issue 25's targets, and write that with the date and
 # the exact commands to BUILD_DIR/bench/results.txt (atomically).
 #
 #   sh bench/run.sh BUILD_DIR [SIZE ...]      (from the repository root;
@@ -176,7 +176,8 @@ for n in $sizes; do
 	} >"$d/all.kv"
 	grep '_error=' "$d/all.kv" >&2
 	if [ "${BENCH_KEEP:-0}" != 1 ]; then
-		rm -rf "$d/out/scan" "$d/out/maxout1" "$d/out"/ibnd.*.out
+		rm -rf "$d/out/scan" "$d/out/maxout1" "$d/out/recheck" \
+		    "$d/out"/ibnd.*.out
 		find "$d/out" -maxdepth 1 -type d -name 'scan[0-9]*' \
 		    -exec rm -rf {} +
 	fi
