@@ -633,6 +633,40 @@ plain_body(struct json_out *o, const void *arg)
 	return 0;
 }
 
+struct emitted {
+	int		(*render)(const json_t *, fa_emit_fn, void *, char **);
+	const json_t	*j;
+};
+
+static int
+emitted_body(struct json_out *o, const void *arg)
+{
+	const struct emitted *e = arg;
+	char *rwhy = NULL;
+	int r;
+
+	if ((r = e->render(e->j, json_emit, o, &rwhy)) == 0 || o->err != 0) {
+		/* Stopped by the file (json_flush()): its error says why. */
+		free(rwhy);
+		return r == 0 ? 0 : o->err;
+	}
+	if (o->why != NULL && *o->why == NULL)
+		*o->why = rwhy;
+	else
+		free(rwhy);
+	return r;
+}
+
+int
+fa_outset_write_emit(struct fa_outset *set, const char *name,
+    int (*render)(const json_t *, fa_emit_fn, void *, char **),
+    const json_t *j, char **why)
+{
+	struct emitted e = { render, j };
+
+	return write_hashed(set, name, emitted_body, &e, NULL, why);
+}
+
 int
 fa_outset_write_json(struct fa_outset *set, const char *name,
     const json_t *j, size_t flags, char sha256[65], char **why)

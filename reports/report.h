@@ -57,6 +57,12 @@ json_t *fa_report_json(const struct fa_report_ctx *ctx);
 char *fa_report_txt(const struct fa_report_ctx *ctx);
 
 /*
+ * Where a streaming writer puts its bytes: 0, or -1 to stop it (the sink
+ * keeps its own reason).  jansson's json_dump_callback_t has this shape.
+ */
+typedef int (*fa_emit_fn)(const char *p, size_t len, void *arg);
+
+/*
  * The renderings of a finished report.json (a scan's, an offline check's
  * or a merge's).  They read only the JSON, so every field may be missing or
  * of the wrong type in a file from elsewhere, and every string in it is
@@ -68,6 +74,17 @@ int fa_report_html(const json_t *report, char **buf, size_t *len,
 int fa_report_xml(const json_t *report, char **buf, size_t *len,
     char **why);
 int fa_report_junit(const json_t *report, char **buf, size_t *len,
+    char **why);
+
+/*
+ * report.xml and junit.xml written through emit as they are made, never
+ * held whole in memory: the same bytes as fa_report_xml() and
+ * fa_report_junit().  0, or FA_ERR_* with *why (may be NULL); FA_ERR_IO
+ * when emit stopped it.
+ */
+int fa_report_xml_emit(const json_t *report, fa_emit_fn emit, void *arg,
+    char **why);
+int fa_report_junit_emit(const json_t *report, fa_emit_fn emit, void *arg,
     char **why);
 
 /* The short summary printed on stdout after a scan; NULL on ENOMEM. */
@@ -115,6 +132,14 @@ int fa_outset_close(struct fa_outset *set, int keep, char **why);
 /* buf as set's name, atomically, with the file's mode. */
 int fa_outset_write(struct fa_outset *set, const char *name, const void *buf,
     size_t len, mode_t mode, char **why);
+/*
+ * What render(j, ...) emits, as set's name, atomically (mode 0640),
+ * streamed through a buffer: never held whole in memory.  0, or render's
+ * FA_ERR_* with its *why, or the file's error.
+ */
+int fa_outset_write_emit(struct fa_outset *set, const char *name,
+    int (*render)(const json_t *, fa_emit_fn, void *, char **),
+    const json_t *j, char **why);
 /* j dumped with jansson flags and a final newline, streamed and hashed
  * (SHA-256 to sha256, if not NULL). */
 int fa_outset_write_json(struct fa_outset *set, const char *name,

@@ -524,8 +524,10 @@ nodes_suite(struct fa_xw *x, const json_t *rep, const struct suite *s)
 	fa_xw_end(x);
 }
 
-int
-fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
+/* The document into memory (emit NULL: *buf, *len) or through emit. */
+static int
+render(const json_t *report, fa_emit_fn emit, void *arg, char **buf,
+    size_t *len, char **why)
 {
 	struct tally t = { NULL, 0, 0 };
 	struct suite all, nodes = { "nodes", 0, 0, 0, 0 };
@@ -537,8 +539,6 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 	size_t i;
 	int r;
 
-	*buf = NULL;
-	*len = 0;
 	if (why != NULL)
 		*why = NULL;
 	if ((r = tally(json_object_get(report, "results"), &t, &all)) != 0) {
@@ -556,7 +556,7 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 	if (!fa_xml_is_datetime(stamp))
 		stamp = NULL;
 	snprintf(secs, sizeof(secs), "%ld", duration(scan));
-	if (fa_xw_begin(&x) == 0) {
+	if (fa_xw_begin_to(&x, emit, arg) == 0) {
 		fa_xw_start(&x, "testsuites");
 		fa_xw_attr(&x, "name", "fabaudit");
 		attr_counts(&x, &all);
@@ -570,4 +570,19 @@ fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
 	}
 	free(t.v);
 	return fa_xw_finish(&x, buf, len, why);
+}
+
+int
+fa_report_junit(const json_t *report, char **buf, size_t *len, char **why)
+{
+	*buf = NULL;
+	*len = 0;
+	return render(report, NULL, NULL, buf, len, why);
+}
+
+int
+fa_report_junit_emit(const json_t *report, fa_emit_fn emit, void *arg,
+    char **why)
+{
+	return render(report, emit, arg, NULL, NULL, why);
 }

@@ -510,16 +510,16 @@ put_members(struct fa_xw *x, const json_t *obj, const struct field *fs)
 	}
 }
 
-int
-fa_report_xml(const json_t *report, char **buf, size_t *len, char **why)
+/* The document into memory (emit NULL: *buf, *len) or through emit. */
+static int
+render(const json_t *report, fa_emit_fn emit, void *arg, char **buf,
+    size_t *len, char **why)
 {
 	struct fa_xw x;
 
-	*buf = NULL;
-	*len = 0;
 	if (why != NULL)
 		*why = NULL;
-	if (fa_xw_begin(&x) == 0) {
+	if (fa_xw_begin_to(&x, emit, arg) == 0) {
 		fa_xw_start_ns(&x, "report", FA_XML_NS);
 		fa_xw_attr(&x, "format", FA_XML_FORMAT);
 		put_members(&x, report, report_f);
@@ -529,4 +529,19 @@ fa_report_xml(const json_t *report, char **buf, size_t *len, char **why)
 		fa_xw_end(&x);
 	}
 	return fa_xw_finish(&x, buf, len, why);
+}
+
+int
+fa_report_xml(const json_t *report, char **buf, size_t *len, char **why)
+{
+	*buf = NULL;
+	*len = 0;
+	return render(report, NULL, NULL, buf, len, why);
+}
+
+int
+fa_report_xml_emit(const json_t *report, fa_emit_fn emit, void *arg,
+    char **why)
+{
+	return render(report, emit, arg, NULL, NULL, why);
 }

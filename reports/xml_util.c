@@ -33,11 +33,41 @@ check(struct fa_xw *x, int rc)
 		    "libxml2 could not write the document");
 }
 
+/* An xmlOutputWriteCallback: the bytes to the writer's emit. */
+static int
+xw_write(void *ctx, const char *p, int len)
+{
+	struct fa_xw *x = ctx;
+
+	if (len < 0 || x->emit(p, (size_t)len, x->earg) != 0) {
+		x->emit_failed = 1;
+		return -1;	/* not an error: libxml2's "write failed" */
+	}
+	return len;
+}
+
 int
 fa_xw_begin(struct fa_xw *x)
 {
+	return fa_xw_begin_to(x, NULL, NULL);
+}
+
+int
+fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
+{
+	xmlOutputBufferPtr out;
+
 	memset(x, 0, sizeof(*x));
-	if ((x->buf = xmlBufferCreate()) == NULL ||
+	x->emit = emit;
+	x->earg = arg;
+	if (emit != NULL) {
+		/* xmlNewTextWriter() owns out from here, also on failure. */
+		if ((out = xmlOutputBufferCreateIO(xw_write, NULL, x,
+		    NULL)) == NULL || (x->w = xmlNewTextWriter(out)) == NULL) {
+			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+			return x->err;
+		}
+	} else if ((x->buf = xmlBufferCreate()) == NULL ||
 	    (x->w = xmlNewTextWriterMemory(x->buf, 0)) == NULL) {
 		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		return x->err;
@@ -48,7 +78,8 @@ fa_xw_begin(struct fa_xw *x)
 	 * flush then copies the whole document so far.  Doubling makes the
 	 * growth linear.
 	 */
-	xmlBufferSetAllocationScheme(x->buf, XML_BUFFER_ALLOC_DOUBLEIT);
+	if (x->buf != NULL)
+		xmlBufferSetAllocationScheme(x->buf, XML_BUFFER_ALLOC_DOUBLEIT);
 	check(x, xmlTextWriterSetIndent(x->w, 1));
 	check(x, xmlTextWriterSetIndentString(x->w, BAD_CAST "  "));
 	if (x->err == 0)
@@ -63,16 +94,26 @@ fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why)
 	const xmlChar *c;
 	int err;
 
-	*buf = NULL;
-	*len = 0;
+	if (buf != NULL)
+		*buf = NULL;
+	if (len != NULL)
+		*len = 0;
 	if (x->err == 0 && x->w != NULL)
 		check(x, xmlTextWriterEndDocument(x->w));
+	if (x->err == 0 && x->w != NULL && x->emit != NULL)
+		check(x, xmlTextWriterFlush(x->w));
 	if (x->w != NULL) {
-		/* Flushes into the buffer. */
+		/* Flushes into the buffer, or to emit. */
 		xmlFreeTextWriter(x->w);
 		x->w = NULL;
 	}
-	if (x->err == 0) {
+	if (x->emit_failed) {
+		/* Before check()'s guess: the sink says why it stopped. */
+		free(x->why);
+		x->why = fa_strdup("the output could not be written");
+		x->err = FA_ERR_IO;
+	}
+	if (x->err == 0 && x->buf != NULL) {
 		c = xmlBufferContent(x->buf);
 		*len = (size_t)xmlBufferLength(x->buf);
 		if (c == NULL || (*buf = malloc(*len + 1)) == NULL)
@@ -87,7 +128,8 @@ fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why)
 	x->buf = NULL;
 	err = x->err;
 	if (err != 0) {
-		*len = 0;
+		if (len != NULL)
+			*len = 0;
 		if (why != NULL) {
 			*why = x->why;
 			x->why = NULL;

@@ -13,6 +13,8 @@
 #include <jansson.h>
 #include <libxml/xmlwriter.h>
 
+#include "report.h"
+
 /* Longest string (bytes) a rendering accepts from the report. */
 #define FA_XML_MAX_STR	(64UL * 1024 * 1024)
 
@@ -21,7 +23,10 @@
  * so a writer checks only the result of fa_xw_finish().
  */
 struct fa_xw {
-	xmlBufferPtr	 buf;
+	xmlBufferPtr	 buf;	/* to memory; NULL when streaming to emit */
+	fa_emit_fn	 emit;
+	void		*earg;
+	int		 emit_failed;
 	xmlTextWriterPtr w;
 	int		 err;	/* first failure, FA_ERR_*, or 0 */
 	char		*why;	/* its explanation, or NULL */
@@ -43,10 +48,14 @@ int fa_xw_scratch_done(struct fa_xw *x);
 
 /* Start an indented UTF-8 document; 0 or FA_ERR_NOMEM. */
 int fa_xw_begin(struct fa_xw *x);
+/* The same, its bytes going to emit as libxml2 flushes them (emit NULL:
+ * into memory, as fa_xw_begin()). */
+int fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg);
 /*
  * End the document and hand its bytes over as a malloc'd NUL-terminated
- * *buf of *len bytes; or return the first error with *why (if not NULL).
- * Always releases the writer.
+ * *buf of *len bytes (into memory; when streaming, buf and len are not
+ * used and may be NULL); or return the first error with *why (if not
+ * NULL): FA_ERR_IO when emit stopped the writer.  Always releases it.
  */
 int fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why);
 

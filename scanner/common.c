@@ -514,18 +514,22 @@ int
 fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
     const char **names, size_t *n)
 {
+	/* The XML writers stream to the file (emit); the HTML one builds
+	 * its tree and then writes it (fn). */
 	static const struct {
 		const char	*name;
 		size_t		 off;
 		int		(*fn)(const json_t *, char **, size_t *,
 				    char **);
+		int		(*emit)(const json_t *, fa_emit_fn, void *,
+				    char **);
 	} rend[] = {
 		{ "report.xml", offsetof(struct fa_out_opts, xml),
-		  fa_report_xml },
+		  NULL, fa_report_xml_emit },
 		{ "report.html", offsetof(struct fa_out_opts, html),
-		  fa_report_html },
+		  fa_report_html, NULL },
 		{ "junit.xml", offsetof(struct fa_out_opts, junit),
-		  fa_report_junit },
+		  NULL, fa_report_junit_emit },
 	};
 	char *buf = NULL, *why = NULL;
 	size_t i, len;
@@ -540,6 +544,23 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 		if (!*(const int *)(const void *)((const char *)o +
 		    rend[i].off))
 			continue;
+		if (rend[i].emit != NULL) {
+			if ((r = fa_outset_write_emit(o->set, rend[i].name,
+			    rend[i].emit, j, &why)) != 0) {
+				/* The report could not be rendered, or the
+				 * file written (as fa_write_out() says). */
+				if (r != FA_ERR_IO)
+					fa_diag(rend[i].name, "%s", why != NULL ?
+					    why : "cannot render");
+				else
+					fa_diag(NULL, "cannot write %s",
+					    why != NULL ? why : rend[i].name);
+				r = FA_EXIT_NORUN;
+				break;
+			}
+			names[(*n)++] = rend[i].name;
+			continue;
+		}
 		if (rend[i].fn(j, &buf, &len, &why) != 0) {
 			fa_diag(rend[i].name, "%s", why != NULL ? why :
 			    "cannot render");

@@ -378,6 +378,74 @@ test_full_report_xml(void **state)
 	json_decref(rep);
 }
 
+/* A sink into memory that stops (returns -1) once it holds `stop`
+ * bytes, if stop is not 0. */
+struct sink {
+	char	*p;
+	size_t	 n, stop;
+	int	 calls;
+};
+
+static int
+sink_emit(const char *p, size_t len, void *arg)
+{
+	struct sink *s = arg;
+	char *np;
+
+	s->calls++;
+	if (s->stop != 0 && s->n + len > s->stop)
+		return -1;
+	if ((np = realloc(s->p, s->n + len + 1)) == NULL)
+		return -1;
+	s->p = np;
+	memcpy(s->p + s->n, p, len);
+	s->n += len;
+	s->p[s->n] = '\0';
+	return 0;
+}
+
+/*
+ * Streamed through emit, report.xml and junit.xml are the bytes the
+ * in-memory renderings give, and a sink that stops makes the rendering
+ * fail with FA_ERR_IO, never a short document called written.
+ */
+static void
+test_streamed_same_bytes(void **state)
+{
+	json_t *rep = load(full_report);
+	struct sink s;
+	char *buf, *why;
+	size_t len, k;
+	int r;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		memset(&s, 0, sizeof(s));
+		why = NULL;
+		assert_int_equal(k == 0 ? fa_report_xml(rep, &buf, &len,
+		    &why) : fa_report_junit(rep, &buf, &len, &why), 0);
+		r = k == 0 ? fa_report_xml_emit(rep, sink_emit, &s, &why) :
+		    fa_report_junit_emit(rep, sink_emit, &s, &why);
+		assert_int_equal(r, 0);
+		assert_null(why);
+		assert_int_equal(s.n, len);
+		assert_memory_equal(s.p, buf, len);
+		free(s.p);
+		/* Stopped half-way: an error, with a reason. */
+		memset(&s, 0, sizeof(s));
+		s.stop = len / 2;
+		r = k == 0 ? fa_report_xml_emit(rep, sink_emit, &s, &why) :
+		    fa_report_junit_emit(rep, sink_emit, &s, &why);
+		assert_int_equal(r, FA_ERR_IO);
+		assert_non_null(why);
+		assert_true(s.n <= len / 2);
+		free(why);
+		free(s.p);
+		free(buf);
+	}
+	json_decref(rep);
+}
+
 static void
 test_full_report_junit(void **state)
 {
@@ -856,6 +924,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_report_xml),
 		cmocka_unit_test(test_full_report_junit),
+		cmocka_unit_test(test_streamed_same_bytes),
 		cmocka_unit_test(test_model_enums),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_random_bytes),
