@@ -634,8 +634,8 @@ plain_body(struct json_out *o, const void *arg)
 }
 
 struct emitted {
-	int		(*render)(const json_t *, fa_emit_fn, void *, char **);
-	const json_t	*j;
+	int		(*render)(const void *, fa_emit_fn, void *, char **);
+	const void	*src;
 };
 
 static int
@@ -645,7 +645,8 @@ emitted_body(struct json_out *o, const void *arg)
 	char *rwhy = NULL;
 	int r;
 
-	if ((r = e->render(e->j, json_emit, o, &rwhy)) == 0 || o->err != 0) {
+	if ((r = e->render(e->src, json_emit, o, &rwhy)) == 0 ||
+	    o->err != 0) {
 		/* Stopped by the file (json_flush()): its error says why. */
 		free(rwhy);
 		return r == 0 ? 0 : o->err;
@@ -659,10 +660,10 @@ emitted_body(struct json_out *o, const void *arg)
 
 int
 fa_outset_write_emit(struct fa_outset *set, const char *name,
-    int (*render)(const json_t *, fa_emit_fn, void *, char **),
-    const json_t *j, char **why)
+    int (*render)(const void *, fa_emit_fn, void *, char **),
+    const void *src, char **why)
 {
-	struct emitted e = { render, j };
+	struct emitted e = { render, src };
 
 	return write_hashed(set, name, emitted_body, &e, NULL, why);
 }

@@ -86,6 +86,11 @@ int fa_report_xml_emit(const json_t *report, fa_emit_fn emit, void *arg,
     char **why);
 int fa_report_junit_emit(const json_t *report, fa_emit_fn emit, void *arg,
     char **why);
+/* report.txt through emit as it is made (fa_report_txt()'s bytes): 0,
+ * FA_ERR_IO when emit stopped it, or FA_ERR_NOMEM with *why (may be
+ * NULL). */
+int fa_report_txt_emit(const struct fa_report_ctx *ctx, fa_emit_fn emit,
+    void *arg, char **why);
 
 /* The short summary printed on stdout after a scan; NULL on ENOMEM. */
 char *fa_report_summary(const struct fa_report_ctx *ctx);
@@ -133,13 +138,13 @@ int fa_outset_close(struct fa_outset *set, int keep, char **why);
 int fa_outset_write(struct fa_outset *set, const char *name, const void *buf,
     size_t len, mode_t mode, char **why);
 /*
- * What render(j, ...) emits, as set's name, atomically (mode 0640),
+ * What render(src, ...) emits, as set's name, atomically (mode 0640),
  * streamed through a buffer: never held whole in memory.  0, or render's
- * FA_ERR_* with its *why, or the file's error.
+ * FA_ERR_* with its *why, or the file's error (FA_ERR_IO).
  */
 int fa_outset_write_emit(struct fa_outset *set, const char *name,
-    int (*render)(const json_t *, fa_emit_fn, void *, char **),
-    const json_t *j, char **why);
+    int (*render)(const void *src, fa_emit_fn, void *, char **),
+    const void *src, char **why);
 /* j dumped with jansson flags and a final newline, streamed and hashed
  * (SHA-256 to sha256, if not NULL). */
 int fa_outset_write_json(struct fa_outset *set, const char *name,

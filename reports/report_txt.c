@@ -262,17 +262,15 @@ static const enum fa_status order[FA_ST_MAX] = {
 	FA_ST_PASS,
 };
 
-char *
-fa_report_txt(const struct fa_report_ctx *ctx)
+/* The whole of report.txt to f. */
+static void
+txt_body(FILE *f, const struct fa_report_ctx *ctx)
 {
 	const struct fa_snapshot *s = ctx->snap;
-	char *buf = NULL, when[32];
-	size_t len = 0, i;
+	char when[32];
+	size_t i;
 	int fam, st;
-	FILE *f;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return NULL;
 	fa_time_rfc3339(ctx->generated, when, sizeof(when));
 	fprintf(f, "fabaudit %s report (%s evaluation, %s)\n", FA_VERSION,
 	    ctx->mode, when);
@@ -314,7 +312,64 @@ fa_report_txt(const struct fa_report_ctx *ctx)
 	}
 	fputc('\n', f);
 	print_summary_line(f, ctx);
+}
+
+char *
+fa_report_txt(const struct fa_report_ctx *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	txt_body(f, ctx);
 	return finish(f, &buf);
+}
+
+/* A stdio stream over an fa_emit_fn (fopencookie(3)). */
+struct emit_cookie {
+	fa_emit_fn	 emit;
+	void		*arg;
+	int		 failed;
+};
+
+static ssize_t
+cookie_write(void *c, const char *p, size_t len)
+{
+	struct emit_cookie *e = c;
+
+	if (e->failed || e->emit(p, len, e->arg) != 0) {
+		e->failed = 1;
+		return 0;	/* stdio's "nothing written": an error */
+	}
+	return (ssize_t)len;
+}
+
+int
+fa_report_txt_emit(const struct fa_report_ctx *ctx, fa_emit_fn emit,
+    void *arg, char **why)
+{
+	static const cookie_io_functions_t io = { NULL, cookie_write, NULL,
+	    NULL };
+	struct emit_cookie e = { emit, arg, 0 };
+	FILE *f;
+	int bad;
+
+	if (why != NULL)
+		*why = NULL;
+	if ((f = fopencookie(&e, "w", io)) == NULL)
+		return FA_ERR_NOMEM;
+	txt_body(f, ctx);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		if (e.failed)
+			return FA_ERR_IO;	/* the sink says why */
+		if (why != NULL)
+			*why = fa_strdup("out of memory");
+		return FA_ERR_NOMEM;
+	}
+	return 0;
 }
 
 char *

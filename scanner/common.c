@@ -510,6 +510,25 @@ wrote(struct written *w, const char *name)
 		w->v[w->n++] = name;
 }
 
+/* The streaming writers in fa_outset_write_emit()'s shape. */
+static int
+xml_emit(const void *j, fa_emit_fn emit, void *arg, char **why)
+{
+	return fa_report_xml_emit(j, emit, arg, why);
+}
+
+static int
+junit_emit(const void *j, fa_emit_fn emit, void *arg, char **why)
+{
+	return fa_report_junit_emit(j, emit, arg, why);
+}
+
+static int
+txt_emit(const void *ctx, fa_emit_fn emit, void *arg, char **why)
+{
+	return fa_report_txt_emit(ctx, emit, arg, why);
+}
+
 int
 fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
     const char **names, size_t *n)
@@ -521,15 +540,15 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 		size_t		 off;
 		int		(*fn)(const json_t *, char **, size_t *,
 				    char **);
-		int		(*emit)(const json_t *, fa_emit_fn, void *,
+		int		(*emit)(const void *, fa_emit_fn, void *,
 				    char **);
 	} rend[] = {
 		{ "report.xml", offsetof(struct fa_out_opts, xml),
-		  NULL, fa_report_xml_emit },
+		  NULL, xml_emit },
 		{ "report.html", offsetof(struct fa_out_opts, html),
 		  fa_report_html, NULL },
 		{ "junit.xml", offsetof(struct fa_out_opts, junit),
-		  NULL, fa_report_junit_emit },
+		  NULL, junit_emit },
 	};
 	char *buf = NULL, *why = NULL;
 	size_t i, len;
@@ -701,14 +720,15 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 	    done)) != 0)
 		goto out;
 	if (o->outdir != NULL && o->txt) {
-		if ((txt = fa_report_txt(&rctx)) == NULL) {
-			fa_diag(NULL, "out of memory");
+		/* Streamed to the file, as the XML renderings are. */
+		if ((r = fa_outset_write_emit(set, "report.txt", txt_emit,
+		    &rctx, &why)) != 0) {
+			fa_diag(NULL, r == FA_ERR_IO ? "cannot write %s" : "%s",
+			    why != NULL ? why : r == FA_ERR_IO ?
+			    "report.txt" : "out of memory");
+			r = FA_EXIT_NORUN;
 			goto out;
 		}
-		if (fa_write_out(set, "report.txt", txt, strlen(txt)) != 0)
-			goto out;
-		free(txt);
-		txt = NULL;
 		wrote(&w, "report.txt");
 	}
 	/* Last: SHA256SUMS covers every file above, and is then signed. */

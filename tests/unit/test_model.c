@@ -20,6 +20,7 @@
 #include "../../core/snapshot.h"
 #include "../../core/util.h"
 #include "../../reports/report.h"
+#include "emit_sink.h"
 
 static void
 parse_numbers(void **state)
@@ -295,6 +296,7 @@ snapshot_rejects_malformed(void **state)
 #undef HDR
 }
 
+
 static void
 report_json_and_txt(void **state)
 {
@@ -339,6 +341,24 @@ report_json_and_txt(void **state)
 	rc.reveal = 1;
 	txt = fa_report_txt(&rc);
 	assert_non_null(strstr(txt, "0x1122334455667788"));
+	/* Streamed (report.txt as written): the same bytes; a sink that
+	 * stops is an I/O error. */
+	{
+		struct sink sk = { NULL, 0, 0 };
+		char *why = NULL;
+
+		assert_int_equal(fa_report_txt_emit(&rc, sink_emit, &sk,
+		    &why), 0);
+		assert_non_null(sk.p);
+		assert_string_equal(sk.p, txt);
+		free(sk.p);
+		memset(&sk, 0, sizeof(sk));
+		sk.stop = strlen(txt) / 2;
+		assert_int_equal(fa_report_txt_emit(&rc, sink_emit, &sk,
+		    &why), FA_ERR_IO);
+		free(sk.p);
+		free(why);
+	}
 	free(txt);
 	json_decref(j);
 	fa_results_free(&res);

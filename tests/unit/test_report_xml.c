@@ -24,6 +24,7 @@
 #include "../../core/errors.h"
 #include "../../core/model.h"
 #include "../../reports/report.h"
+#include "emit_sink.h"
 
 #define NS	"urn:fabaudit:report:1"
 
@@ -378,31 +379,6 @@ test_full_report_xml(void **state)
 	json_decref(rep);
 }
 
-/* A sink into memory that stops (returns -1) once it holds `stop`
- * bytes, if stop is not 0. */
-struct sink {
-	char	*p;
-	size_t	 n, stop;
-	int	 calls;
-};
-
-static int
-sink_emit(const char *p, size_t len, void *arg)
-{
-	struct sink *s = arg;
-	char *np;
-
-	s->calls++;
-	if (s->stop != 0 && s->n + len > s->stop)
-		return -1;
-	if ((np = realloc(s->p, s->n + len + 1)) == NULL)
-		return -1;
-	s->p = np;
-	memcpy(s->p + s->n, p, len);
-	s->n += len;
-	s->p[s->n] = '\0';
-	return 0;
-}
 
 /*
  * Streamed through emit, report.xml and junit.xml are the bytes the
