@@ -61,9 +61,12 @@ fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
 	x->emit = emit;
 	x->earg = arg;
 	if (emit != NULL) {
-		/* xmlNewTextWriter() owns out from here, also on failure. */
+		/* The writer owns out once made (xmlFreeTextWriter() closes
+		 * it); libxml2 2.9 leaves it to us when it cannot make one. */
 		if ((out = xmlOutputBufferCreateIO(xw_write, NULL, x,
 		    NULL)) == NULL || (x->w = xmlNewTextWriter(out)) == NULL) {
+			if (out != NULL)
+				(void)xmlOutputBufferClose(out);
 			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 			return x->err;
 		}
