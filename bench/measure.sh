@@ -141,12 +141,14 @@ scan() {	# NAME TIMEOUT [OPTION...]
 	    ([.observations[] | select(.id == "ib.engine") | .data][0] //
 	    {} | "\(.sent // "") \(.answered // "") \(.lost_sends // "")"),
 	    ([.observations[] | select(.id == "ib.engine") | .data][0] //
-	    {} | "\(.discovery.ms // "") \(.audit_ms // "")")' \
+	    {} | "\(.discovery.ms // "") \(.audit_ms // "") \(
+	    .discovery.walk_ms // .discovery.ms // "")")' \
 	    "$out/$n/snapshot.json" >"$out/$n.mads" || return 1
 	{ read -r disc; read -r sent answered lostsends
-	  read -r disc_ms audit_ms; } <"$out/$n.mads"
+	  read -r disc_ms audit_ms walk_ms; } <"$out/$n.mads"
 	# The fabric-facing phases' own clocks (ib.engine), for context.
 	put "${n}_disc_ms" "$disc_ms"
+	put "${n}_walk_ms" "$walk_ms"
 	put "${n}_audit_ms" "$audit_ms"
 	put "${n}_disc_smps" "$disc"
 	put "${n}_engine_sent" "$sent"
@@ -174,7 +176,7 @@ series() {
 	rss=$(for r in $names; do kvget "${r}_rss_kb"; done | sort -g |
 	    tail -n 1)
 	walls=$(for r in $names; do kvget "${r}_wall"; done | paste -sd, -)
-	for k in wall disc_ms audit_ms disc_smps engine_sent \
+	for k in wall disc_ms walk_ms audit_ms disc_smps engine_sent \
 	    engine_answered engine_lost; do
 		x=$(kvget "${med}_$k")
 		sed -i "/^${sn}_$k=/d" "$kv.tmp"

@@ -113,7 +113,7 @@ engine_stats(struct fa_ib *ib)
 	PUT(destinations, st.dests);
 	PUT(audit_ms, ib->audit_ms);
 	fa_put_obj(&b, FA_F(IB_ENGINE, discovery), json_pack("{s:I, s:I, "
-	    "s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:I, s:b}",
+	    "s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:I, s:I, s:b}",
 	    "sent", (json_int_t)t->sent,
 	    "answered", (json_int_t)t->answered,
 	    "lost_sends", (json_int_t)t->lost, "held", (json_int_t)t->held,
@@ -125,6 +125,7 @@ engine_stats(struct fa_ib *ib)
 	    "max_inflight", (int)t->max_inflight,
 	    "max_inflight_per_destination", (int)t->max_per_dest,
 	    "ms", (json_int_t)ib->discovery_ms,
+	    "walk_ms", (json_int_t)ib->walk_ms,
 	    "tapped", !ib->disc_untapped));
 	PUT(lost, st.lost);
 	PUT(silent, st.silent);

@@ -250,9 +250,13 @@ static unsigned long
 discover_once(struct fa_ib *ib, struct ibnd_config *cfg,
     struct fa_ib_tap_stats *st)
 {
+	uint64_t t0;
+
 	fa_ib_tap_open(ib->pcap, ib->lid, ib->opts->reveal, FA_IB_PER_DEST,
 	    ib->opts->retries, fa_ib_tick, ib);
+	t0 = fa_ib_now_ms();
 	ib->fabric = ibnd_discover_fabric(ib->ca, ib->portnum, NULL, cfg);
+	ib->walk_ms += fa_ib_now_ms() - t0;
 	fa_ib_tap_stats(st);
 	/*
 	 * A fabric found without one SMP through the tap: libibnetdisc's

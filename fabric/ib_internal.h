@@ -59,6 +59,8 @@ struct fa_ib {
 						   through the tap */
 	unsigned long		 nnodes, nports;	/* discovered */
 	uint64_t		 discovery_ms, audit_ms;	/* wall time */
+	uint64_t		 walk_ms;	/* of discovery_ms, inside
+						   libibnetdisc (its SMPs) */
 };
 
 /* Report progress (fa_ib_opts.progress) if FA_IB_PROGRESS_MS passed. */
