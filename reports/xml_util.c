@@ -33,6 +33,19 @@ check(struct fa_xw *x, int rc)
 		    "libxml2 could not write the document");
 }
 
+/*
+ * libxml2's errors while streaming: a write that fails makes libxml2
+ * raise "I/O error : write error", which its default handler prints on
+ * stderr.  Nothing below scanner/ prints: the failure is recorded
+ * (emit_failed) and reported by the caller with the sink's reason.
+ */
+static void
+quiet(void *ctx, xmlErrorPtr e)
+{
+	(void)ctx;
+	(void)e;
+}
+
 /* An xmlOutputWriteCallback: the bytes to the writer's emit. */
 static int
 xw_write(void *ctx, const char *p, int len)
@@ -61,6 +74,9 @@ fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
 	x->emit = emit;
 	x->earg = arg;
 	if (emit != NULL) {
+		x->old_err = xmlStructuredError;
+		x->old_err_ctx = xmlStructuredErrorContext;
+		xmlSetStructuredErrorFunc(NULL, quiet);
 		/* The writer owns out once made (xmlFreeTextWriter() closes
 		 * it); libxml2 2.9 leaves it to us when it cannot make one. */
 		if ((out = xmlOutputBufferCreateIO(xw_write, NULL, x,
@@ -110,6 +126,8 @@ fa_xw_finish(struct fa_xw *x, char **buf, size_t *len, char **why)
 		xmlFreeTextWriter(x->w);
 		x->w = NULL;
 	}
+	if (x->emit != NULL)
+		xmlSetStructuredErrorFunc(x->old_err_ctx, x->old_err);
 	if (x->emit_failed) {
 		/* Before check()'s guess: the sink says why it stopped. */
 		free(x->why);

@@ -27,6 +27,9 @@ struct fa_xw {
 	fa_emit_fn	 emit;
 	void		*earg;
 	int		 emit_failed;
+	/* libxml2's error handler while streaming, put back at the end. */
+	xmlStructuredErrorFunc	 old_err;
+	void		*old_err_ctx;
 	xmlTextWriterPtr w;
 	int		 err;	/* first failure, FA_ERR_*, or 0 */
 	char		*why;	/* its explanation, or NULL */
