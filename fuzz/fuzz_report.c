@@ -5,7 +5,8 @@
  * loads it (fuzz/fuzz_eval.h fz_load), every check is evaluated, and the
  * report, annotated with itself as its baseline, is rendered as
  * report.json, report.txt, the summary, report.xml, report.html and
- * junit.xml (reports/report_*.c), each of which must render: hostile
+ * junit.xml (reports/report_*.c; the XML ones streamed, as the scanner
+ * writes them), each of which must render: hostile
  * values from the snapshot reach the writers inside a report fabaudit
  * made.  fuzz_check drives the same loading and evaluation with its own
  * properties (write-back, no false pass) and leaves these three
