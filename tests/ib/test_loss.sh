@@ -71,6 +71,10 @@ expect_eq "base: the engine observation is complete" \
     "$(eng base .state)" '"complete"'
 expect_eq "base: libibnetdisc's SMPs passed through the discovery tap" \
     "$(eng base .data.discovery.tapped)" true
+# The time inside libibnetdisc (what the bench divides discovery's SMPs
+# by) is part of the discovery phase's, never more.
+expect_eq "base: discovery's walk_ms is within its ms" \
+    "$(eng base '.data.discovery | (.walk_ms >= 0 and .walk_ms <= .ms)')" true
 
 for p in $LEVELS; do
 	r=loss$p
