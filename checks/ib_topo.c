@@ -74,17 +74,42 @@ fa_ib_local_obs(const struct fa_snapshot *s)
 	return o != NULL && o->state == FA_OBS_COMPLETE ? o : NULL;
 }
 
-int
-fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
+/* Port pi of node: the reference, or FA_ERR_INPUT when malformed. */
+static int
+decode_port(const json_t *node, const json_t *ports, size_t pi,
+    struct fa_ib_port_ref *ref)
+{
+	const char *info;
+
+	ref->node = node;
+	ref->port = json_array_get(ports, pi);
+	ref->type = fa_json_get_str(node, "type");
+	ref->desc = fa_json_get_str(node, "desc");
+	info = fa_json_get_str(ref->port, "portinfo");
+	ref->info = info == NULL;
+	ref->lid = 0;
+	if (ref->type == NULL || ref->desc == NULL ||
+	    (info != NULL && strcmp(info, "unanswered") != 0) ||
+	    fa_json_get_u64(node, "guid", &ref->node_guid) != 0 ||
+	    fa_json_get_u64(ref->port, "guid", &ref->port_guid) != 0 ||
+	    fa_json_get_int(ref->port, "num", 0, 255, &ref->num) != 0 ||
+	    (ref->info && fa_json_get_int(ref->port, "lid", 0, 0xffff,
+	    &ref->lid) != 0))
+		return FA_ERR_INPUT;
+	return 0;
+}
+
+/* The walk over the topology's JSON, when the view cannot be built. */
+static int
+next_port_json(const struct fa_obs *topo, size_t *ni, size_t *pi,
     struct fa_ib_port_ref *ref)
 {
 	const json_t *nodes = fa_obs_arr(topo, FA_F(IB_TOPOLOGY, nodes)),
-	    *ports;
-	const char *info;
+	    *node, *ports;
 
 	while (*ni < json_array_size(nodes)) {
-		ref->node = json_array_get(nodes, *ni);
-		ports = json_object_get(ref->node, "ports");
+		node = json_array_get(nodes, *ni);
+		ports = json_object_get(node, "ports");
 		if (!json_is_array(ports))
 			return FA_ERR_INPUT;
 		if (*pi >= json_array_size(ports)) {
@@ -92,20 +117,136 @@ fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
 			*pi = 0;
 			continue;
 		}
-		ref->port = json_array_get(ports, (*pi)++);
-		ref->type = fa_json_get_str(ref->node, "type");
-		ref->desc = fa_json_get_str(ref->node, "desc");
-		info = fa_json_get_str(ref->port, "portinfo");
-		ref->info = info == NULL;
-		ref->lid = 0;
-		if (ref->type == NULL || ref->desc == NULL ||
-		    (info != NULL && strcmp(info, "unanswered") != 0) ||
-		    fa_json_get_u64(ref->node, "guid", &ref->node_guid) != 0 ||
-		    fa_json_get_u64(ref->port, "guid", &ref->port_guid) != 0 ||
-		    fa_json_get_int(ref->port, "num", 0, 255, &ref->num) != 0 ||
-		    (ref->info && fa_json_get_int(ref->port, "lid", 0, 0xffff,
-		    &ref->lid) != 0))
+		return decode_port(node, ports, (*pi)++, ref) == 0 ? 1 :
+		    FA_ERR_INPUT;
+	}
+	return 0;
+}
+
+/*
+ * The topology's ports decoded once, as next_port_json() yields them, and
+ * kept as the observation's memo: every check walks the ports, some
+ * several times (each unexplored gate), and at 10,000 nodes decoding the
+ * GUID strings again on every walk was most of the evaluation's time.
+ * A malformed member ends the view where the walk would fail (bad_ni,
+ * bad_pi); the walk over the view fails at the same place.
+ */
+struct topo_view {
+	struct fa_ib_port_ref *v;	/* the ports, in topology order */
+	size_t		*first;		/* node i's first port in v; first[nn]
+					   = n */
+	size_t		 n, nn;		/* ports, nodes in the view */
+	int		 bad;		/* a malformed member at bad_ni, bad_pi */
+	size_t		 bad_ni, bad_pi;
+	size_t		*unexpl;	/* unexplored ports' positions in v */
+	size_t		 nunexpl;
+	int		 unexpl_done;
+};
+
+static void
+view_free(void *p)
+{
+	struct topo_view *w = p;
+
+	if (w == NULL)
+		return;
+	free(w->v);
+	free(w->first);
+	free(w->unexpl);
+	free(w);
+}
+
+static int
+grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp, *nv;
+	size_t nc;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap == 0 ? 64 : *cap;
+	while (nc < need)
+		nc *= 2;
+	if ((nv = realloc(*p, nc * size)) == NULL)
+		return FA_ERR_NOMEM;
+	*p = nv;
+	*cap = nc;
+	return 0;
+}
+
+static struct topo_view *
+view_build(const struct fa_obs *topo)
+{
+	const json_t *nodes = fa_obs_arr(topo, FA_F(IB_TOPOLOGY, nodes)),
+	    *node, *ports;
+	struct topo_view *w = calloc(1, sizeof(*w));
+	size_t ni, pi, np, cap = 0, total = json_array_size(nodes);
+
+	if (w == NULL || (w->first = calloc(total + 1,
+	    sizeof(*w->first))) == NULL)
+		goto nomem;
+	for (ni = 0; ni < total && !w->bad; ni++) {
+		w->first[ni] = w->n;
+		w->nn = ni + 1;
+		node = json_array_get(nodes, ni);
+		ports = json_object_get(node, "ports");
+		np = json_array_size(ports);
+		if (!json_is_array(ports)) {
+			w->bad = 1;
+			w->bad_ni = ni;
+			w->bad_pi = 0;
+			break;
+		}
+		if (grow(&w->v, &cap, w->n + np, sizeof(*w->v)) != 0)
+			goto nomem;
+		for (pi = 0; pi < np; pi++) {
+			if (decode_port(node, ports, pi, &w->v[w->n]) != 0) {
+				w->bad = 1;
+				w->bad_ni = ni;
+				w->bad_pi = pi;
+				break;
+			}
+			w->n++;
+		}
+	}
+	w->first[w->nn] = w->n;
+	return w;
+nomem:
+	view_free(w);
+	return NULL;
+}
+
+/* The view of topo, built on first use; NULL when out of memory. */
+static struct topo_view *
+view_of(const struct fa_obs *topo)
+{
+	/* The memo is the observation's cache, not its data: filled in
+	 * place (obs are allocated, never const objects). */
+	struct fa_obs *o = (struct fa_obs *)topo;
+
+	if (o->memo == NULL && o->memo_free == NULL &&
+	    (o->memo = view_build(topo)) != NULL)
+		o->memo_free = view_free;
+	return o->memo_free == view_free ? o->memo : NULL;
+}
+
+int
+fa_ib_next_port(const struct fa_obs *topo, size_t *ni, size_t *pi,
+    struct fa_ib_port_ref *ref)
+{
+	const struct topo_view *w = view_of(topo);
+
+	if (w == NULL)		/* out of memory: walk the JSON */
+		return next_port_json(topo, ni, pi, ref);
+	while (*ni < w->nn) {
+		if (w->bad && *ni == w->bad_ni && *pi >= w->bad_pi)
 			return FA_ERR_INPUT;
+		if (*pi >= w->first[*ni + 1] - w->first[*ni]) {
+			(*ni)++;
+			*pi = 0;
+			continue;
+		}
+		*ref = w->v[w->first[*ni] + (*pi)++];
 		return 1;
 	}
 	return 0;
@@ -278,12 +419,46 @@ fa_ib_port_unexplored(const struct fa_ib_port_ref *ref)
 	return fa_json_get_int(ref->port, "state", 0, 15, &v) == 0 && v >= 2;
 }
 
+/* The view's unexplored ports, listed once (the gates ask repeatedly). */
+static int
+unexplored_list(struct topo_view *w)
+{
+	size_t i, cap = 0;
+
+	if (w->unexpl_done)
+		return 0;
+	w->nunexpl = 0;
+	for (i = 0; i < w->n; i++) {
+		if (!fa_ib_port_unexplored(&w->v[i]))
+			continue;
+		if (grow(&w->unexpl, &cap, w->nunexpl + 1,
+		    sizeof(*w->unexpl)) != 0)
+			return FA_ERR_NOMEM;
+		w->unexpl[w->nunexpl++] = i;
+	}
+	w->unexpl_done = 1;
+	return 0;
+}
+
+/* The next listed unexplored port; at the end, the view's malformed
+ * member fails the walk as fa_ib_next_port() would. */
+static int
+next_listed(const struct topo_view *w, size_t *k, struct fa_ib_port_ref *ref)
+{
+	if (*k < w->nunexpl) {
+		*ref = w->v[w->unexpl[(*k)++]];
+		return 1;
+	}
+	return w->bad ? FA_ERR_INPUT : 0;
+}
+
 int
 fa_ib_unexplored(const struct fa_obs *topo, size_t *count, char **names,
     json_t **items)
 {
+	struct topo_view *w = view_of(topo);
 	struct fa_ib_port_ref ref;
-	size_t ni = 0, pi = 0;
+	size_t ni = 0, pi = 0, k = 0;
 	char *t, *s;
 	json_t *it;
 	int r;
@@ -292,8 +467,11 @@ fa_ib_unexplored(const struct fa_obs *topo, size_t *count, char **names,
 	*names = NULL;
 	if (items != NULL && (*items = json_array()) == NULL)
 		return FA_ERR_NOMEM;
-	while ((r = fa_ib_next_port(topo, &ni, &pi, &ref)) == 1) {
-		if (!fa_ib_port_unexplored(&ref))
+	if (w != NULL && unexplored_list(w) != 0)
+		w = NULL;	/* out of memory: walk every port */
+	while ((r = w != NULL ? next_listed(w, &k, &ref) :
+	    fa_ib_next_port(topo, &ni, &pi, &ref)) == 1) {
+		if (w == NULL && !fa_ib_port_unexplored(&ref))
 			continue;
 		if (++*count <= NAMES_MAX) {
 			if ((t = fa_ib_ref_target(&ref)) == NULL)

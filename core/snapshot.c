@@ -177,6 +177,8 @@ obs_clear(struct fa_obs *o)
 	free(o->id);
 	free(o->request);
 	json_decref(o->data);
+	if (o->memo_free != NULL)
+		o->memo_free(o->memo);
 	memset(o, 0, sizeof(*o));
 }
 

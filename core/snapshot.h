@@ -49,6 +49,14 @@ struct fa_obs {
 	const char	*reason;	/* why not complete; NULL when complete
 					 * (pooled) */
 	json_t		*data;		/* decoded payload; an object, never NULL */
+	/*
+	 * A reader's decoded view of data, built once on first use and freed
+	 * with the observation by memo_free (checks/ib_topo.c: the
+	 * topology's ports).  Data does not change once the snapshot is
+	 * whole, so the view stays true; NULL until built.
+	 */
+	void		*memo;
+	void		(*memo_free)(void *);
 };
 
 struct fa_fam_status {

@@ -3360,12 +3360,77 @@ port_index_agrees(void **state)
 	fa_snapshot_free(s);
 }
 
+/*
+ * The walk over the topology is decoded once and kept with the
+ * observation (checks/ib_topo.c); every later walk must give what the
+ * first gave, and, with a malformed node in the middle, yield exactly the
+ * ports before it (counted here from the JSON itself) and then fail, each
+ * time.
+ */
+static void
+topology_walk_repeats(void **state)
+{
+	static const char *bad[] = {
+		"{\"type\":\"CA\",\"desc\":\"x\",\"guid\":"
+		"\"0x0000000000000009\",\"ports\":{}}",
+		"{\"type\":\"CA\",\"desc\":\"x\",\"guid\":"
+		"\"0x0000000000000009\",\"ports\":[{\"num\":1,\"guid\":"
+		"\"0x000000000000000a\",\"lid\":5},{\"num\":2,\"guid\":"
+		"\"0x000000000000000b\"}]}",
+	};
+	struct fab f;
+	struct fa_snapshot *s;
+	const struct fa_obs *t;
+	const json_t *nodes, *node;
+	struct fa_ib_port_ref p;
+	uint64_t first[64];
+	size_t ni, pi, n, want, k, v, walk;
+	int r;
+
+	(void)state;
+	for (v = 0; v <= 2; v++) {
+		f = fab_careless();
+		f.inject = v < 2 ? bad[v] : NULL;
+		s = snap("collected", topo(&f), NULL);
+		assert_non_null(t = fa_ib_topology(s));
+		/* The ports before the malformed member, from the JSON. */
+		nodes = json_object_get(t->data, "nodes");
+		want = 0;
+		for (k = 0; k < json_array_size(nodes); k++) {
+			node = json_array_get(nodes, k);
+			if (v < 2 && strcmp(json_string_value(json_object_get(
+			    node, "desc")), "x") == 0) {
+				want += v;	/* case 1: its good port */
+				break;
+			}
+			want += json_array_size(json_object_get(node,
+			    "ports"));
+		}
+		assert_true(want >= 2 && want < 64);
+		for (walk = 0; walk < 3; walk++) {
+			ni = pi = n = 0;
+			while ((r = fa_ib_next_port(t, &ni, &pi, &p)) == 1) {
+				assert_true(n < want);
+				if (walk == 0)
+					first[n] = p.port_guid;
+				else
+					assert_true(first[n] == p.port_guid);
+				n++;
+			}
+			assert_int_equal(n, want);
+			assert_int_equal(r, v < 2 ? FA_ERR_INPUT : 0);
+		}
+		fa_snapshot_free(s);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(family_gate_every_check),
 		cmocka_unit_test(port_index_agrees),
+		cmocka_unit_test(topology_walk_repeats),
 		cmocka_unit_test(smp_unrestricted_fail),
 		cmocka_unit_test(smp_unrestricted_pass_only_own_sma),
 		cmocka_unit_test(xtenant_from_pkey_tables),
