@@ -14,12 +14,18 @@
  * ib.smp.sminfo         ib_sminfo.c: one per SM port; sm_key (secret),
  *                       priority, state, act_count when answered
  * ib.smp.pkey_table     ib_pkeys.c (role "local"), ib_pkeys_remote.c (role
- *                       "remote"): blocks_total, blocks_read, pkeys[]
+ *                       "remote", a table not read whole): blocks_total,
+ *                       blocks_read, pkeys[]
+ * ib.smp.pkey_tables    ib_pkeys_remote.c: the other ports' tables read
+ *                       whole, grouped: tables[] {pkeys, port_guids[]}
  * ib.sa.pkey_table_record, ib.sa.sminfo_records, ib.sa.path_record
  *                       ib_sa.c: records, mad_status, pkeys[] / sms[]
  * ib.sa.path_table      ib_sa.c: the one PathRecord table (bytes, records,
- *                       complete, per_port, why_per_port); the per-port
- *                       ib.sa.path_record come from it when complete
+ *                       complete, per_port, why_per_port); when complete,
+ *                       every port's paths as destinations[] {records,
+ *                       pkeys, port_guids[]}, else one ib.sa.path_record
+ *                       per port
+ * (ib_portobs.h walks either form port by port)
  * ib.gmp.key_probe      ib_gmpkeys.c: class cc/vs/am, cc_key (secret)
  * ib.active.mkey_set    ib_active.c (--active only): the wrong-key Set and
  *                       the M_KeyViolations read after it

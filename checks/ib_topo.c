@@ -156,22 +156,20 @@ view_free(void *p)
 	free(w);
 }
 
-static int
-grow(void *pp, size_t *cap, size_t need, size_t size)
+/* Room for `need` elements in a vector of *cap elements of size. */
+static void *
+room(void *v, size_t need, size_t *cap, size_t size)
 {
-	void **p = pp, *nv;
 	size_t nc;
 
 	if (need <= *cap)
-		return 0;
+		return v;
 	nc = *cap == 0 ? 64 : *cap;
 	while (nc < need)
 		nc *= 2;
-	if ((nv = realloc(*p, nc * size)) == NULL)
-		return FA_ERR_NOMEM;
-	*p = nv;
-	*cap = nc;
-	return 0;
+	if ((v = realloc(v, nc * size)) != NULL)
+		*cap = nc;
+	return v;
 }
 
 static struct topo_view *
@@ -180,6 +178,7 @@ view_build(const struct fa_obs *topo)
 	const json_t *nodes = fa_obs_arr(topo, FA_F(IB_TOPOLOGY, nodes)),
 	    *node, *ports;
 	struct topo_view *w = calloc(1, sizeof(*w));
+	struct fa_ib_port_ref *nv;
 	size_t ni, pi, np, cap = 0, total = json_array_size(nodes);
 
 	if (w == NULL || (w->first = calloc(total + 1,
@@ -197,8 +196,9 @@ view_build(const struct fa_obs *topo)
 			w->bad_pi = 0;
 			break;
 		}
-		if (grow(&w->v, &cap, w->n + np, sizeof(*w->v)) != 0)
+		if ((nv = room(w->v, w->n + np, &cap, sizeof(*nv))) == NULL)
 			goto nomem;
+		w->v = nv;
 		for (pi = 0; pi < np; pi++) {
 			if (decode_port(node, ports, pi, &w->v[w->n]) != 0) {
 				w->bad = 1;
@@ -423,7 +423,7 @@ fa_ib_port_unexplored(const struct fa_ib_port_ref *ref)
 static int
 unexplored_list(struct topo_view *w)
 {
-	size_t i, cap = 0;
+	size_t i, cap = 0, *nv;
 
 	if (w->unexpl_done)
 		return 0;
@@ -431,9 +431,10 @@ unexplored_list(struct topo_view *w)
 	for (i = 0; i < w->n; i++) {
 		if (!fa_ib_port_unexplored(&w->v[i]))
 			continue;
-		if (grow(&w->unexpl, &cap, w->nunexpl + 1,
-		    sizeof(*w->unexpl)) != 0)
+		if ((nv = room(w->unexpl, w->nunexpl + 1, &cap,
+		    sizeof(*nv))) == NULL)
 			return FA_ERR_NOMEM;
+		w->unexpl = nv;
 		w->unexpl[w->nunexpl++] = i;
 	}
 	w->unexpl_done = 1;

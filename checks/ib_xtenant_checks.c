@@ -25,6 +25,7 @@
 #include "../core/errors.h"
 #include "../core/util.h"
 #include "ib_checks.h"
+#include "ib_portobs.h"
 #include "ib_topo.h"
 #include "../core/obs_kinds.h"
 #include "../core/obs_fields.h"
@@ -33,10 +34,11 @@
 			"partitions; only the SA path is evidence of reachability"
 
 struct pr_walk {
-	const struct fa_obs	*o;
+	struct fa_ib_walk	 at;		/* zeroed to start */
+	struct fa_ib_pr		 pr;
 	struct fa_ib_port_ref	 ref;
 	enum fa_ib_owner	 own;		/* FOREIGN or UNKNOWN */
-	long long		 records;	/* read, when seen_paths(o) */
+	long long		 records;	/* read, when seen_paths() */
 };
 
 /* Foreign, or possibly foreign: what these checks look at. */
@@ -56,49 +58,45 @@ candidate(enum fa_ib_owner own)
  * are paths all the same (ib_sa.c keeps them).
  */
 static int
-seen_paths(const struct fa_obs *o)
+seen_paths(const struct fa_ib_pr *pr)
 {
-	return o->state == FA_OBS_COMPLETE || (o->state == FA_OBS_INCOMPLETE &&
-	    json_is_integer(fa_obs_jint(o, FA_F(IB_PATH_RECORD, records))));
+	return pr->state == FA_OBS_COMPLETE ||
+	    (pr->state == FA_OBS_INCOMPLETE && pr->have_records);
 }
 
 /* Lost: no records read, so nothing is known of its paths. */
 static int
 pr_lost(const struct pr_walk *w)
 {
-	return w->o->state != FA_OBS_COMPLETE && w->records == 0;
+	return w->pr.state != FA_OBS_COMPLETE && w->records == 0;
 }
 
 static int
 next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
-    const struct fa_ib_port_index *ix, uint64_t self, size_t *it,
-    struct pr_walk *w)
+    const struct fa_ib_port_index *ix, uint64_t self, struct pr_walk *w)
 {
-	uint64_t guid;
 	int r;
 
-	while ((w->o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
-	    it)) != NULL) {
-		if (fa_obs_u64(w->o, FA_F(IB_PATH_RECORD, port_guid),
-		    &guid) != 0)
-			return FA_ERR_INPUT;
+	while ((r = fa_ib_next_pr(ctx->snap, &w->at, &w->pr)) == 1) {
 		/* a malformed port hides the rest */
-		if ((r = fa_ib_find_port(topo, ix, guid, &w->ref)) < 0)
+		if ((r = fa_ib_find_port(topo, ix, w->pr.port_guid,
+		    &w->ref)) < 0)
 			return FA_ERR_INPUT;
 		if (r == 0)
 			continue;	/* not a port discovery saw */
 		/* A cut answer keeps the records it read: each is a path. */
 		w->records = 0;
-		if (seen_paths(w->o) &&
-		    (fa_obs_int(w->o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
-		    &w->records) != 0 || (w->records > 0 &&
-		    !json_is_array(fa_obs_arr(w->o, FA_F(IB_PATH_RECORD,
-		    pkeys))))))
-			return FA_ERR_INPUT;
+		if (seen_paths(&w->pr)) {
+			if (!w->pr.have_records)
+				return FA_ERR_INPUT;
+			w->records = w->pr.records;
+			if (w->records > 0 && !json_is_array(w->pr.pkeys))
+				return FA_ERR_INPUT;
+		}
 		if (candidate(w->own = fa_ib_owner(ctx, &w->ref, self)))
 			return 1;
 	}
-	return 0;
+	return r < 0 ? FA_ERR_INPUT : 0;
 }
 
 /*
@@ -106,21 +104,25 @@ next_foreign(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
  * tenant's), so it hands paths to us at all and an empty answer about a
  * foreign port means something.
  */
+static const struct fa_ib_pr *
+control_path(const struct fa_eval_ctx *ctx, struct fa_ib_pr *pr)
+{
+	struct fa_ib_walk at;
+
+	memset(&at, 0, sizeof(at));
+	while (fa_ib_next_pr(ctx->snap, &at, pr) == 1)
+		if (pr->state == FA_OBS_COMPLETE && pr->have_records &&
+		    pr->records > 0)
+			return pr;
+	return NULL;
+}
+
 static int
 sa_gave_any_path(const struct fa_eval_ctx *ctx)
 {
-	const struct fa_obs *o;
-	size_t it = 0;
-	long long n;
+	struct fa_ib_pr pr;
 
-	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
-	    &it)) != NULL)
-		if (o->state == FA_OBS_COMPLETE &&
-		    fa_obs_int(o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
-		    &n) == 0 &&
-		    n > 0)
-			return 1;
-	return 0;
+	return control_path(ctx, &pr) != NULL;
 }
 
 /*
@@ -131,9 +133,7 @@ sa_gave_any_path(const struct fa_eval_ctx *ctx)
 static json_t *
 pass_evidence(const struct fa_eval_ctx *ctx, size_t foreign, size_t unknown)
 {
-	const struct fa_obs *o;
-	size_t it = 0;
-	long long n;
+	struct fa_ib_pr pr;
 	json_t *ev = json_array();
 
 	if (ev == NULL || fa_evidence_add(ev, fa_evidence(NULL,
@@ -141,17 +141,10 @@ pass_evidence(const struct fa_eval_ctx *ctx, size_t foreign, size_t unknown)
 	    (json_int_t)foreign, "description_unanswered",
 	    (json_int_t)unknown))) != 0)
 		goto nomem;
-	while ((o = fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD,
-	    &it)) != NULL)
-		if (o->state == FA_OBS_COMPLETE &&
-		    fa_obs_int(o, FA_F(IB_PATH_RECORD, records), 0, 1 << 20,
-		    &n) == 0 &&
-		    n > 0) {
-			if (fa_evidence_add(ev, fa_evidence(o, "control_records",
-			    json_integer(n))) != 0)
-				goto nomem;
-			break;
-		}
+	if (control_path(ctx, &pr) != NULL && fa_evidence_add(ev,
+	    fa_evidence(pr.o, "control_records",
+	    json_integer(pr.records))) != 0)
+		goto nomem;
 	return ev;
 nomem:
 	json_decref(ev);
@@ -161,17 +154,16 @@ nomem:
 #define MAX_PKEYS	2048
 
 /*
- * The pkeys[] of a P_Key table observation, parsed: the count, or
+ * The P_Keys of a table ("0x%04x" strings), parsed: the count, or
  * FA_ERR_INPUT (no array, or an entry not a 16-bit value) or FA_ERR_TOOBIG
  * (more than MAX_PKEYS entries).  An entry whose base (low 15 bits) is 0
  * names no partition and matches nothing (IBA vol. 1 10.9.1): it is left
  * out.
  */
 static int
-pkeys_of(const struct fa_obs *o, uint16_t *out)
+pkeys_of(const json_t *a, uint16_t *out)
 {
-	const json_t *a = fa_obs_arr(o, FA_F2(o, IB_PKEYS, IB_SA_PKEY_RECORD,
-	    pkeys)), *v;
+	const json_t *v;
 	uint64_t pk;
 	size_t i;
 	int n = 0;
@@ -206,7 +198,8 @@ local_pkeys(const struct fa_eval_ctx *ctx, uint16_t *out)
 		if (role != NULL && strcmp(role, "local") == 0 &&
 		    (o->state == FA_OBS_COMPLETE ||
 		    o->state == FA_OBS_INCOMPLETE))
-			return pkeys_of(o, out);
+			return pkeys_of(fa_obs_arr(o, FA_F(IB_PKEYS, pkeys)),
+			    out);
 	}
 	return 0;
 }
@@ -233,7 +226,7 @@ tenant_part(const struct fa_policy *p, uint16_t base)
  * the tenant's own partition meets every full member of it.
  */
 static int
-shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
+shared_with(const uint16_t *mine, int nmine, const json_t *pkeys,
     const struct fa_policy *pol, json_t **out)
 {
 	uint16_t theirs[MAX_PKEYS];
@@ -242,7 +235,7 @@ shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
 	int n, i, k, hit;
 
 	*out = NULL;
-	if ((n = pkeys_of(o, theirs)) < 0)
+	if ((n = pkeys_of(pkeys, theirs)) < 0)
 		return FA_ERR_INPUT;
 	if ((a = json_array()) == NULL)
 		return FA_ERR_NOMEM;
@@ -271,43 +264,30 @@ shared_with(const uint16_t *mine, int nmine, const struct fa_obs *o,
 }
 
 /*
- * Next remote P_Key table of a foreign or unknown-owner port; 1 with *o,
+ * Next remote P_Key table of a foreign or unknown-owner port; 1 with *t,
  * *ref, *own and *shared (new array) set, 0 at the end, FA_ERR_INPUT on
  * malformed data, or FA_ERR_NOMEM.
  */
 static int
 next_foreign_table(const struct fa_eval_ctx *ctx, const struct fa_obs *topo,
     const struct fa_ib_port_index *ix, uint64_t self, const uint16_t *mine,
-    int nmine, const struct fa_policy *pol, size_t *it,
-    const struct fa_obs **o, struct fa_ib_port_ref *ref,
+    int nmine, const struct fa_policy *pol, struct fa_ib_walk *at,
+    struct fa_ib_table *t, struct fa_ib_port_ref *ref,
     enum fa_ib_owner *own, json_t **shared)
 {
-	const char *role;
-	uint64_t guid;
 	int r;
 
 	/* Tables read by SMP, or through the SA with its default key. */
-	while ((*o = fa_snapshot_next(ctx->snap, NULL, it))) {
-		if (strcmp((*o)->kind, FA_KIND_IB_PKEYS) != 0 &&
-		    strcmp((*o)->kind, FA_KIND_IB_SA_PKEY_RECORD) != 0)
-			continue;
-		role = fa_obs_str((*o), FA_F2((*o), IB_PKEYS, IB_SA_PKEY_RECORD,
-		    role));
-		if (role == NULL || strcmp(role, "remote") != 0 ||
-		    ((*o)->state != FA_OBS_COMPLETE &&
-		    (*o)->state != FA_OBS_INCOMPLETE))
-			continue;
-		if (fa_obs_u64((*o), FA_F2((*o), IB_PKEYS, IB_SA_PKEY_RECORD,
-		    port_guid), &guid) != 0 ||
-		    (r = fa_ib_find_port(topo, ix, guid, ref)) < 0)
+	while ((r = fa_ib_next_table(ctx->snap, at, t)) == 1) {
+		if ((r = fa_ib_find_port(topo, ix, t->port_guid, ref)) < 0)
 			return FA_ERR_INPUT;
 		if (r == 0 || !candidate(*own = fa_ib_owner(ctx, ref, self)))
 			continue;
-		if ((r = shared_with(mine, nmine, *o, pol, shared)) != 0)
+		if ((r = shared_with(mine, nmine, t->pkeys, pol, shared)) != 0)
 			return r;
 		return 1;
 	}
-	return 0;
+	return r < 0 ? FA_ERR_INPUT : 0;
 }
 
 /* Append {field: v} to *ev; v is consumed; *ev becomes NULL on ENOMEM. */
@@ -345,9 +325,9 @@ pr_cmd(long long own_lid, long long lid, int pk)
 
 /* The command that reads a remote table again, as fabaudit read it. */
 static json_t *
-table_cmd(const struct fa_obs *o, long long lid)
+table_cmd(const struct fa_ib_table *t, long long lid)
 {
-	if (strcmp(o->kind, FA_KIND_IB_PKEYS) == 0)
+	if (!t->by_sa)
 		return fa_json_stringf("smpquery pkeys %lld", lid);
 	/* OpenSM's default SA_Key is 1 (osm_subnet.c); PKTR takes a LID. */
 	return fa_json_stringf("saquery --smkey 1 PKTR %lld", lid);
@@ -383,9 +363,7 @@ unseen(const struct fa_check *c, const struct fa_obs *topo,
 static int
 any_pr(const struct fa_eval_ctx *ctx)
 {
-	size_t it = 0;
-
-	return fa_snapshot_next(ctx->snap, FA_KIND_IB_PATH_RECORD, &it) != NULL;
+	return fa_ib_any_pr(ctx->snap);
 }
 
 /* No PathRecord was asked: not_tested, saying what discovery missed. */
@@ -433,9 +411,9 @@ prelude(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 }
 
 static const char *
-table_source(const struct fa_obs *o)
+table_source(const struct fa_ib_table *t)
 {
-	return strcmp(o->kind, FA_KIND_IB_PKEYS) == 0 ?
+	return !t->by_sa ?
 	    "its P_Key table (read by SMP) shares a partition with ours, with "
 	    "a full member" : "its P_Key table (read through the SA with "
 	    "OpenSM's default SA_Key) shares a partition with ours, with a "
@@ -537,7 +515,8 @@ reached(const struct fa_check *c, struct fa_results *out,
 		ev_put(&ev, o, field, value);
 	else
 		json_decref(value);
-	if (o != NULL && strcmp(o->kind, FA_KIND_IB_PATH_RECORD) == 0)
+	if (o != NULL && (strcmp(o->kind, FA_KIND_IB_PATH_RECORD) == 0 ||
+	    strcmp(o->kind, FA_KIND_IB_SA_PATH_TABLE) == 0))
 		ev_put(&ev, NULL, "note", json_string(SMP_NOTE));
 	ev_put(&ev, NULL, "reproduce", repro);
 	if (note != NULL)
@@ -566,6 +545,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 {
 	const struct fa_obs *topo, *to;
 	struct pr_walk w;
+	struct fa_ib_walk at;
+	struct fa_ib_table tb;
 	struct fa_ib_port_ref ref;
 	enum fa_ib_owner own;
 	uint16_t mine[MAX_PKEYS];
@@ -580,7 +561,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return r < 0 ? r : 0;
 	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,
 	    0xffff, &own_lid);
-	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
+	memset(&w, 0, sizeof(w));
+	while ((r = next_foreign(ctx, topo, ix, self, &w)) == 1) {
 		if (w.own == FA_OWN_UNKNOWN)
 			unknown++;
 		else
@@ -595,9 +577,9 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			undecided++;
 		else
 			reach++;
-		r = reached(c, out, w.o, &w.ref, w.own, json_string(
+		r = reached(c, out, w.pr.o, &w.ref, w.own, json_string(
 		    "SA PathRecord returned"), "path_pkeys", json_deep_copy(
-		    fa_obs_arr(w.o, FA_F(IB_PATH_RECORD, pkeys))),
+		    w.pr.pkeys),
 		    pr_cmd(own_lid,
 		    w.ref.lid, 0), NULL, w.own == FA_OWN_UNKNOWN ?
 		    "the SA returned "
@@ -617,9 +599,9 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((nmine = local_pkeys(ctx, mine)) < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "the tenant port's P_Key table observation is malformed");
-	it = 0;
+	memset(&at, 0, sizeof(at));
 	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine, NULL,
-	    &it, &to, &ref, &own, &shared)) == 1) {
+	    &at, &tb, &ref, &own, &shared)) == 1) {
 		if (json_array_size(shared) == 0 ||
 		    seen_has(seen, ref.port_guid)) {
 			json_decref(shared);
@@ -629,8 +611,8 @@ reachable_seen(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 			undecided++;
 		else
 			reach++;
-		r = reached(c, out, to, &ref, own, json_string(
-		    table_source(to)), "shared_pkeys", shared, table_cmd(to,
+		r = reached(c, out, tb.o, &ref, own, json_string(
+		    table_source(&tb)), "shared_pkeys", shared, table_cmd(&tb,
 		    ref.lid), NULL, own == FA_OWN_UNKNOWN ?
 		    "this port's P_Key table "
 		    "shares a partition with the tenant port's" : "this "
@@ -919,15 +901,17 @@ static int
 shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
     struct fa_results *out, struct fa_ib_port_index *ix, struct parts *ps)
 {
-	const struct fa_obs *topo, *to;
+	const struct fa_obs *topo;
 	struct pr_walk w;
+	struct fa_ib_walk at;
+	struct fa_ib_table tb;
 	struct fa_ib_port_ref ref;
 	enum fa_ib_owner own;
 	uint16_t mine[MAX_PKEYS];
 	json_t *v, *shared;
 	const json_t *pks;
 	uint64_t self, pv;
-	size_t it = 0, i, k, foreign = 0, unknown = 0, lost = 0, rows = 0;
+	size_t i, k, foreign = 0, unknown = 0, lost = 0, rows = 0;
 	long long own_lid = 0;
 	int r, nmine;
 
@@ -939,7 +923,8 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		return FA_ERR_NOMEM;
 	(void)fa_obs_int(fa_ib_local_obs(ctx->snap), FA_F(IB_LOCAL, lid), 0,
 	    0xffff, &own_lid);
-	while ((r = next_foreign(ctx, topo, ix, self, &it, &w)) == 1) {
+	memset(&w, 0, sizeof(w));
+	while ((r = next_foreign(ctx, topo, ix, self, &w)) == 1) {
 		if (w.own == FA_OWN_UNKNOWN)
 			unknown++;
 		else
@@ -957,7 +942,7 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		 * names none either: counted under "unknown", never
 		 * dropped.
 		 */
-		pks = fa_obs_arr(w.o, FA_F(IB_PATH_RECORD, pkeys));
+		pks = w.pr.pkeys;
 		json_array_foreach(pks, i, v)
 			if (!json_is_string(v) || fa_parse_u64(
 			    json_string_value(v), 0, 0xffff, &pv, NULL) != 0)
@@ -982,16 +967,16 @@ shared_parts(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	if ((nmine = local_pkeys(ctx, mine)) < 0)
 		return fa_results_add(out, c, FA_ST_ERROR, "fabric", NULL, NULL,
 		    "the tenant port's P_Key table observation is malformed");
-	it = 0;
+	memset(&at, 0, sizeof(at));
 	while ((r = next_foreign_table(ctx, topo, ix, self, mine, nmine,
-	    ctx->policy, &it, &to, &ref, &own, &shared)) == 1) {
+	    ctx->policy, &at, &tb, &ref, &own, &shared)) == 1) {
 		json_array_foreach(shared, i, v) {
 			(void)fa_parse_u64(json_string_value(v), 1, 0xffff,
 			    &pv, NULL);
 			if ((r = part_add(ps, (uint16_t)(pv & 0x7fff), &ref, own,
-			    strcmp(to->kind, FA_KIND_IB_PKEYS) == 0 ?
-			    "SMP P_Key tables" : "SA PKeyTableRecords",
-			    table_cmd(to, ref.lid))) < 0) {
+			    !tb.by_sa ? "SMP P_Key tables" :
+			    "SA PKeyTableRecords", table_cmd(&tb,
+			    ref.lid))) < 0) {
 				json_decref(shared);
 				return r;
 			}

@@ -45,6 +45,7 @@
 #define FA_KIND_IB_SA_PKEY_RECORD	"ib.sa.pkey_table_record"
 #define FA_KIND_IB_SA_SMINFO	"ib.sa.sminfo_records"
 #define FA_KIND_IB_PKEYS	"ib.smp.pkey_table"
+#define FA_KIND_IB_PKEY_TABLES	"ib.smp.pkey_tables"
 #define FA_KIND_IB_SMINFO	"ib.smp.sminfo"
 #define FA_KIND_IB_TOPOLOGY	"ib.topology"
 #define FA_KIND_SCAN_MAX_TIME	"scan.max_time"

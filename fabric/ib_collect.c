@@ -188,7 +188,8 @@ sa_alive_after(struct fa_ib *ib)
  * target, request and arrival.  Unknown kinds go last.
  */
 static const char *const kind_order[] = {
-	FA_KIND_IB_SMINFO, FA_KIND_IB_PKEYS, FA_KIND_IB_SA_PKEY_RECORD,
+	FA_KIND_IB_SMINFO, FA_KIND_IB_PKEYS, FA_KIND_IB_PKEY_TABLES,
+	FA_KIND_IB_SA_PKEY_RECORD,
 	FA_KIND_IB_SA_SMINFO, FA_KIND_IB_SA_PATH_TABLE, FA_KIND_IB_PATH_RECORD,
 	FA_KIND_IB_KEYPROBES,
 	FA_KIND_IB_ACTIVE_MKEY, FA_KIND_IB_GMP_REACH,
@@ -293,7 +294,7 @@ static int
 audit(struct fa_ib *ib)
 {
 	uint64_t t0;
-	int r, e;
+	int r, e, w;
 
 	ib->phase = "audit";
 	t0 = fa_ib_now_ms();
@@ -306,10 +307,14 @@ audit(struct fa_ib *ib)
 		/* Finish what was started, then free it. */
 		(void)fa_mad_run(ib->mad);
 		(void)fa_ib_feeds_end(ib);
+		(void)fa_ib_pkeys_remote_end(ib);
 		return r;
 	}
 	r = fa_mad_run(ib->mad);
 	e = fa_ib_feeds_end(ib);
+	/* What was read is kept, whatever failed. */
+	if ((w = fa_ib_pkeys_remote_end(ib)) != 0 && e == 0)
+		e = w;
 	ib->audit_ms = fa_ib_now_ms() - t0;
 	cut_note(ib, "during the audit");
 	return r != 0 ? r : e;

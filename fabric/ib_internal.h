@@ -13,6 +13,7 @@
 #include "../core/obs_kinds.h"
 #include "../core/snapshot.h"
 #include "ib.h"
+#include "ib_groups.h"
 #include "ib_mad.h"
 #include "ib_pcap.h"
 #include "ib_smp_decode.h"
@@ -46,6 +47,8 @@ struct fa_ib {
 						   port's P_Key table was read
 						   whole by SMP */
 	int			 smp_pkeys_done;	/* every one tried */
+	struct fa_ib_groups	 smp_tables;	/* the tables read whole,
+						   until the audit's end */
 	int			 sa_trusted_wanted;	/* the SA took the
 						   default SA_Key */
 	struct fa_ib_feed	*feeds;		/* the phases streaming now */
@@ -191,6 +194,8 @@ int fa_ib_discover(struct fa_ib *ib);		/* ib_discover.c */
 int fa_ib_sminfo(struct fa_ib *ib);		/* ib_sminfo.c */
 int fa_ib_pkeys_local(struct fa_ib *ib);	/* ib_pkeys.c */
 int fa_ib_pkeys_remote(struct fa_ib *ib);	/* ib_pkeys_remote.c */
+/* Once the audit is over: ib.smp.pkey_tables; frees what it holds. */
+int fa_ib_pkeys_remote_end(struct fa_ib *ib);	/* ib_pkeys_remote.c */
 int fa_ib_sa(struct fa_ib *ib);		/* ib_sa.c */
 int fa_ib_gmp_keys(struct fa_ib *ib);	/* ib_gmpkeys.c */
 int fa_ib_active_mkey(struct fa_ib *ib);	/* ib_active.c */

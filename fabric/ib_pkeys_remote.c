@@ -7,10 +7,13 @@
  * any time, whatever the size of the fabric.  SMPs are
  * never partition-checked, so these Gets reach other tenants' ports; they
  * are Gets with M_Key 0 like every other, and a port at protection level 2
- * has already stayed out of discovery.  Written as "ib.smp.pkey_table"
- * with role "remote", the shape of the local table.  The LIDs of the
- * tables read whole are noted, so that the SA is asked only for the others
- * (ib_sa.c).
+ * has already stayed out of discovery.  The tables read whole are kept
+ * grouped by content (most ports of a fabric hold the same few tables)
+ * and written once the audit is over as one "ib.smp.pkey_tables"; a
+ * table not read whole is an "ib.smp.pkey_table" of its own with role
+ * "remote", the shape of the local table, and the reason.  The LIDs of
+ * the tables read whole are noted, so that the SA is asked only for the
+ * others (ib_sa.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,13 +35,51 @@ struct port_job {
 	unsigned		 nblocks;
 	unsigned		 needed;	/* blocks PartitionCap asks for */
 	unsigned		 pending;	/* blocks not finished yet */
+	uint64_t		 order;		/* the port's, in discovery
+						   order */
 };
 
 /* Where the feed is: the next CA node and port to look at. */
 struct cursor {
 	ibnd_node_t	*n;
 	int		 p;
+	uint64_t	 taken;		/* ports taken so far */
 };
+
+/*
+ * A table read whole, into its group: the key is everything the group's
+ * value holds (PartitionCap, blocks, the P_Keys in order).  0 or
+ * FA_ERR_NOMEM.
+ */
+static int
+keep_whole(struct fa_ib *ib, const struct port_job *j, json_t *pk)
+{
+	unsigned cap = (unsigned)mad_get_field(j->node->info, 0,
+	    IB_NODE_PARTITION_CAP_F);
+	size_t i, len, size = 24 + 8 * json_array_size(pk);
+	char *key = malloc(size);
+	const json_t *v;
+	json_t *value = NULL;
+	int r;
+
+	if (key == NULL)
+		return FA_ERR_NOMEM;
+	len = (size_t)snprintf(key, size, "%u/%u", cap, j->nblocks);
+	json_array_foreach(pk, i, v)	/* "0x%04x" each (ib_pkeys.c) */
+		len += (size_t)snprintf(key + len, size - len, ",%.6s",
+		    json_string_value(v));
+	if (!fa_ib_groups_has(&ib->smp_tables, key) &&
+	    (value = json_pack("{s:O, s:I, s:I}", "pkeys", pk,
+	    "partition_cap", (json_int_t)cap, "blocks",
+	    (json_int_t)j->nblocks)) == NULL) {
+		free(key);
+		return FA_ERR_NOMEM;
+	}
+	r = fa_ib_groups_add(&ib->smp_tables, key, value, j->order,
+	    j->port->guid);
+	free(key);
+	return r;
+}
 
 static int
 record(struct fa_ib *ib, struct port_job *j)
@@ -69,6 +110,14 @@ record(struct fa_ib *ib, struct port_job *j)
 		    PKEYS_PER_BLOCK, NULL, 0) != 0)
 			goto out;
 	}
+	if (got == j->nblocks && j->needed <= j->nblocks) {
+		/* Read whole: into its group. */
+		if (ib->smp_table_read != NULL &&
+		    j->port->base_lid < FA_IB_UNICAST_LIDS)
+			ib->smp_table_read[j->port->base_lid] = 1;
+		r = keep_whole(ib, j, pk);
+		goto out;
+	}
 	fa_obs_build(&ob);
 	fa_put_str(&ob, FA_F(IB_PKEYS, role), "remote");
 	fa_put_int(&ob, FA_F(IB_PKEYS, lid), j->port->base_lid);
@@ -88,11 +137,6 @@ record(struct fa_ib *ib, struct port_job *j)
 		    "(the scan's ceiling)", j->nblocks, j->needed);
 		if (reason == NULL)
 			goto out;
-	} else if (got == j->nblocks) {
-		st = FA_OBS_COMPLETE;
-		if (ib->smp_table_read != NULL &&
-		    j->port->base_lid < FA_IB_UNICAST_LIDS)
-			ib->smp_table_read[j->port->base_lid] = 1;
 	} else {
 		st = got > 0 ? FA_OBS_INCOMPLETE :
 		    last == FA_MAD_STATUS ? FA_OBS_REJECTED :
@@ -167,6 +211,7 @@ take(struct fa_ib_feed *f, void *job)
 	j->feed = f;
 	j->node = c->n;
 	j->port = c->n->ports[c->p];
+	j->order = c->taken++;
 	cap_entries = mad_get_field(c->n->info, 0, IB_NODE_PARTITION_CAP_F);
 	j->nblocks = (cap_entries + PKEYS_PER_BLOCK - 1) / PKEYS_PER_BLOCK;
 	j->needed = j->nblocks;
@@ -234,4 +279,31 @@ fa_ib_pkeys_remote(struct fa_ib *ib)
 	}
 	fa_ib_feed_on_end(f, all_read);
 	return 0;
+}
+
+int
+fa_ib_pkeys_remote_end(struct fa_ib *ib)
+{
+	struct fa_ib_groups *g = &ib->smp_tables;
+	struct fa_obs_build ob;
+	json_t *d;
+	int r = 0;
+
+	if (g->ports > 0) {
+		fa_obs_build(&ob);
+		fa_put_int(&ob, FA_F(IB_PKEY_TABLES, ports),
+		    (long long)g->ports);
+		fa_put_arr(&ob, FA_F(IB_PKEY_TABLES, tables),
+		    fa_ib_groups_json(g));
+		r = FA_ERR_NOMEM;
+		if ((d = fa_obs_built(&ob)) != NULL)
+			r = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
+			    FA_KIND_IB_PKEY_TABLES, "fabric", "SubnGet("
+			    "P_KeyTable), every block NodeInfo PartitionCap "
+			    "gives, LID-routed to each other CA port's LID "
+			    "(ib.topology), M_Key 0: the tables read whole",
+			    FA_OBS_COMPLETE, NULL, d, NULL);
+	}
+	fa_ib_groups_free(g);
+	return r;
 }

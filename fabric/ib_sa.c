@@ -36,6 +36,7 @@
 #include "../core/util.h"
 #include <infiniband/umad_sa.h>
 
+#include "ib_groups.h"
 #include "ib_internal.h"
 #include "ib_sa_decode.h"
 #include "ib_sa_table.h"
@@ -444,17 +445,43 @@ port_feed(struct fa_ib *ib, unsigned long n,
 	return r;
 }
 
-/* Every CA port's PathRecord observation, from the table `e`. */
+/* {records, pkeys} of the n paths at e; NULL when out of memory. */
+static json_t *
+pr_value(const struct fa_ib_pr_entry *e, size_t n)
+{
+	json_t *pk = json_array();
+	size_t i;
+
+	for (i = 0; pk != NULL && i < n; i++)
+		if (json_array_append_new(pk, fa_json_stringf("0x%04x",
+		    e[i].pkey)) != 0) {
+			json_decref(pk);
+			pk = NULL;
+		}
+	return pk == NULL ? NULL : json_pack("{s:I, s:o}", "records",
+	    (json_int_t)n, "pkeys", pk);
+}
+
+/*
+ * Every CA port's paths, from the table `e` (sorted by DLID): ob's ports
+ * and destinations, the ports grouped by the records and P_Keys the
+ * table holds for them (most ports share one answer: none, or the same
+ * partitions).  0 or FA_ERR_NOMEM.
+ */
 static int
-pr_from_table(struct fa_ib *ib, const struct fa_mad_req *r,
-    const struct fa_ib_pr_entry *e, size_t ne)
+pr_from_table(struct fa_ib *ib, const struct fa_ib_pr_entry *e, size_t ne,
+    struct fa_obs_build *ob)
 {
 	struct pr_cursor c = { ib->fabric->nodes, 0 };
-	size_t lo, hi, mid, k;
-	char *req;
-	int rc = 0;
+	struct fa_ib_groups g;
+	uint64_t order = 0;
+	size_t lo, hi, mid, k, i, len;
+	char key[24 + 8 * 64];
+	json_t *v, *dest = NULL;
 	uint16_t lid;
+	int rc = 0;
 
+	fa_ib_groups_init(&g);
 	while (rc == 0 && next_port(ib, &c)) {
 		lid = (uint16_t)c.n->ports[c.p]->base_lid;
 		for (lo = 0, hi = ne; lo < hi; ) {	/* the first >= lid */
@@ -466,15 +493,30 @@ pr_from_table(struct fa_ib *ib, const struct fa_mad_req *r,
 		}
 		for (k = lo; k < ne && e[k].dlid == lid; k++)
 			;
-		req = fa_strfmt("SubnAdmGetTable(PathRecord) SLID %u to the SA "
-		    "at LID %u, SM_Key 0 (one table for every port): its "
-		    "records with DLID %u", ib->lid, ib->sm_lid, lid);
-		if (req == NULL)
-			return FA_ERR_NOMEM;
-		rc = pr_port_obs(ib, c.n, c.p, req, r, e + lo,
-		    (unsigned)(k - lo), NULL, 0);
-		free(req);
+		/* The key: the count, then the P_Keys (the first 64 of
+		 * them; a port with more gets a key of its own). */
+		len = (size_t)snprintf(key, sizeof(key), "%zu", k - lo);
+		for (i = lo; i < k && i - lo < 64; i++)
+			len += (size_t)snprintf(key + len, sizeof(key) - len,
+			    ",%04x", e[i].pkey);
+		if (k - lo > 64)
+			snprintf(key + len, sizeof(key) - len, ";%u", lid);
+		v = NULL;
+		if (!fa_ib_groups_has(&g, key) && (v = pr_value(e + lo,
+		    k - lo)) == NULL) {
+			rc = FA_ERR_NOMEM;
+			break;
+		}
+		rc = fa_ib_groups_add(&g, key, v, order++,
+		    c.n->ports[c.p]->guid);
 	}
+	if (rc == 0 && (dest = fa_ib_groups_json(&g)) == NULL)
+		rc = FA_ERR_NOMEM;
+	if (rc == 0) {
+		fa_put_int(ob, FA_F(IB_SA_PATH_TABLE, ports), (long long)g.ports);
+		fa_put_arr(ob, FA_F(IB_SA_PATH_TABLE, destinations), dest);
+	}
+	fa_ib_groups_free(&g);
 	return rc;
 }
 
@@ -520,6 +562,8 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 	fa_put_str(&ob, FA_F(IB_SA_PATH_TABLE, why_per_port), use ? NULL :
 	    t.why != NULL ? t.why : bad != NULL ?
 	    "the table answer was malformed" : "the table was not answered");
+	if (use && pr_from_table(ib, e, (size_t)ne, &ob) != 0)
+		fa_obs_build_fail(&ob);	/* the add returns FA_ERR_NOMEM */
 	if (r->outcome == FA_MAD_ANSWERED && bad == NULL && !t.complete) {
 		/* Not fa_ib_add_req_obs(): its reason for a cut is not ours. */
 		fa_put_int(&ob, FA_F(IB_SA_PATH_TABLE, mad_status), r->status);
@@ -533,9 +577,8 @@ pr_table_done(struct fa_ib *ib, struct sa_state *sa, struct fa_mad_req *r)
 		rc = FA_IB_ADD_REQ_OBS(ib, IB_SA_PATH_TABLE, "sa", req, r,
 		    &ob, bad, 0);
 	free(req);
-	if (rc == 0)
-		rc = use ? pr_from_table(ib, r, e, (size_t)ne) :
-		    port_feed(ib, sa->nports, pr_take);
+	if (rc == 0 && !use)
+		rc = port_feed(ib, sa->nports, pr_take);
 	free(e);
 	return rc;
 }

@@ -35,3 +35,25 @@ jq -c '.observations |= [.[] | select(.kind == "ib.gmp.key_probe")] |
     with_entries(select(.value != null)))]}}]' "$in" \
     >"$out/kind-ib.gmp.key_probes"
 jq -c 'del(.policy) | .observations |= .[0:12]' "$in" >"$out/nopolicy"
+# The per-port answers as scans group them since ib.smp.pkey_tables and
+# ib.sa.path_table's destinations (the fixture holds the older form).
+jq -c 'def pk: .kind == "ib.smp.pkey_table" and .data.role == "remote" and
+	.state == "complete";
+    def pr: .kind == "ib.sa.path_record" and .state == "complete";
+    ([.observations[] | select(pk) | .data] | group_by([.pkeys,
+	.partition_cap, .blocks_total]) | map({pkeys: .[0].pkeys,
+	partition_cap: .[0].partition_cap, blocks: .[0].blocks_total,
+	port_guids: map(.port_guid)})) as $t |
+    ([.observations[] | select(pr) | .data] | group_by([.records, .pkeys]) |
+	map({records: .[0].records, pkeys: .[0].pkeys,
+	port_guids: map(.port_guid)})) as $d |
+    .observations |= [.[] | select((pk or pr) | not)] + [{id: "pkt",
+	family: "ib", kind: "ib.smp.pkey_tables", target: "fabric",
+	request: "SubnGet(P_KeyTable)", state: "complete", reason: null,
+	data: {ports: ([$t[].port_guids[]] | length), tables: $t}},
+	{id: "prt", family: "ib", kind: "ib.sa.path_table", target: "sa",
+	request: "SubnAdmGetTable(PathRecord)", state: "complete",
+	reason: null, data: {bytes: 0, records: 0, complete: true,
+	per_port: false, why_per_port: null, mad_status: 0, sends: 1,
+	ports: ([$d[].port_guids[]] | length), destinations: $d}}]' \
+    "$in" >"$out/grouped"

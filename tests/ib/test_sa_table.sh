@@ -4,16 +4,17 @@
 # simulator stack.
 #  - "solo" (fixtures/ib/careful with tenant acme reduced to its one node,
 #    made here): the table fits in one MAD, so it is complete and every
-#    CA port's paths come from it, none asked per port; each port's
-#    records agree with what saquery (infiniband-diags) returns for that
-#    SLID and DLID on the same fabric.
+#    CA port's paths come from it (the table's destinations), none asked
+#    per port; each port's records agree with what saquery
+#    (infiniband-diags) returns for that SLID and DLID on the same fabric.
 #  - careless: the table fills a MAD and the simulator carries no RMPP
 #    (umad2sim cuts SA answers at 256 bytes), so the answer is recorded as
 #    incomplete with that reason and every CA port is asked on its own.
 #  - careless again with the simulated hosts' kernel RMPP (bench/rmpp:
 #    librmppsim.so in opensm, librmpprecv.so behind umad2sim here): the
 #    table arrives whole, as on hardware, so it is complete and used, and
-#    every port's records and every result equal the per-port run's.
+#    every port's records (grouped in the table's destinations) and every
+#    result equal the per-port run's.
 #  - careless with the P_KeyTable Gets to zeta-gpu-01 lost (test agent,
 #    smp_drop): the SA, which takes OpenSM's default SA_Key there, is
 #    asked for that one port's table, and no other.
@@ -34,6 +35,27 @@ obs() {
 	    "$1/snapshot.json"
 }
 
+# ports DIR: "LID records P_Keys NodeDescription" of every CA port the SA
+# was asked about, whether per port (ib.sa.path_record) or in the table's
+# destinations (ports by GUID, their LID and description from the
+# topology), sorted.
+ports() {
+	jq -r '([.observations[] | select(.kind == "ib.topology") |
+	    .data.nodes[] | select(.type == "CA") | .desc as $d |
+	    .ports[] | {key: .guid, value: "\(.lid) \($d)"}] |
+	    from_entries) as $at |
+	    .observations[] |
+	    if .kind == "ib.sa.path_record" then
+		"\(.data.lid) \(.data.records) \(.data.pkeys | sort |
+		join(",")) \(.data.node_desc)"
+	    elif .kind == "ib.sa.path_table" and .data.destinations then
+		.data.destinations[] | . as $g | .port_guids[] |
+		($at[.] | split(" ")) as $p |
+		"\($p[0]) \($g.records) \($g.pkeys | sort | join(",")) \($p[1:] |
+		join(" "))"
+	    else empty end' "$1/snapshot.json" | sort -n
+}
+
 # --- solo: a complete table ----------------------------------------------
 cp -r fixtures/ib/careful "$T/solo"
 sed -i 's/^\(acme=0x8001, ipoib : 0x0002c90300a1b2c1=full\), [^;]*;/\1 ;/' \
@@ -45,8 +67,12 @@ tests/ib/with-fabric.sh "$T/solo" -- sh -c '
 	bin=$1 dir=$2
 	"$bin" scan --ib -q -f json -c "$dir/solo/policy.conf" -o "$dir/scan"
 	echo $? >"$dir/scan.rc"
-	for lid in $(jq -r ".observations[] |
-	    select(.kind == \"ib.sa.path_record\") | .data.lid" \
+	for lid in $(jq -r "([.observations[] |
+	    select(.kind == \"ib.topology\") | .data.nodes[] |
+	    select(.type == \"CA\") | .ports[] | {key: .guid, value: .lid}] |
+	    from_entries) as \$at | .observations[] |
+	    select(.kind == \"ib.sa.path_table\") |
+	    .data.destinations[]?.port_guids[] | \$at[.]" \
 	    "$dir/scan/snapshot.json"); do
 		saquery --src-to-dst "$4:$lid" PR >"$dir/sa-$lid" 2>&1 ||
 			echo "saquery failed" >>"$dir/sa-$lid"
@@ -60,21 +86,23 @@ D=$T/scan
 expect_eq "solo: the table is complete and used" \
     "$(obs "$D" ib.sa.path_table | jq -r '[.state, .data.complete,
     .data.per_port, .data.records] | join(" ")')" "complete true false 2"
-expect_eq "solo: one PathRecord observation per other CA port" \
-    "$(obs "$D" ib.sa.path_record | wc -l)" 4
+expect_eq "solo: the table holds every other CA port" \
+    "$(obs "$D" ib.sa.path_table | jq -r '[.data.ports,
+    ([.data.destinations[].port_guids[]] | length)] | join(" ")')" "4 4"
+expect_eq "solo: two groups: the SM's port, and the three without a path" \
+    "$(obs "$D" ib.sa.path_table | jq -r '[.data.destinations[] |
+    "\(.records):\(.port_guids | length)"] | sort | join(" ")')" "0:3 1:1"
 expect_eq "solo: none was asked per port" \
-    "$(obs "$D" ib.sa.path_record | jq -r .request |
-    grep -vc 'one table for every port): its records with DLID')" 0
+    "$(obs "$D" ib.sa.path_record | wc -l)" 0
 expect_eq "solo: only the SM's port shares a partition with acme" \
-    "$(obs "$D" ib.sa.path_record | jq -r 'select(.data.records > 0) |
-    "\(.data.node_desc) \(.data.pkeys | join(","))"')" \
-    "ufm-sm01 mlx5_0 0x7fff"
+    "$(ports "$D" | awk '$2 > 0 { $1 = $2 = ""; sub(/^  /, ""); print }')" \
+    "0x7fff ufm-sm01 mlx5_0"
 for f in "$T"/sa-*; do
 	lid=${f##*-}
 	want=$(sed -n 's/^[[:space:]]*pkey\.*\(0x[0-9A-Fa-f]*\)$/\1/p' "$f" |
 	    tr 'A-F' 'a-f' | sort | paste -sd, -)
-	got=$(obs "$D" ib.sa.path_record | jq -r --argjson l "$lid" \
-	    'select(.data.lid == $l) | .data.pkeys | sort | join(",")')
+	got=$(ports "$D" |
+	    awk -v l="$lid" '$1 == l { print ($2 > 0 ? $3 : "") }')
 	expect_eq "solo: LID $lid: the table's paths are saquery's" \
 	    "$got" "$want"
 	expect_nogrep "solo: LID $lid: saquery ran" "saquery failed" "$f"
@@ -121,21 +149,17 @@ if [ -f "$SIMSH/librmppsim.so" ] && [ -f "$SIMSH/librmpprecv.so" ]; then
 	    .data.per_port, .data.records, .data.bytes > 256] |
 	    join(" ")')" "complete true false 7 true"
 	expect_eq "rmpp: no port was asked on its own" \
-	    "$(obs "$D" ib.sa.path_record | jq -r .request |
-	    grep -vc 'one table for every port): its records with DLID')" 0
-	# sends: 1 per port asked, the table's count otherwise.
-	paths() {
-		obs "$1" ib.sa.path_record |
-		    jq -c '[.target, (.data | del(.sends))]' | sort
-	}
+	    "$(obs "$D" ib.sa.path_record | wc -l)" 0
 	expect_eq "rmpp: every port's records are the per-port run's" \
-	    "$(paths "$T/whole")" "$(paths "$T/cut")"
+	    "$(ports "$T/whole")" "$(ports "$T/cut")"
 	# 7 records, 504 bytes in 3 segments: some cross bytes 224-255,
 	# which umad2sim loses and librmpprecv.so puts back.
 	expect_eq "rmpp: four ports, each with its path" \
-	    "$(obs "$T/whole" ib.sa.path_record |
-	    jq -r 'select(.data.records == 1 and .data.lid > 0) | .target' |
-	    wc -l)" 4
+	    "$(ports "$T/whole" | awk '$1 > 0 && $2 == 1' | wc -l)" 4
+	expect_eq "rmpp: they are one group in the table" \
+	    "$(obs "$D" ib.sa.path_table | jq -c '[.data.ports,
+	    [.data.destinations[] | [.records, .pkeys,
+	    (.port_guids | length)]]]')" '[4,[[1,["0xffff"],4]]]'
 	results() {
 		jq -r '.results[] | "\(.id) \(.target) \(.status)"' \
 		    "$1/report.json" | sort

@@ -206,8 +206,12 @@ expect_grep "careful: the tenant partition is read" \
 # misses is: tests/ib/test_sa_table.sh); the careful SA refuses the key.
 expect_eq "careless: no P_Key table read a second time through the SA" \
     "$(jq '[.observations[] | select(.kind == "ib.sa.pkey_table_record" and .data.role == "remote")] | length' "$T/careless/scan/snapshot.json")" 0
-expect_eq "careless: SMP read the 4 other CA ports' tables" \
-    "$(jq '[.observations[] | select(.kind == "ib.smp.pkey_table" and .data.role == "remote" and .state == "complete")] | length' "$T/careless/scan/snapshot.json")" 4
+expect_eq "careless: SMP read the 4 other CA ports' tables whole" \
+    "$(jq '[.observations[] | select(.kind == "ib.smp.pkey_tables" and .state == "complete") | .data.tables[].port_guids[]] | length' "$T/careless/scan/snapshot.json")" 4
+expect_eq "careless: one group, the default partition's full member" \
+    "$(jq -c '[.observations[] | select(.kind == "ib.smp.pkey_tables") | .data | .ports, (.tables[] | [.pkeys, .blocks, (.port_guids | length)])]' "$T/careless/scan/snapshot.json")" '[4,[["0xffff"],2,4]]'
+expect_eq "careless: no remote table recorded one by one" \
+    "$(jq '[.observations[] | select(.kind == "ib.smp.pkey_table" and .data.role == "remote")] | length' "$T/careless/scan/snapshot.json")" 0
 expect_eq "careful: no table read through the SA (key 1 refused)" \
     "$(jq '[.observations[] | select(.kind == "ib.sa.pkey_table_record" and .data.role == "remote")] | length' "$T/careful/scan/snapshot.json")" 0
 expect_eq "careless: the reachable foreign ports are zeta's" \

@@ -35,6 +35,7 @@
 #include "../../core/policy.h"
 #include "../../core/snapshot.h"
 #include "ib_snap.h"
+#include "ib_aggregate.h"
 
 #define NOW	((time_t)1796205600)	/* 2026-12-02T10:00:00Z */
 #define GUIDF	"0x%016llx"
@@ -194,6 +195,8 @@ build(const struct fabric *f)
 	if (j == NULL)
 		fail_msg("bad test JSON: %s at %d", e.text, e.position);
 	free(buf);
+	if (aggregated)
+		ib_aggregate(j);
 	if (fa_snapshot_from_json(j, &s, &why) != 0)
 		fail_msg("snapshot rejected: %s", why != NULL ? why : "?");
 	json_decref(j);
@@ -615,5 +618,5 @@ main(void)
 		cmocka_unit_test(tenant_pkey_distinguishes),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return IB_RUN_BOTH_FORMS(tests);
 }
