@@ -2,11 +2,11 @@
 /*
  * Unit tests for snapshot.json written observation by observation
  * (fa_outset_write_json_items with fa_snapshot_head_json/obs_json): the
- * file must be byte for byte the dump of the whole snapshot as one JSON
- * tree, redacted (by copy, or in place as the scanner does) or not, with
- * no observation or many, hostile strings included; the secrets are back
- * afterwards; its SHA-256 is that of the file; a failing item leaves no
- * file.
+ * file must hold the whole snapshot's JSON tree, redacted (by copy, or in
+ * place as the scanner does) or not, with no observation or many, hostile
+ * strings included; each observation whole on a line of its own, the
+ * rest as JSON_INDENT(2) writes it; the secrets are back afterwards; its
+ * SHA-256 is that of the file; a failing item leaves no file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,9 +135,10 @@ same_as_whole(size_t n, int reveal, int in_place)
 	char *before, *after;
 	json_t *all;
 	char dir[] = "/tmp/fa-items.XXXXXX", path[64], sha[65], want_sha[65];
-	char *why = NULL, *got, *want;
-	json_t *head, *whole;
-	size_t len;
+	char *why = NULL, *got, *want, *line, *end;
+	json_t *head, *whole, *back;
+	json_error_t e;
+	size_t len, i, k;
 
 	assert_non_null(mkdtemp(dir));
 	all = fa_snapshot_to_json(s, 1);
@@ -159,11 +160,39 @@ same_as_whole(size_t n, int reveal, int in_place)
 	snprintf(path, sizeof(path), "%s/snapshot.json", dir);
 	got = slurp(path, &len);
 	whole = fa_snapshot_to_json(s, reveal);
-	want = json_dumps(whole, JSON_INDENT(2) | JSON_SORT_KEYS);
-	assert_non_null(want);
-	assert_int_equal(len, strlen(want) + 1);
-	assert_memory_equal(got, want, strlen(want));
+	assert_non_null(whole);
+	/* The same tree, and nothing after it but the final newline. */
+	assert_non_null(back = json_loadb(got, len, 0, &e));
+	assert_true(json_equal(back, whole));
+	json_decref(back);
 	assert_int_equal(got[len - 1], '\n');
+	/* Observation i is line i of the array, alone and compact. */
+	line = strstr(got, "\"observations\": [");
+	assert_non_null(line);
+	for (i = 0; i < n; i++) {
+		assert_non_null(line = strchr(line, '\n'));
+		line++;
+		assert_memory_equal(line, "    {", 5);
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		k = (size_t)(end - line) - (i + 1 < n);	/* its comma */
+		assert_non_null(back = json_loadb(line, k, 0, &e));
+		assert_true(json_equal(back, json_array_get(json_object_get(
+		    whole, "observations"), i)));
+		want = json_dumps(back, JSON_COMPACT | JSON_SORT_KEYS);
+		assert_non_null(want);
+		assert_int_equal(k, strlen(want) + 4);
+		assert_memory_equal(line + 4, want, strlen(want));
+		free(want);
+		json_decref(back);
+	}
+	/* The rest is the head as JSON_INDENT(2) writes it. */
+	want = json_dumps(head, JSON_INDENT(2) | JSON_SORT_KEYS);
+	assert_non_null(want);
+	assert_memory_equal(got, want, (size_t)(strstr(want,
+	    "\"observations\": [") - want));
+	free(want);
+	want = NULL;
 	assert_int_equal(fa_sha256_hex(got, len, want_sha), 0);
 	assert_string_equal(sha, want_sha);
 	/* Redaction applies item by item as it does to the whole. */
