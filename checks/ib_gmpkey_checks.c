@@ -100,9 +100,10 @@ judge(struct tally *t, const char *cls, const char *target,
 }
 
 /*
- * Tally the class's probes: its ib.gmp.key_probes observation (a node
- * entry each), or, from snapshots before it, one ib.gmp.key_probe
- * observation per node.  0, FA_ERR_NOMEM, or FA_ERR_INPUT with *bad
+ * Tally the class's probes: its ib.gmp.key_probes observation (an entry
+ * per node that answered, the others in quiet groups; older versions
+ * listed every node as an entry), or, from snapshots before it, one
+ * ib.gmp.key_probe observation per node.  0, FA_ERR_NOMEM, or FA_ERR_INPUT with *bad
  * naming the observation and *why (static) what is wrong with it: a CC
  * answer without a consistent cc_key, or no node list, or a node without
  * a target or a state.
@@ -137,6 +138,26 @@ tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,
 			if ((r = judge(t, cls, target, st, e)) != 0) {
 				*why = "has no consistent cc_key";
 				return r;
+			}
+		}
+		/* Grouped: nodes that did not answer (none answered). */
+		*why = "has a node without a target or a state (in a quiet "
+		    "group: or with state complete)";
+		json_array_foreach(fa_obs_arr(o, FA_F(IB_KEYPROBES, quiet)),
+		    i, e) {
+			const json_t *tg = json_object_get(e, "targets"), *v;
+			size_t k;
+
+			if (!json_is_array(tg) || fa_obs_state_parse(
+			    fa_json_get_str(e, "state"), &st) != 0 ||
+			    st == FA_OBS_COMPLETE)
+				return FA_ERR_INPUT;
+			json_array_foreach(tg, k, v) {
+				if (!json_is_string(v))
+					return FA_ERR_INPUT;
+				if ((r = judge(t, cls, json_string_value(v), st,
+				    e)) != 0)
+					return r;
 			}
 		}
 	}

@@ -24,12 +24,14 @@
  * The probes stream as a feed (ib_feed.c), node by node.  What each node
  * did is one entry of its class's observation, not an observation of its
  * own: 34,000 probes at 10,000 HCAs were a third of a snapshot's JSON
- * values.  Each entry holds the node's target, LID, description and type,
- * the state its probe ended in (observation states: complete, rejected,
- * no_response, not_collected, error), the MAD status when rejected, and
- * for an answered CC probe the CongestionKeyInfo fields; the entries are
- * in target order.
+ * values.  A node that answered is an entry of nodes[]: its target, LID,
+ * description and type, and for CC the CongestionKeyInfo fields.  The
+ * others, most of a fabric (no agent of the class), are only counted by
+ * the checks: they are in quiet[], grouped by the state their probe ended
+ * in (rejected, no_response, not_collected, error) and the MAD status of
+ * a rejection, as targets.  Both lists are in target order.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +146,54 @@ target_cmp(const void *a, const void *b)
 }
 
 /*
+ * Move the entries of nodes whose probe was not answered with data into
+ * groups by how it ended (state, and the MAD status of a rejection), each
+ * group's targets in the order they come: most nodes of a fabric end the
+ * same way (no agent: silence, or "unsupported"), and what the checks
+ * need of them is that count.  Their LIDs and descriptions are the
+ * topology's.  nodes keeps the answers.  0 or FA_ERR_NOMEM.
+ */
+static int
+split_quiet(json_t *sorted, json_t *answered, json_t *quiet)
+{
+	json_t *by = json_object(), *e, *g, *at;
+	const char *st;
+	char key[48];
+	size_t i;
+	int r = FA_ERR_NOMEM;
+
+	if (by == NULL)
+		return r;
+	json_array_foreach(sorted, i, e) {
+		st = json_string_value(json_object_get(e, "state"));
+		if (st != NULL && strcmp(st, "complete") == 0) {
+			if (json_array_append(answered, e) != 0)
+				goto out;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.24s/%lld", st != NULL ? st : "",
+		    (long long)json_integer_value(json_object_get(e,
+		    "mad_status")));
+		if ((g = json_object_get(by, key)) == NULL) {
+			if ((g = json_pack("{s:O, s:[]}", "state",
+			    json_object_get(e, "state"), "targets")) == NULL ||
+			    ((at = json_object_get(e, "mad_status")) != NULL &&
+			    json_object_set(g, "mad_status", at) != 0) ||
+			    json_array_append_new(quiet, g) != 0 ||
+			    json_object_set(by, key, g) != 0)
+				goto out;
+		}
+		if (json_array_append(json_object_get(g, "targets"),
+		    json_object_get(e, "target")) != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	json_decref(by);
+	return r;
+}
+
+/*
  * Probe p's observation: its node entries (stolen), in target order, so
  * that the snapshot does not depend on the order answers came in.
  */
@@ -152,7 +202,7 @@ add_class(struct fa_ib *ib, size_t p, json_t *nodes)
 {
 	size_t i, n = json_array_size(nodes);
 	struct fa_obs_build b;
-	json_t **v, *sorted, *d;
+	json_t **v, *sorted, *d, *answered, *quiet;
 	char *req;
 	int r;
 
@@ -171,16 +221,21 @@ add_class(struct fa_ib *ib, size_t p, json_t *nodes)
 	free(v);
 	json_decref(nodes);
 	fa_obs_build(&b);
-	if (i < n)
+	answered = json_array();
+	quiet = json_array();
+	if (i < n || answered == NULL || quiet == NULL ||
+	    split_quiet(sorted, answered, quiet) != 0)
 		fa_obs_build_fail(&b);
+	json_decref(sorted);
 	fa_put_str(&b, FA_F(IB_KEYPROBES, class), probes[p].name);
 	fa_put_str(&b, FA_F(IB_KEYPROBES, attribute), probes[p].attr_name);
-	fa_put_arr(&b, FA_F(IB_KEYPROBES, nodes), sorted);
+	fa_put_arr(&b, FA_F(IB_KEYPROBES, nodes), answered);
+	fa_put_arr(&b, FA_F(IB_KEYPROBES, quiet), quiet);
 	if ((d = fa_obs_built(&b)) == NULL)
 		return FA_ERR_NOMEM;
 	req = fa_strfmt("Get(%s) class 0x%02x with key 0, LID-routed to each "
-	    "node's LID (nodes[].lid), sent once", probes[p].attr_name,
-	    probes[p].mgmt_class);
+	    "node's LID (its port's in ib.topology), sent once",
+	    probes[p].attr_name, probes[p].mgmt_class);
 	if (req == NULL) {
 		json_decref(d);
 		return FA_ERR_NOMEM;

@@ -97,8 +97,8 @@ expect_eq "protected: the snapshot says all three classes were probed" \
 probes_sent() {
 	grep "class=$2(" "$T/$1.agent.log" | grep 'method=0x01' | grep -c ' rule='
 }
-expect_eq "protected: one observation per class, a node entry per Get" \
-    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | "\(.data.class)=\(.data.nodes | length)"] | sort | join(" ")' "$T/protected/snapshot.json")" \
+expect_eq "protected: one observation per class, a node per Get (entry or quiet target)" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | "\(.data.class)=\((.data.nodes | length) + ([.data.quiet[].targets[]] | length))"] | sort | join(" ")' "$T/protected/snapshot.json")" \
     "am=$(probes_sent protected 0x0b) cc=$(probes_sent protected 0x21) vs=$(probes_sent protected 0x0a)"
 expect_eq "protected: the failing node's LID, to reproduce it with" \
     "$(jq -r '.results[] | select(.id == "IB-VSKEY-UNSET") | .evidence[0].value[].lid' "$r")" \
@@ -109,19 +109,32 @@ expect_eq "protected: the failing nodes' evidence names their observation" \
 expect_eq "protected: the node entries are in target order" \
     "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | .data.nodes | map(.target) | . == sort] | unique | join(" ")' "$T/protected/snapshot.json")" \
     true
+expect_eq "protected: only answers are entries; quiet targets in order" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | .data | (.nodes | map(.state == "complete") | all), (.quiet[] | (.state != "complete") and (.targets == (.targets | sort)))] | unique | join(" ")' "$T/protected/snapshot.json")" \
+    true
+expect_eq "protected: some nodes are quiet (no agent, or unsupported)" \
+    "$(jq -r '[.observations[] | select(.kind == "ib.gmp.key_probes") | .data.quiet[].targets[]] | length > 0' "$T/protected/snapshot.json")" \
+    true
 expect_eq "protected: the agent saw Gets of all three classes" \
     "$(for c in 0x21 0x0a 0x0b; do
 	[ "$(probes_sent protected $c)" -gt 0 ] && printf y; done)" yyy
-# Snapshots from before ib.gmp.key_probes hold one ib.gmp.key_probe
-# observation per node and class: the same probes in that form are judged
-# alike.
+# Snapshots from before quiet[] listed every node probed in nodes[], and
+# those from before ib.gmp.key_probes hold one ib.gmp.key_probe
+# observation per node and class: the same probes in those forms are
+# judged alike.
+jq '.observations |= map(if .kind == "ib.gmp.key_probes" then
+    .data.nodes = ([.data.nodes[]] + [.data.quiet[] | . as $g |
+    .targets[] | {target: ., state: $g.state} + ($g | {mad_status} |
+    with_entries(select(.value != null)))] | sort_by(.target)) |
+    del(.data.quiet) else . end)' "$T/protected/snapshot.json" \
+    >"$T/listed.json"
 jq '.observations |= ([.[] | select(.kind != "ib.gmp.key_probes")] +
     [.[] | select(.kind == "ib.gmp.key_probes") | .data as $d | $d.nodes[] |
     {id: ("kp-\($d.class)-\(.target)"), family: "ib",
      kind: "ib.gmp.key_probe", target, request: "Get", state,
      reason: (if .state == "complete" then null else "r" end),
      data: ({class: $d.class, attribute: $d.attribute} +
-     del(.target, .state))}])' "$T/protected/snapshot.json" >"$T/old.json"
+     del(.target, .state))}])' "$T/listed.json" >"$T/old.json"
 results() {	# SNAPSHOT NAME: its results as `fabaudit check` gives them
 	"$BIN" check -q -f json -c fixtures/ib/protected/policy.conf \
 	    -o "$T/$2" "$1" >/dev/null 2>&1
@@ -133,6 +146,8 @@ new=$(results "$T/protected/snapshot.json" new)
 expect_eq "older snapshots: three key checks in the current form" \
     "$(printf '%s\n' "$new" | cut -f1 | sort | tr '\n' ' ')" \
     "IB-AMKEY-UNSET IB-CCKEY-UNSET IB-VSKEY-UNSET "
+expect_eq "older snapshots: every node listed in nodes[], same results" \
+    "$(results "$T/listed.json" listed)" "$new"
 expect_eq "older snapshots: per-node key_probe observations, same results" \
     "$(results "$T/old.json" old)" "$new"
 expect_eq "older snapshots: the converted copy has a probe per node" \

@@ -2683,6 +2683,15 @@ gmpkeys_malformed_is_error(void **state)
 	assert_int_equal(one(&fa_chk_ib_cckey_unset, snap("collected",
 	    o_kps("cc", "[" KPN("S-0x1/0", "complete", "") "]"), NULL),
 	    POLICY, "no consistent cc_key"), FA_ST_ERROR);
+	/* A quiet group that claims answers, or has no target list. */
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "[],\"quiet\":[{\"state\":\"complete\","
+	    "\"targets\":[\"S-0x1/0\"]}]"), NULL), POLICY,
+	    "with state complete"), FA_ST_ERROR);
+	assert_int_equal(one(&fa_chk_ib_vskey_unset, snap("collected",
+	    o_kps("vs", "[],\"quiet\":[{\"state\":\"no_response\","
+	    "\"targets\":\"S-0x1/0\"}]"), NULL), POLICY,
+	    "without a target or a state"), FA_ST_ERROR);
 }
 
 /* A snapshot of a scan whose --key-probes listed only `probed`. */
