@@ -168,9 +168,12 @@ fa_cmd_check(int argc, char **argv)
 	    (out.outdir != NULL && (rc = fa_prepare_outdir(out.outdir)) != 0))
 		goto out;
 	fa_interrupt_hold();	/* the outputs as a set: see interrupt.h */
+	out.last = 1;
 	rc = fa_evaluate_and_emit(snap, policy, &out, "offline", path, sha,
 	    NULL);
 	fa_interrupt_release();
+	if (!FA_FREE_BEFORE_EXIT)
+		snap = NULL;	/* left to exit(2), with the results */
 	goto out;
 usage:
 	/* One line on stderr: the diagnostic, not the whole usage. */

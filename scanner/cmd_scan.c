@@ -592,7 +592,7 @@ fa_cmd_scan(int argc, char **argv)
 	struct eth_opts eth = { 0, NULL, NULL, -1, FA_ETH_DEF_LISTEN, 0 };
 	int c, rc = FA_EXIT_USAGE, want_ib = 0, want_host = 0, want_eth = 0;
 	sigset_t sigold;
-	int usable = 0, made_outdir = 0, began = 0, r;
+	int usable = 0, made_outdir = 0, began = 0, leave = 0, r;
 	struct fa_reaudit ra = { .keep = 30, .lockfd = -1 };
 	struct fa_emitted done = { NULL, 0 };
 	const char *user_opt = NULL, *node_name = NULL;
@@ -958,8 +958,10 @@ fa_cmd_scan(int argc, char **argv)
 	}
 	/* From here the outputs are written as a set: see interrupt.h. */
 	fa_interrupt_hold();
+	out.last = 1;
 	rc = fa_evaluate_and_emit(snap, policy, &out, "scan", NULL, NULL,
 	    &done);
+	leave = !FA_FREE_BEFORE_EXIT;	/* the big trees, to exit(2) */
 	if (made_outdir)
 		fa_interrupt_forget(out.outdir);
 	fa_interrupt_release();
@@ -976,6 +978,10 @@ out:
 	if (began) {
 		ra.outdir = out.outdir;
 		rc = fa_reaudit_end(&ra, done.report, rc);
+	}
+	if (leave) {
+		done.report = NULL;
+		snap = NULL;
 	}
 	json_decref(done.report);
 	fa_reaudit_free(&ra);

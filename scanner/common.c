@@ -768,10 +768,12 @@ fa_evaluate_and_emit(const struct fa_snapshot *snap,
 		rc = t.failing > 0 ? FA_EXIT_FINDINGS : FA_EXIT_OK;
 out:
 	(void)fa_outset_close(set, 0, NULL);	/* failed: as it was */
-	if (done == &local)
-		json_decref(local.report);
 	free(txt);
 	free(why);
+	if (o->last && !FA_FREE_BEFORE_EXIT)
+		return rc;	/* the report and results: left to exit(2) */
+	if (done == &local)
+		json_decref(local.report);
 	fa_results_free(&res);
 	return rc;
 }
