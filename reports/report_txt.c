@@ -17,17 +17,20 @@
 static void
 put(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run;
 
 	if (s == NULL) {
 		fputc('-', f);
 		return;
 	}
-	for (; *p != '\0'; p++) {
-		if (*p >= 0x20 && *p < 0x7f)
-			fputc(*p, f);
-		else
-			fprintf(f, "\\x%02x", *p);
+	while (*p != '\0') {
+		/* Printable ASCII in one write: most text is nothing else. */
+		for (run = p; *p >= 0x20 && *p < 0x7f; p++)
+			;
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), f);
+		if (*p != '\0')
+			fprintf(f, "\\x%02x", *p++);
 	}
 }
 
