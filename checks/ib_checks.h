@@ -10,7 +10,8 @@
  *                       num, lid, guid, state, remote_*; CA ports and switch
  *                       port 0: capmask, is_sm, mkey (secret), mkey_protect,
  *                       mkey_lease, mkey_violations; switch ports 1..N:
- *                       part_enf_in/out), max_hops, smps_used, captured
+ *                       part_enf_in/out, and guid and lid only where they
+ *                       are not port 0's), max_hops, smps_used, captured
  * ib.smp.sminfo         ib_sminfo.c: one per SM port; sm_key (secret),
  *                       priority, state, act_count when answered
  * ib.smp.pkey_table     ib_pkeys.c (role "local"), ib_pkeys_remote.c (role

@@ -103,9 +103,10 @@ fa_ib_any_pr(const struct fa_snapshot *s)
 
 	if (fa_snapshot_next(s, FA_KIND_IB_PATH_RECORD, &it) != NULL)
 		return 1;
+	/* As with per-port queries: a port to ask about was asked. */
 	for (it = 0; (o = fa_snapshot_next(s, FA_KIND_IB_SA_PATH_TABLE,
 	    &it)) != NULL; )
-		if (destinations(o) != NULL)
+		if (json_array_size(destinations(o)) > 0)
 			return 1;
 	return 0;
 }

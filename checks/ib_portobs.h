@@ -41,7 +41,8 @@ struct fa_ib_walk {
  */
 int fa_ib_next_pr(const struct fa_snapshot *s, struct fa_ib_walk *w,
     struct fa_ib_pr *pr);
-/* Whether any PathRecord was asked about another port. */
+/* Whether any PathRecord was asked about another port (a table read
+ * whole with no other port in it asked about none). */
 int fa_ib_any_pr(const struct fa_snapshot *s);
 
 /* Another port's P_Key table, read whole or in part. */

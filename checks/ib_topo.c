@@ -74,11 +74,38 @@ fa_ib_local_obs(const struct fa_snapshot *s)
 	return o != NULL && o->state == FA_OBS_COMPLETE ? o : NULL;
 }
 
+/*
+ * Where a switch's external port (1..N) leaves out its GUID or LID, they
+ * are port 0's (fabric/ib_discover.c writes them only where they differ):
+ * the member of port 0's entry, or NULL (a CA's port, port 0 itself, or
+ * no port 0 with it).
+ */
+static const json_t *
+from_port0(const json_t *node, const json_t *ports, const json_t *port,
+    const char *key)
+{
+	const json_t *e;
+	const char *type = fa_json_get_str(node, "type");
+	long long num;
+	size_t i;
+
+	if (json_object_get(port, key) != NULL || type == NULL ||
+	    strcmp(type, "Switch") != 0 ||
+	    fa_json_get_int(port, "num", 1, 255, &num) != 0)
+		return NULL;
+	/* Port 0 comes first as ib_discover.c writes them. */
+	json_array_foreach(ports, i, e)
+		if (fa_json_get_int(e, "num", 0, 0, &num) == 0)
+			return json_object_get(e, key);
+	return NULL;
+}
+
 /* Port pi of node: the reference, or FA_ERR_INPUT when malformed. */
 static int
 decode_port(const json_t *node, const json_t *ports, size_t pi,
     struct fa_ib_port_ref *ref)
 {
+	const json_t *g, *l;
 	const char *info;
 
 	ref->node = node;
@@ -88,14 +115,21 @@ decode_port(const json_t *node, const json_t *ports, size_t pi,
 	info = fa_json_get_str(ref->port, "portinfo");
 	ref->info = info == NULL;
 	ref->lid = 0;
+	g = from_port0(node, ports, ref->port, "guid");
+	l = from_port0(node, ports, ref->port, "lid");
 	if (ref->type == NULL || ref->desc == NULL ||
 	    (info != NULL && strcmp(info, "unanswered") != 0) ||
 	    fa_json_get_u64(node, "guid", &ref->node_guid) != 0 ||
-	    fa_json_get_u64(ref->port, "guid", &ref->port_guid) != 0 ||
+	    (g != NULL ? !json_is_string(g) || fa_parse_hex64(
+	    json_string_value(g), &ref->port_guid, NULL) != 0 :
+	    fa_json_get_u64(ref->port, "guid", &ref->port_guid) != 0) ||
 	    fa_json_get_int(ref->port, "num", 0, 255, &ref->num) != 0 ||
-	    (ref->info && fa_json_get_int(ref->port, "lid", 0, 0xffff,
-	    &ref->lid) != 0))
+	    (ref->info && (l != NULL ? !json_is_integer(l) ||
+	    json_integer_value(l) < 0 || json_integer_value(l) > 0xffff :
+	    fa_json_get_int(ref->port, "lid", 0, 0xffff, &ref->lid) != 0)))
 		return FA_ERR_INPUT;
+	if (ref->info && l != NULL)
+		ref->lid = (long long)json_integer_value(l);
 	return 0;
 }
 

@@ -110,9 +110,19 @@ add_unexplored(struct walk *w, const ibnd_node_t *n, const ibnd_port_t *p,
 	return 0;
 }
 
+/*
+ * A switch's external ports (1..N) share port 0's GUID and LID
+ * (libibnetdisc gives each the switch's; IBA vol. 1 14.2.5.6: the LID of
+ * an external port is not its own): p0 is port 0's PortInfo, for
+ * port_json() to leave them out where they are port 0's.  On a large
+ * fabric most ports are switch ports.  NULL: a CA, or port 0 unknown.
+ */
 static json_t *
-port_json(ibnd_port_t *p)
+port_json(ibnd_port_t *p, const ibnd_port_t *p0)
 {
+	int same_guid = p0 != NULL && p->portnum > 0 && p->guid == p0->guid;
+	int same_lid = p0 != NULL && p->portnum > 0 && !info_lost(p0) &&
+	    p->base_lid == p0->base_lid;
 	json_t *o;
 
 	/*
@@ -128,14 +138,17 @@ port_json(ibnd_port_t *p)
 		/* Nothing PortInfo holds is known, not even the LID. */
 		o = json_pack("{s:i, s:s}", "num", p->portnum, "portinfo",
 		    "unanswered");
-		if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
+		if (o == NULL || (!same_guid &&
+		    fa_json_set_u64(o, "guid", p->guid) != 0))
 			goto fail;
 		return o;
 	}
-	o = json_pack("{s:i, s:i, s:i, s:i}", "num", p->portnum, "lid",
-	    p->base_lid, "state", mad_get_field(p->info, 0, IB_PORT_STATE_F),
+	o = json_pack("{s:i, s:i, s:i}", "num", p->portnum,
+	    "state", mad_get_field(p->info, 0, IB_PORT_STATE_F),
 	    "phys_state", mad_get_field(p->info, 0, IB_PORT_PHYS_STATE_F));
-	if (o == NULL || fa_json_set_u64(o, "guid", p->guid) != 0)
+	if (o == NULL || (!same_guid &&
+	    fa_json_set_u64(o, "guid", p->guid) != 0) || (!same_lid &&
+	    json_object_set_new(o, "lid", json_integer(p->base_lid)) != 0))
 		goto fail;
 	if (fa_ib_portinfo_json(o, p->info, p->node->type == IB_NODE_SWITCH &&
 	    p->portnum > 0) != 0)
@@ -160,6 +173,8 @@ node_cb(ibnd_node_t *n, void *arg)
 {
 	struct walk *w = arg;
 	json_t *o = NULL, *ports = NULL, *pj;
+	const ibnd_port_t *p0 = n->type == IB_NODE_SWITCH && n->ports != NULL ?
+	    n->ports[0] : NULL;
 	char *desc = NULL;
 	int i;
 
@@ -177,12 +192,13 @@ node_cb(ibnd_node_t *n, void *arg)
 			if ((pj = json_pack("{s:i, s:s}", "num", i, "portinfo",
 			    "unanswered")) == NULL ||
 			    json_array_append_new(ports, pj) != 0 ||
-			    fa_json_set_u64(pj, "guid", n->guid) != 0 ||
+			    ((i == 0 || p0 == NULL || p0->guid != n->guid) &&
+			    fa_json_set_u64(pj, "guid", n->guid) != 0) ||
 			    add_unexplored(w, n, NULL, i, desc) != 0)
 				goto fail;
 			continue;
 		}
-		if ((pj = port_json(n->ports[i])) == NULL ||
+		if ((pj = port_json(n->ports[i], p0)) == NULL ||
 		    json_array_append_new(ports, pj) != 0)
 			goto fail;
 		if ((info_lost(n->ports[i]) || unexplored(n->ports[i])) &&

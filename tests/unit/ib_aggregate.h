@@ -8,8 +8,10 @@
  * the destinations of one complete ib.sa.path_table (the existing one,
  * or one made for them), and the remote ib.smp.pkey_table observations
  * read whole become one ib.smp.pkey_tables; in ib.gmp.key_probes, the
- * nodes that did not answer move from nodes[] to quiet[] groups.  Ports
- * are grouped by equal value (json_equal), in the order they come.
+ * nodes that did not answer move from nodes[] to quiet[] groups; in
+ * ib.topology, a switch's ports 1..N lose the guid and lid that equal
+ * its port 0's.  Ports are grouped by equal value (json_equal), in the
+ * order they come.
  */
 #ifndef FA_TEST_IB_AGGREGATE_H
 #define FA_TEST_IB_AGGREGATE_H
@@ -102,6 +104,40 @@ agg_quiet(json_t *d)
 	}
 }
 
+/* ib.topology data d: switch ports 1..N without port 0's guid and lid. */
+static void
+agg_topology(json_t *d)
+{
+	json_t *n, *p, *p0;
+	size_t i, k;
+	const char *type;
+
+	json_array_foreach(json_object_get(d, "nodes"), i, n) {
+		type = json_string_value(json_object_get(n, "type"));
+		if (type == NULL || strcmp(type, "Switch") != 0)
+			continue;
+		p0 = NULL;
+		json_array_foreach(json_object_get(n, "ports"), k, p)
+			if (json_is_integer(json_object_get(p, "num")) &&
+			    json_integer_value(json_object_get(p, "num")) == 0)
+				p0 = p;
+		if (p0 == NULL)
+			continue;
+		json_array_foreach(json_object_get(n, "ports"), k, p) {
+			if (p == p0)
+				continue;
+			if (json_object_get(p0, "guid") != NULL &&
+			    json_equal(json_object_get(p, "guid"),
+			    json_object_get(p0, "guid")))
+				json_object_del(p, "guid");
+			if (json_object_get(p0, "lid") != NULL &&
+			    json_equal(json_object_get(p, "lid"),
+			    json_object_get(p0, "lid")))
+				json_object_del(p, "lid");
+		}
+	}
+}
+
 static void
 ib_aggregate(json_t *snap)
 {
@@ -115,6 +151,8 @@ ib_aggregate(json_t *snap)
 		d = json_object_get(o, "data");
 		if (agg_str_is(o, "kind", "ib.gmp.key_probes"))
 			agg_quiet(d);
+		if (agg_str_is(o, "kind", "ib.topology"))
+			agg_topology(d);
 		if (agg_str_is(o, "kind", "ib.sa.path_table") &&
 		    agg_str_is(o, "state", "complete"))
 			table = o;

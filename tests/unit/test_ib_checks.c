@@ -3467,6 +3467,73 @@ topology_walk_repeats(void **state)
 	}
 }
 
+/*
+ * A switch's ports 1..N hold guid and lid only where they differ from
+ * port 0's (fabric/ib_discover.c): the walk gives port 0's where they are
+ * left out and the port's own where written, and a switch port without a
+ * LID whose port 0 has none either (its PortInfo unanswered) is
+ * malformed.
+ */
+static void
+switch_ports_take_port0(void **state)
+{
+	static const char *sw =
+	    "{\"type\":\"Switch\",\"desc\":\"leaf\",\"guid\":"
+	    "\"0x00000000000000a0\",\"num_ports\":3,\"ports\":["
+	    "{\"num\":0,\"guid\":\"0x00000000000000a1\",\"lid\":9,"
+	    "\"state\":4},"
+	    "{\"num\":1,\"state\":4},"
+	    "{\"num\":2,\"guid\":\"0x00000000000000b2\",\"lid\":11,"
+	    "\"state\":4},"
+	    "{\"num\":3,\"portinfo\":\"unanswered\"}]}";
+	static const char *bad =
+	    "{\"type\":\"Switch\",\"desc\":\"leaf\",\"guid\":"
+	    "\"0x00000000000000a0\",\"num_ports\":1,\"ports\":["
+	    "{\"num\":0,\"guid\":\"0x00000000000000a1\",\"portinfo\":"
+	    "\"unanswered\"},{\"num\":1,\"state\":4}]}";
+	static const struct { uint64_t guid; long long lid; int info; } want[] =
+	    { { 0xa1, 9, 1 }, { 0xa1, 9, 1 }, { 0xb2, 11, 1 }, { 0xa1, 0, 0 } };
+	struct fa_snapshot *s;
+	const struct fa_obs *t;
+	struct fa_ib_port_ref p;
+	size_t ni = 0, pi = 0, n = 0;
+	char *o;
+	int r;
+
+	(void)state;
+	o = xfmt("{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
+	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"x\","
+	    "\"state\":\"complete\",\"reason\":null,\"data\":{"
+	    "\"max_hops\":1,\"smps_used\":1,\"captured\":0,"
+	    "\"unexplored\":[],\"unexplored_count\":0,\"nodes\":[%s]}}", sw);
+	s = snap("collected", o, NULL);
+	assert_non_null(t = fa_ib_topology(s));
+	while ((r = fa_ib_next_port(t, &ni, &pi, &p)) == 1) {
+		assert_true(n < 4);
+		assert_true(p.port_guid == want[n].guid);
+		assert_int_equal(p.lid, want[n].lid);
+		assert_int_equal(p.info, want[n].info);
+		n++;
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(n, 4);
+	fa_snapshot_free(s);
+	o = xfmt("{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
+	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"x\","
+	    "\"state\":\"complete\",\"reason\":null,\"data\":{"
+	    "\"max_hops\":1,\"smps_used\":1,\"captured\":0,"
+	    "\"unexplored\":[],\"unexplored_count\":0,\"nodes\":[%s]}}", bad);
+	s = snap("collected", o, NULL);
+	assert_non_null(t = fa_ib_topology(s));
+	ni = pi = n = 0;
+	while ((r = fa_ib_next_port(t, &ni, &pi, &p)) == 1)
+		n++;
+	/* Port 0 is read; port 1 has no LID, and port 0 none to give. */
+	assert_int_equal(r, FA_ERR_INPUT);
+	assert_int_equal(n, 1);
+	fa_snapshot_free(s);
+}
+
 int
 main(void)
 {
@@ -3474,6 +3541,7 @@ main(void)
 		cmocka_unit_test(family_gate_every_check),
 		cmocka_unit_test(port_index_agrees),
 		cmocka_unit_test(topology_walk_repeats),
+		cmocka_unit_test(switch_ports_take_port0),
 		cmocka_unit_test(smp_unrestricted_fail),
 		cmocka_unit_test(smp_unrestricted_pass_only_own_sma),
 		cmocka_unit_test(xtenant_from_pkey_tables),
