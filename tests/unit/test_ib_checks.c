@@ -3467,6 +3467,18 @@ topology_walk_repeats(void **state)
 	}
 }
 
+/* A complete ib.topology observation of one node (its JSON text). */
+static char *
+one_node_topology(const char *node)
+{
+	return xfmt("{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
+	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"x\","
+	    "\"state\":\"complete\",\"reason\":null,\"data\":{"
+	    "\"max_hops\":1,\"smps_used\":1,\"captured\":0,"
+	    "\"unexplored\":[],\"unexplored_count\":0,\"nodes\":[%s]}}",
+	    node);
+}
+
 /*
  * A switch's ports 1..N hold guid and lid only where they differ from
  * port 0's (fabric/ib_discover.c): the walk gives port 0's where they are
@@ -3501,11 +3513,7 @@ switch_ports_take_port0(void **state)
 	int r;
 
 	(void)state;
-	o = xfmt("{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
-	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"x\","
-	    "\"state\":\"complete\",\"reason\":null,\"data\":{"
-	    "\"max_hops\":1,\"smps_used\":1,\"captured\":0,"
-	    "\"unexplored\":[],\"unexplored_count\":0,\"nodes\":[%s]}}", sw);
+	o = one_node_topology(sw);
 	s = snap("collected", o, NULL);
 	assert_non_null(t = fa_ib_topology(s));
 	while ((r = fa_ib_next_port(t, &ni, &pi, &p)) == 1) {
@@ -3518,11 +3526,7 @@ switch_ports_take_port0(void **state)
 	assert_int_equal(r, 0);
 	assert_int_equal(n, 4);
 	fa_snapshot_free(s);
-	o = xfmt("{\"id\":\"ib.topology\",\"family\":\"ib\",\"kind\":"
-	    "\"ib.topology\",\"target\":\"fabric\",\"request\":\"x\","
-	    "\"state\":\"complete\",\"reason\":null,\"data\":{"
-	    "\"max_hops\":1,\"smps_used\":1,\"captured\":0,"
-	    "\"unexplored\":[],\"unexplored_count\":0,\"nodes\":[%s]}}", bad);
+	o = one_node_topology(bad);
 	s = snap("collected", o, NULL);
 	assert_non_null(t = fa_ib_topology(s));
 	ni = pi = n = 0;
