@@ -103,10 +103,11 @@ judge(struct tally *t, const char *cls, const char *target,
  * Tally the class's probes: its ib.gmp.key_probes observation (an entry
  * per node that answered, the others in quiet groups; older versions
  * listed every node as an entry), or, from snapshots before it, one
- * ib.gmp.key_probe observation per node.  0, FA_ERR_NOMEM, or FA_ERR_INPUT with *bad
- * naming the observation and *why (static) what is wrong with it: a CC
- * answer without a consistent cc_key, or no node list, or a node without
- * a target or a state.
+ * ib.gmp.key_probe observation per node.  0, FA_ERR_NOMEM, or
+ * FA_ERR_INPUT with *bad naming the observation and *why (static) what
+ * is wrong with it: a CC answer without a consistent cc_key, or no node
+ * list, or a node without a target or a state (or, in a quiet group,
+ * with state complete).
  */
 static int
 tally(const struct fa_eval_ctx *ctx, const char *cls, struct tally *t,

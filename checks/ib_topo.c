@@ -170,7 +170,8 @@ struct topo_view {
 	size_t		*first;		/* node i's first port in v; first[nn]
 					   = n */
 	size_t		 n, nn;		/* ports, nodes in the view */
-	int		 bad;		/* a malformed member at bad_ni, bad_pi */
+	int		 bad;		/* a malformed member at
+					   bad_ni, bad_pi */
 	size_t		 bad_ni, bad_pi;
 	size_t		*unexpl;	/* unexplored ports' positions in v */
 	size_t		 nunexpl;

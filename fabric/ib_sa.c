@@ -513,7 +513,8 @@ pr_from_table(struct fa_ib *ib, const struct fa_ib_pr_entry *e, size_t ne,
 	if (rc == 0 && (dest = fa_ib_groups_json(&g)) == NULL)
 		rc = FA_ERR_NOMEM;
 	if (rc == 0) {
-		fa_put_int(ob, FA_F(IB_SA_PATH_TABLE, ports), (long long)g.ports);
+		fa_put_int(ob, FA_F(IB_SA_PATH_TABLE, ports),
+		    (long long)g.ports);
 		fa_put_arr(ob, FA_F(IB_SA_PATH_TABLE, destinations), dest);
 	}
 	fa_ib_groups_free(&g);

@@ -60,8 +60,8 @@ struct fa_out_opts {
 					 * with the report, or NULL */
 	struct fa_outset *set;		/* the output set being written (set
 					   by fa_evaluate_and_emit, merge) */
-	int		 last;		/* the command returns from main()
-					   after this: see FA_FREE_BEFORE_EXIT */
+	int		 last;		/* main() returns after this: see
+					   FA_FREE_BEFORE_EXIT */
 	json_t		*baseline;	/* --baseline: the report compared with */
 	const char	*baseline_file;
 	char		 baseline_sha[65];
