@@ -44,7 +44,9 @@ destinations(const struct fa_obs *o)
 {
 	const json_t *d = fa_obs_arr(o, FA_F(IB_SA_PATH_TABLE, destinations));
 
-	return o->state == FA_OBS_COMPLETE && json_is_array(d) ? d : NULL;
+	/* As a per-port observation is read: complete or incomplete. */
+	return (o->state == FA_OBS_COMPLETE ||
+	    o->state == FA_OBS_INCOMPLETE) && json_is_array(d) ? d : NULL;
 }
 
 int
@@ -134,7 +136,8 @@ fa_ib_next_table(const struct fa_snapshot *s, struct fa_ib_walk *w,
 		if ((o = fa_snapshot_next(s, NULL, &w->it)) == NULL)
 			return 0;
 		if (strcmp(o->kind, FA_KIND_IB_PKEY_TABLES) == 0) {
-			if (o->state == FA_OBS_COMPLETE) {
+			if (o->state == FA_OBS_COMPLETE ||
+			    o->state == FA_OBS_INCOMPLETE) {
 				w->groups = fa_obs_arr(o, FA_F(IB_PKEY_TABLES,
 				    tables));
 				w->group_obs = o;

@@ -76,28 +76,26 @@ fa_ib_local_obs(const struct fa_snapshot *s)
 
 /*
  * Where a switch's external port (1..N) leaves out its GUID or LID, they
- * are port 0's (fabric/ib_discover.c writes them only where they differ):
- * the member of port 0's entry, or NULL (a CA's port, port 0 itself, or
- * no port 0 with it).
+ * are port 0's (fabric/ib_discover.c writes them only where they differ,
+ * and port 0 first): the member of the node's first entry when that is
+ * port 0, or NULL (a CA's port, port 0 itself, or no port 0 first, and
+ * then the port is malformed).  Only the first entry is looked at, so
+ * that a hostile node of many ports costs no more than a well-formed one.
  */
 static const json_t *
 from_port0(const json_t *node, const json_t *ports, const json_t *port,
     const char *key)
 {
-	const json_t *e;
+	const json_t *e = json_array_get(ports, 0);
 	const char *type = fa_json_get_str(node, "type");
 	long long num;
-	size_t i;
 
 	if (json_object_get(port, key) != NULL || type == NULL ||
 	    strcmp(type, "Switch") != 0 ||
-	    fa_json_get_int(port, "num", 1, 255, &num) != 0)
+	    fa_json_get_int(port, "num", 1, 255, &num) != 0 ||
+	    fa_json_get_int(e, "num", 0, 0, &num) != 0)
 		return NULL;
-	/* Port 0 comes first as ib_discover.c writes them. */
-	json_array_foreach(ports, i, e)
-		if (fa_json_get_int(e, "num", 0, 0, &num) == 0)
-			return json_object_get(e, key);
-	return NULL;
+	return json_object_get(e, key);
 }
 
 /* Port pi of node: the reference, or FA_ERR_INPUT when malformed. */
@@ -251,6 +249,13 @@ nomem:
 	return NULL;
 }
 
+/* The memo of a view that could not be built: not tried again. */
+static void
+view_failed(void *p)
+{
+	(void)p;
+}
+
 /* The view of topo, built on first use; NULL when out of memory. */
 static struct topo_view *
 view_of(const struct fa_obs *topo)
@@ -259,9 +264,9 @@ view_of(const struct fa_obs *topo)
 	 * place (obs are allocated, never const objects). */
 	struct fa_obs *o = (struct fa_obs *)topo;
 
-	if (o->memo == NULL && o->memo_free == NULL &&
-	    (o->memo = view_build(topo)) != NULL)
-		o->memo_free = view_free;
+	if (o->memo == NULL && o->memo_free == NULL)
+		o->memo_free = (o->memo = view_build(topo)) != NULL ?
+		    view_free : view_failed;
 	return o->memo_free == view_free ? o->memo : NULL;
 }
 

@@ -53,11 +53,19 @@ fa_ib_groups_add(struct fa_ib_groups *g, const char *key, json_t *value,
 		if ((nv = room(g->v, g->n, &g->cap, sizeof(*g->v))) == NULL)
 			goto nomem;
 		g->v = nv;
-		if (json_object_set_new(g->by_key, key,
-		    json_integer((json_int_t)g->n)) != 0)
-			goto nomem;
-		i = g->n++;
+		/* Counted only once it has room for its first port: no
+		 * group is ever left without one. */
+		i = g->n;
 		memset(&g->v[i], 0, sizeof(g->v[i]));
+		if ((g->v[i].m = room(NULL, 0, &g->v[i].cap,
+		    sizeof(*g->v[i].m))) == NULL)
+			goto nomem;
+		if (json_object_set_new(g->by_key, key,
+		    json_integer((json_int_t)i)) != 0) {
+			free(g->v[i].m);
+			goto nomem;
+		}
+		g->n++;
 		g->v[i].value = value;
 	}
 	gr = &g->v[i];

@@ -116,12 +116,10 @@ agg_topology(json_t *d)
 		type = json_string_value(json_object_get(n, "type"));
 		if (type == NULL || strcmp(type, "Switch") != 0)
 			continue;
-		p0 = NULL;
-		json_array_foreach(json_object_get(n, "ports"), k, p)
-			if (json_is_integer(json_object_get(p, "num")) &&
-			    json_integer_value(json_object_get(p, "num")) == 0)
-				p0 = p;
-		if (p0 == NULL)
+		/* Port 0 lends its values only as the first entry. */
+		p0 = json_array_get(json_object_get(n, "ports"), 0);
+		if (!json_is_integer(json_object_get(p0, "num")) ||
+		    json_integer_value(json_object_get(p0, "num")) != 0)
 			continue;
 		json_array_foreach(json_object_get(n, "ports"), k, p) {
 			if (p == p0)

@@ -3536,6 +3536,16 @@ switch_ports_take_port0(void **state)
 	assert_int_equal(r, FA_ERR_INPUT);
 	assert_int_equal(n, 1);
 	fa_snapshot_free(s);
+	/* Port 0 lends its GUID only as the node's first entry. */
+	s = snap("collected", one_node_topology("{\"type\":\"Switch\","
+	    "\"desc\":\"leaf\",\"guid\":\"0x00000000000000a0\","
+	    "\"num_ports\":1,\"ports\":[{\"num\":1,\"lid\":9,"
+	    "\"state\":4},{\"num\":0,\"guid\":\"0x00000000000000a1\","
+	    "\"lid\":9,\"state\":4}]}"), NULL);
+	assert_non_null(t = fa_ib_topology(s));
+	ni = pi = 0;
+	assert_int_equal(fa_ib_next_port(t, &ni, &pi, &p), FA_ERR_INPUT);
+	fa_snapshot_free(s);
 }
 
 int
