@@ -9,10 +9,10 @@
  *                    default sa_key, OSM_DEFAULT_SA_KEY in osm_base.h)
  *                    got records, NO_RECORDS or TOO_MANY.  OpenSM
  *                    silently drops a wrong non-zero key
- *                    (osm_sa_mad_ctrl.c), so the keyed query is sent
- *                    once, and its silence means "not the key" only if
- *                    the SA answered the untrusted control query and no
- *                    SA query of the run lost a send.
+ *                    (osm_sa_mad_ctrl.c), so the keyed query's silence
+ *                    means "not the key" only if it lasted through more
+ *                    than one send, the SA answered the untrusted control
+ *                    query, and no SA query of the run lost a send.
  * IB-SA-DISCLOSURE   the query with SM_Key 0 (untrusted) was answered with
  *                    records; OpenSM rejects it with 0x0200
  *                    (osm_sa_pkey_record.c).
@@ -193,7 +193,7 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 	const struct fa_obs *k = pktr(ctx, "sa/trusted-default-key"),
 	    *ctl = pktr(ctx, "sa/untrusted");
 	const char *loss = NULL;
-	long long st, recs = 0;
+	long long st, recs = 0, sends = 0;
 	json_t *ev;
 	int r;
 
@@ -261,11 +261,17 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    fa_obs_reason(k));
 	/*
 	 * Silence is the answer of an SA whose key is not 1 (OpenSM drops
-	 * the request, osm_sa_mad_ctrl.c) only if the SA refused the
-	 * untrusted control (an SA that checks keys), and no send to it was
-	 * lost in the run: else it may be loss.
+	 * the request, osm_sa_mad_ctrl.c) only if it lasted through more
+	 * than one send (a snapshot of an older scan, which sent it once,
+	 * may hold one: one lost send is as likely as a refused key), the
+	 * SA refused the untrusted control (an SA that checks keys), and no
+	 * send to it was lost in the run: else it may be loss.
 	 */
-	if (k->state == FA_OBS_NO_RESPONSE && refused(ctl) &&
+	if (k->state == FA_OBS_NO_RESPONSE && (fa_obs_int(k,
+	    FA_F(IB_SA_PKEY_RECORD, sends), 0, 1 << 20, &sends) != 0 ||
+	    sends < 2))
+		loss = "the request was sent only once";
+	else if (k->state == FA_OBS_NO_RESPONSE && refused(ctl) &&
 	    !sa_loss_seen(ctx, k, &loss))
 		return fa_results_add(out, c, FA_ST_PASS, "sa", NULL, ev,
 		    "the SA dropped the request carrying SM_Key 1 while it "
@@ -365,10 +371,11 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "When the SA returned records to the SM_Key 1 query and none to "
 	    "the untrusted one, one more SubnAdmGet(PKeyTableRecord) with "
 	    "SM_Key 1 per other CA port whose P_Key table SMP could not "
-	    "read. The SM_Key 1 query of the tenant's own port is sent "
-	    "once and never retried: an SA whose key is not 1 drops it, and "
-	    "OpenSM logs it once (ERR 1A04), as it logs the untrusted one it "
-	    "refuses (ERR 4608).",
+	    "read. An SA whose key is not 1 drops the SM_Key 1 query of the "
+	    "tenant's own port, and OpenSM logs each send of it (ERR 1A04: "
+	    "1 + --retries lines, since one lost send must not read as a "
+	    "refused key), as it logs the untrusted one it refuses (ERR "
+	    "4608).",
 	.outcomes =
 	    "Fails when the SA returned records to the untrusted query "
 	    "(SM_Key 0): its SA_Key is 0, or it checks none, whatever became "
@@ -376,15 +383,16 @@ const struct fa_check fa_chk_ib_sakey_default = {
 	    "carrying SM_Key 1 as trusted: it returned records, or said "
 	    "\"no records\" or \"too many\" where the untrusted query got "
 	    "another answer. Passes when the SA refused the SM_Key 1 query "
-	    "(REQ_INVALID or DENIED), or dropped it while refusing the "
-	    "untrusted control (an SA that checks keys), no SA query of the "
-	    "run having lost a send. "
+	    "(REQ_INVALID or DENIED), or dropped every send of it while "
+	    "refusing the untrusted control (an SA that checks keys), no SA "
+	    "query of the run having lost a send. "
 	    "Not tested when it was not sent (no SM LID known), when the SA "
 	    "does not support the query, when both queries got the same "
 	    "\"no records\" or \"too many\", when the SM_Key 1 query went "
-	    "unanswered and the control was not refused or another SA query "
-	    "lost a send, or when only a status that says nothing of the key "
-	    "came back.",
+	    "unanswered and was sent only once (a snapshot of an older "
+	    "scan), the control was not refused or another SA query lost a "
+	    "send, or when only a status that says nothing of the key came "
+	    "back.",
 	.eval = eval_sakey,
 };
 

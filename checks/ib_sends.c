@@ -57,9 +57,9 @@ const struct fa_ib_send fa_ib_sends[] = {
 	    "as destination; retried",
 	    "IB-XTENANT-REACHABLE, IB-PKEY-SHARED" },
 	{ 0x03, 0x01, 0x0033, "PKeyTableRecord",
-	    "two for the tenant port's LID: one with SM_Key 0, retried, and "
-	    "one with SM_Key 1, sent once and never retried (an SA that "
-	    "refuses it drops it and logs it); and, when the SA returned "
+	    "two for the tenant port's LID: one with SM_Key 0 and one with "
+	    "SM_Key 1, both retried (an SA that refuses the second drops "
+	    "and logs every send of it); and, when the SA returned "
 	    "records to SM_Key 1 but not to SM_Key 0, one with SM_Key 1 per "
 	    "other CA port whose P_Key table the SMPs could not read",
 	    "IB-SAKEY-DEFAULT, IB-SA-DISCLOSURE, IB-PKEY-SHARED" },

@@ -547,7 +547,11 @@ finish(struct fa_mad *m, struct fa_mad_req *r, enum fa_mad_outcome oc)
 	push_ready(m, d);
 	r->inflight = 0;
 	r->outcome = oc;
-	fa_mad_count(&m->st, oc, r->once, r->lost, r->status);
+	/* A silence_ok request's silence was its answer, unless one came. */
+	if (r->silence_ok && (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS))
+		m->st.lost_sends += r->lost;
+	fa_mad_count(&m->st, oc, r->once || (r->silence_ok &&
+	    oc == FA_MAD_NO_RESPONSE), r->lost, r->status);
 	if (r->done != NULL)
 		r->done(r, r->arg);
 }
@@ -589,14 +593,15 @@ fill(struct fa_mad *m)
 /*
  * A send timed out (kernel or our timer): send again or give up.  After a
  * busy answer the timeout is the wait before the retry, not a loss; the
- * silence a `once` probe expects is not a loss either.
+ * silence a `once` probe expects is not a loss either, nor a silence_ok
+ * one's until an answer shows it was (finish()).
  */
 static void
 lost(struct fa_mad *m, struct fa_mad_req *r)
 {
 	if (r->busy == 0) {
 		r->lost++;
-		if (!r->once)
+		if (!r->once && !r->silence_ok)
 			m->st.lost_sends++;
 	}
 	if (!r->once && !r->solo && r->sends <= m->o.retries) {

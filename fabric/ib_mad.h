@@ -55,6 +55,11 @@ struct fa_mad_req {
 	unsigned	 datalen;	/* bytes of data used (0: none) */
 	int		 once;		/* send once, never retry (a probe a
 					   keyed agent counts as a violation) */
+	int		 silence_ok;	/* silence is one of its answers, yet
+					   it is retried like any request, so
+					   that one lost send is not taken for
+					   it: silent to the last send, it is
+					   counted silent, not lost */
 	int		 keep_whole;	/* keep a response longer than one
 					   MAD (RMPP, reassembled by the
 					   kernel) in whole */
@@ -111,9 +116,9 @@ struct fa_mad_opts {
  *	finished = answered + unanswered + silent + send_errors + cut
  *
  * A request is lost when a send of it went unanswered and it was not a
- * `once` probe (whose expected answer is silence): then it was either
- * answered by a later send (recovered, a complete answer) or never
- * (unanswered).  So
+ * `once` probe (whose expected answer is silence), nor a `silence_ok` one
+ * that stayed silent to its last send: then it was either answered by a
+ * later send (recovered, a complete answer) or never (unanswered).  So
  *
  *	lost = recovered + unanswered
  *

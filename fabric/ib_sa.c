@@ -12,9 +12,10 @@
  *    answered it, a silent drop of the keyed one means "wrong key".  If
  *    the keyed one was answered, the P_Key tables that SMP could not read
  *    are read through the SA with that key, once SMP has tried them all.
- *    The keyed query of our own port is sent once and never retried:
- *    silence is one of its expected answers, and an SA with another key
- *    logs every copy it drops.
+ *    Silence is one of the keyed query's expected answers, yet it is
+ *    retried like any request (silence_ok, ib_mad.h): one lost send taken
+ *    for a refused key would pass an SA whose key is 1.  An SA with
+ *    another key logs every copy it drops (OpenSM ERR 1A04).
  *  - SMInfoRecord GetTable: every SM the SA knows.
  *  - PathRecord GetTable with only our LID as SLID: the SA returns one
  *    path to every port that shares a partition with ours (OpenSM
@@ -111,7 +112,7 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 	unsigned recsz, n;
 	struct fa_obs_build b;
 	json_t *d, *pk = NULL;
-	char *req;
+	char *req, *why = NULL;
 	int rc, cut;
 
 	n = sa_records(r, &recsz, &cut);
@@ -140,24 +141,27 @@ pkey_record_of(struct fa_ib *ib, const struct fa_mad_req *r, uint16_t lid,
 			fa_obs_build_fail(&b);
 		fa_put_arr(&b, FA_F(IB_SA_PKEY_RECORD, pkeys), pk);
 	}
-	if (r->once)
-		fa_put_bool(&b, FA_F(IB_SA_PKEY_RECORD, single_shot), 1);
-	if (target == NULL && r->once && r->outcome == FA_MAD_NO_RESPONSE) {
+	if (target == NULL && r->silence_ok &&
+	    r->outcome == FA_MAD_NO_RESPONSE) {
 		/*
-		 * The SM_Key 1 probe, sent once: silence is one of its
+		 * The SM_Key 1 probe: silence to every send is one of its
 		 * expected answers (OpenSM drops a request whose non-zero
 		 * SM_Key is not its sa_key), recorded as what it is.
 		 */
 		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, mad_status), r->status);
 		fa_put_int(&b, FA_F(IB_SA_PKEY_RECORD, sends), r->sends);
 		rc = FA_ERR_NOMEM;
-		if ((d = fa_obs_built(&b)) != NULL)
+		if ((d = fa_obs_built(&b)) != NULL &&
+		    (why = fa_strfmt("no answer to any of its %u sends, as "
+		    "expected of a key the SA refuses: OpenSM drops a request "
+		    "whose non-zero SM_Key is not its sa_key", r->sends)) !=
+		    NULL)
 			rc = fa_snapshot_add(ib->snap, FA_FAM_IB, NULL,
 			    FA_KIND_IB_SA_PKEY_RECORD, "sa/trusted-default-key",
-			    req, FA_OBS_NO_RESPONSE, "no answer to its single "
-			    "send (never retried), as expected of a key the SA "
-			    "refuses: OpenSM drops a request whose non-zero "
-			    "SM_Key is not its sa_key", d, NULL);
+			    req, FA_OBS_NO_RESPONSE, why, d, NULL);
+		else
+			json_decref(d);
+		free(why);
 		free(req);
 		return rc;
 	}
@@ -660,11 +664,12 @@ head_take(struct fa_ib_feed *f, void *job)
 	} else {
 		pkey_record_req(ib, &j->r, ib->lid, (uint64_t)j->what);
 		/*
-		 * The SM_Key 1 probe goes out once, never retried: an SA
-		 * with another key drops it, and logs each copy (OpenSM ERR
-		 * 1A04), so one send is one line in the SM's log.
+		 * The SM_Key 1 probe: an SA with another key drops it and
+		 * logs each copy (OpenSM ERR 1A04), so each send is one line
+		 * in the SM's log; it is retried all the same, since one
+		 * lost send must not read as a refused key.
 		 */
-		j->r.once = j->what == 1;
+		j->r.silence_ok = j->what == 1;
 	}
 	j->r.done = head_done;
 	j->r.arg = j;

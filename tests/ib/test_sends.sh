@@ -56,7 +56,7 @@ says "0x81 0x01 0x0016" "one per block of the tenant port's own table \\(Partiti
 says "0x01 0x01 0x0020" "one per SM LID \\(the tenant port's MasterSMLID, and the LID of every CA port or switch port 0 whose PortInfo advertises IsSM\\)"
 says "0x01 0x01 0x0016" "one per block \\(PartitionCap/32, at most 64\\) of every other CA port with a LID"
 says "0x03 0x12 0x0035" "one with the tenant port's LID as source; when its answer may have been cut, one more per other CA port with a LID"
-says "0x03 0x01 0x0033" "two for the tenant port's LID: .* and, when the SA returned records to SM_Key 1 but not to SM_Key 0, one with SM_Key 1 per other CA port whose P_Key table the SMPs could not read"
+says "0x03 0x01 0x0033" "two for the tenant port's LID: one with SM_Key 0 and one with SM_Key 1, both retried .* and, when the SA returned records to SM_Key 1 but not to SM_Key 0, one with SM_Key 1 per other CA port whose P_Key table the SMPs could not read"
 says "0x03 0x12 0x0018" "^one, retried$"
 says "0x03 0x01 0x0001" "^one, retried, once the audit is done"
 for k in "0x21 0x01 0x0012" "0x0a 0x01 0x0017" "0x0b 0x01 0x0001"; do
@@ -97,8 +97,9 @@ expected() {
 	"0x01 0x01 0x0020 \($sms | length)",
 	"0x01 0x01 0x0016 \([$others[] | blocks(.n.partition_cap)] | add // 0)",
 	"0x03 0x12 0x0035 \(1 + (if $pp then ($others | length) else 0 end))",
-	"0x03 0x01 0x0033 \(2 + (if $u != "complete" and $k == "complete"
-	    then $unread else 0 end))",
+	"0x03 0x01 0x0033 \(1 + (if $k == "no_response" then 3 else 1 end) +
+	    (if $u != "complete" and $k == "complete" then $unread else 0
+	    end))",
 	"0x03 0x12 0x0018 1",
 	"0x03 0x01 0x0001 1",
 	"0x21 0x01 0x0012 \($probed | length)",
