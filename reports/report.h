@@ -86,6 +86,9 @@ int fa_report_xml_emit(const json_t *report, fa_emit_fn emit, void *arg,
     char **why);
 int fa_report_junit_emit(const json_t *report, fa_emit_fn emit, void *arg,
     char **why);
+/* report.html the same way: fa_report_html()'s bytes. */
+int fa_report_html_emit(const json_t *report, fa_emit_fn emit, void *arg,
+    char **why);
 /* report.txt through emit as it is made (fa_report_txt()'s bytes): 0,
  * FA_ERR_IO when emit stopped it, or FA_ERR_NOMEM with *why (may be
  * NULL). */

@@ -7,12 +7,21 @@
  * forbids scripts and fetches in case a reader's browser meets anything
  * this file did not mean to emit.
  *
- * The page is a libxml2 HTML tree serialised by htmlDocDumpMemoryFormat, so
- * the library escapes every text node and attribute.  Every string from the
- * report goes through clean() first: the report may come from elsewhere, and
- * a JSON string may hold control characters (and, made in memory without
- * jansson's check, invalid UTF-8).  Sizes are bounded (FA_HTML_* below); a
- * cut is said where it happens and points to report.json.
+ * The page is written as it is made, through libxml2's xmlTextWriter, so
+ * the library escapes every text and attribute and nothing holds the whole
+ * document: the builders below name the element they add to, and an
+ * element is closed once something is added to one of its ancestors (a
+ * stack of the open ones, as an HTML tree written in document order).  A
+ * builder that added to an element already closed would put content where
+ * a tree would not: that is an internal error, never a silently different
+ * page.  Empty void elements end in "/>", which HTML parsers ignore (HTML
+ * Living Standard 13.1.2.1); every other element gets its end tag, and
+ * <style> (this file's own CSS) is raw text, as HTML parses it.  Every
+ * string from the report goes through clean() first: the report may come
+ * from elsewhere, and a JSON string may hold control characters (and, made
+ * in memory without jansson's check, invalid UTF-8).  Sizes are bounded
+ * (FA_HTML_* below); a cut is said where it happens and points to
+ * report.json.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,15 +29,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include <libxml/HTMLtree.h>
 #include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <libxml/xmlstring.h>
+#include <libxml/xmlwriter.h>
 
 #include "../core/errors.h"
 #include "../core/model.h"
 #include "../core/util.h"
 #include "report.h"
+#include "xml_util.h"
 
 #define FA_HTML_STR_MAX		4096	/* bytes of one string shown */
 #define FA_HTML_VALUE_MAX	1024	/* bytes of one evidence value shown */
@@ -39,6 +48,8 @@
 #define FA_HTML_TOP_RISKS	5	/* check titles in "top risks" */
 #define FA_HTML_DEPTH_MAX	6	/* nesting shown in an evidence value */
 #define FA_HTML_URL_MAX		2048	/* longer references stay text */
+#define FA_HTML_NEST_MAX	32	/* elements open at once (the page
+					   nests about 12 deep) */
 
 #define CUT_NOTE " [... cut here: the full text is in report.json]"
 
@@ -59,9 +70,23 @@ struct hres {
 	size_t		 clause; /* annex clause A.n of a failure, or 0 */
 };
 
+/*
+ * An element, named by the order it was opened in (1 is the document):
+ * valid while it is open, 0 when it could not be made.
+ */
+typedef size_t hnode;
+#define H_DOC	((hnode)1)
+
 struct html {
-	xmlDocPtr	 doc;
-	int		 oom;
+	struct fa_xw	 x;		/* the writer (xml_util.h) */
+	int		 oom;		/* any failure: every helper stops */
+	int		 misorder;	/* added to a closed element (a bug) */
+	struct {
+		hnode		 id;
+		const char	*name;	/* a literal of this file */
+	} open[FA_HTML_NEST_MAX];	/* open[0] is the document */
+	size_t		 depth;		/* entries of open[] */
+	hnode		 last;		/* the last id given */
 	const json_t	*rep;
 	struct hres	*res;
 	size_t		 nres;
@@ -305,55 +330,141 @@ sb_value(struct sbuf *b, const json_t *v, int depth)
 	}
 }
 
-/* --- tree building: every helper is a no-op once allocation failed --- */
+/* --- writing: every helper is a no-op once anything failed --- */
 
-static xmlNodePtr
-el(struct html *h, xmlNodePtr parent, const char *name, const char *cls)
+/* 1 if name is one of the NULL-terminated names. */
+static int
+one_of(const char *name, const char *const *names)
 {
-	xmlNodePtr n;
-
-	if (h->oom || parent == NULL)
-		return NULL;
-	if ((n = xmlNewChild(parent, NULL, BAD_CAST name, NULL)) == NULL ||
-	    (cls != NULL && xmlNewProp(n, BAD_CAST "class",
-	    BAD_CAST cls) == NULL)) {
-		h->oom = 1;
-		return NULL;
-	}
-	return n;
+	for (; *names != NULL; names++)
+		if (strcmp(name, *names) == 0)
+			return 1;
+	return 0;
 }
 
-/* Set an attribute whose value this file made or checked. */
-static void
-attr(struct html *h, xmlNodePtr n, const char *name, const char *value)
+/* Elements HTML has no end tag for (HTML Living Standard 13.1.2). */
+static int
+is_void(const char *name)
 {
-	if (!h->oom && n != NULL && xmlNewProp(n, BAD_CAST name,
-	    BAD_CAST value) == NULL)
+	static const char *const v[] = { "br", "hr", "meta", "link", "img",
+	    "col", "wbr", NULL };
+
+	return one_of(name, v);
+}
+
+/* Elements whose end starts a new line, to keep the file readable. */
+static int
+ends_line(const char *name)
+{
+	static const char *const b[] = { "head", "body", "meta", "title",
+	    "style", "nav", "section", "article", "div", "table", "thead",
+	    "tbody", "tr", "ul", "ol", "li", "p", "h1", "h2", "h3", "h4",
+	    NULL };
+
+	return one_of(name, b);
+}
+
+/* Record a libxml2 call's failure (rc < 0). */
+static void
+wrote(struct html *h, int rc)
+{
+	if (rc < 0)
 		h->oom = 1;
+}
+
+/* Close the innermost open element. */
+static void
+close_top(struct html *h)
+{
+	const char *name = h->open[h->depth - 1].name;
+
+	h->depth--;
+	wrote(h, is_void(name) ? xmlTextWriterEndElement(h->x.w) :
+	    xmlTextWriterFullEndElement(h->x.w));
+	if (!h->oom && ends_line(name))
+		wrote(h, xmlTextWriterWriteRaw(h->x.w, BAD_CAST "\n"));
+}
+
+/*
+ * Make n the innermost open element, closing those inside it: 1, or 0
+ * (nothing to do) when n is 0, something failed, or n was closed already,
+ * which is a bug of this file's and stops the page.
+ */
+static int
+to_open(struct html *h, hnode n)
+{
+	size_t d;
+
+	if (h->oom || n == 0)
+		return 0;
+	for (d = h->depth; d > 0 && h->open[d - 1].id != n; d--)
+		;
+	if (d == 0) {
+		h->misorder = h->oom = 1;
+		return 0;
+	}
+	while (!h->oom && h->depth > d)
+		close_top(h);
+	return !h->oom;
+}
+
+static hnode
+el(struct html *h, hnode parent, const char *name, const char *cls)
+{
+	if (!to_open(h, parent))
+		return 0;
+	if (h->depth == FA_HTML_NEST_MAX) {
+		h->misorder = h->oom = 1;
+		return 0;
+	}
+	wrote(h, xmlTextWriterStartElement(h->x.w, BAD_CAST name));
+	if (cls != NULL && !h->oom)
+		wrote(h, xmlTextWriterWriteAttribute(h->x.w, BAD_CAST "class",
+		    BAD_CAST cls));
+	if (h->oom)
+		return 0;
+	h->open[h->depth].id = ++h->last;
+	h->open[h->depth].name = name;
+	h->depth++;
+	return h->last;
+}
+
+/*
+ * Set an attribute whose value this file made or checked, on an element
+ * nothing was added to yet (libxml2 refuses it later: a bug, as above).
+ */
+static void
+attr(struct html *h, hnode n, const char *name, const char *value)
+{
+	if (!to_open(h, n))
+		return;
+	if (xmlTextWriterWriteAttribute(h->x.w, BAD_CAST name,
+	    BAD_CAST value) < 0)
+		h->misorder = h->oom = 1;
 }
 
 /* Append len untrusted bytes as text, cleaned and cut at cap. */
 static void
-put_n(struct html *h, xmlNodePtr n, const char *s, size_t len, size_t cap)
+put_n(struct html *h, hnode n, const char *s, size_t len, size_t cap)
 {
-	xmlNodePtr t;
 	char *c;
 
-	if (h->oom || n == NULL || s == NULL)
+	if (s == NULL || !to_open(h, n))
 		return;
-	if ((c = clean(s, len, cap)) == NULL ||
-	    (t = xmlNewDocText(h->doc, BAD_CAST c)) == NULL) {
-		free(c);
+	if ((c = clean(s, len, cap)) == NULL) {
 		h->oom = 1;
 		return;
 	}
+	/* <style> holds only this file's CSS, which HTML reads raw. */
+	wrote(h, strcmp(h->open[h->depth - 1].name, "style") == 0 ?
+	    xmlTextWriterWriteRaw(h->x.w, BAD_CAST c) :
+	    xmlTextWriterWriteString(h->x.w, BAD_CAST c));
 	free(c);
-	xmlAddChild(n, t);
 }
 
 /* Append an untrusted C string (NULL: nothing). */
 static void
-put(struct html *h, xmlNodePtr n, const char *s)
+put(struct html *h, hnode n, const char *s)
 {
 	if (s != NULL)
 		put_n(h, n, s, strnlen(s, FA_HTML_STR_MAX + 1),
@@ -361,16 +472,16 @@ put(struct html *h, xmlNodePtr n, const char *s)
 }
 
 /* Append formatted text; it goes through clean() like any other. */
-static void putf(struct html *h, xmlNodePtr n, const char *fmt, ...)
+static void putf(struct html *h, hnode n, const char *fmt, ...)
     __attribute__((__format__(__printf__, 3, 4)));
 static void
-putf(struct html *h, xmlNodePtr n, const char *fmt, ...)
+putf(struct html *h, hnode n, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 	int r;
 
-	if (h->oom || n == NULL)
+	if (h->oom || n == 0)
 		return;
 	va_start(ap, fmt);
 	r = vasprintf(&s, fmt, ap);
@@ -385,16 +496,16 @@ putf(struct html *h, xmlNodePtr n, const char *fmt, ...)
 
 /* A muted remark such as "not recorded". */
 static void
-remark(struct html *h, xmlNodePtr n, const char *s)
+remark(struct html *h, hnode n, const char *s)
 {
 	put(h, el(h, n, "span", "none"), s);
 }
 
-static xmlNodePtr
-el_text(struct html *h, xmlNodePtr parent, const char *name,
+static hnode
+el_text(struct html *h, hnode parent, const char *name,
     const char *cls, const char *s)
 {
-	xmlNodePtr n = el(h, parent, name, cls);
+	hnode n = el(h, parent, name, cls);
 
 	put(h, n, s);
 	return n;
@@ -402,12 +513,12 @@ el_text(struct html *h, xmlNodePtr parent, const char *name,
 
 /* Append any JSON value as text, cut at cap bytes; absent: remark none. */
 static void
-put_json(struct html *h, xmlNodePtr n, const json_t *v, size_t cap,
+put_json(struct html *h, hnode n, const json_t *v, size_t cap,
     const char *none)
 {
 	struct sbuf b = { NULL, 0, 0, cap, 0 };
 
-	if (h->oom || n == NULL)
+	if (h->oom || n == 0)
 		return;
 	if (v == NULL || json_is_null(v)) {
 		if (none != NULL)
@@ -452,10 +563,10 @@ web_url(const char *s)
 
 /* A reference: a link when it is a web URL, else text. */
 static void
-put_ref(struct html *h, xmlNodePtr parent, const json_t *v)
+put_ref(struct html *h, hnode parent, const json_t *v)
 {
 	const char *s = json_string_value(v);
-	xmlNodePtr a;
+	hnode a;
 
 	if (!web_url(s)) {
 		put_json(h, parent, v, FA_HTML_STR_MAX, "none");
@@ -468,11 +579,11 @@ put_ref(struct html *h, xmlNodePtr parent, const json_t *v)
 }
 
 /* A table with a header row of heads (NULL-terminated); its tbody. */
-static xmlNodePtr
-table(struct html *h, xmlNodePtr parent, const char *cls,
+static hnode
+table(struct html *h, hnode parent, const char *cls,
     const char *const *heads)
 {
-	xmlNodePtr t = el(h, parent, "table", cls), tr;
+	hnode t = el(h, parent, "table", cls), tr;
 
 	if (heads != NULL) {
 		tr = el(h, el(h, t, "thead", NULL), "tr", NULL);
@@ -483,24 +594,24 @@ table(struct html *h, xmlNodePtr parent, const char *cls,
 }
 
 /* A row "key | ..." of a two-column table; its value cell. */
-static xmlNodePtr
-kv(struct html *h, xmlNodePtr tbody, const char *key)
+static hnode
+kv(struct html *h, hnode tbody, const char *key)
 {
-	xmlNodePtr tr = el(h, tbody, "tr", NULL);
+	hnode tr = el(h, tbody, "tr", NULL);
 
 	el_text(h, tr, "th", NULL, key);
 	return el(h, tr, "td", NULL);
 }
 
 static void
-kv_json(struct html *h, xmlNodePtr tbody, const char *key, const json_t *v)
+kv_json(struct html *h, hnode tbody, const char *key, const json_t *v)
 {
 	put_json(h, kv(h, tbody, key), v, FA_HTML_STR_MAX, "not recorded");
 }
 
 /* A note that a list was cut at `shown` of `total`. */
 static void
-cut_note(struct html *h, xmlNodePtr parent, size_t shown, size_t total,
+cut_note(struct html *h, hnode parent, size_t shown, size_t total,
     const char *what)
 {
 	if (total > shown)
@@ -583,7 +694,7 @@ plural(size_t n, const char *one, const char *many)
 }
 
 static void
-badge(struct html *h, xmlNodePtr parent, int sev)
+badge(struct html *h, hnode parent, int sev)
 {
 	el_text(h, parent, "span", "sev", sev_badge[sev]);
 }
@@ -681,10 +792,10 @@ fail_shown(const struct hres *x)
 
 /* In-page link to a failure's entry, or its label when it is not shown. */
 static void
-put_anchor(struct html *h, xmlNodePtr n, const struct hres *x)
+put_anchor(struct html *h, hnode n, const struct hres *x)
 {
 	char lab[32], href[40];
-	xmlNodePtr a;
+	hnode a;
 
 	fail_label(x, lab, sizeof(lab));
 	if (!fail_shown(x)) {
@@ -703,9 +814,9 @@ put_anchor(struct html *h, xmlNodePtr n, const struct hres *x)
  * number accepted.
  */
 static size_t
-each_by_sev(struct html *h, xmlNodePtr parent, xmlNodePtr note_at,
+each_by_sev(struct html *h, hnode parent, hnode note_at,
     int (*want)(const struct hres *),
-    void (*fn)(struct html *, xmlNodePtr, const struct hres *),
+    void (*fn)(struct html *, hnode, const struct hres *),
     const char *what)
 {
 	size_t i, n = 0;
@@ -767,7 +878,7 @@ has_expired_waiver(const struct hres *x)
  * FA_HTML_LIST_MAX names.
  */
 static void
-put_node_set(struct html *h, xmlNodePtr li, const json_t *set)
+put_node_set(struct html *h, hnode li, const json_t *set)
 {
 	const json_t *v = json_object_get(set, "names"), *e;
 	size_t i;
@@ -794,10 +905,10 @@ put_node_set(struct html *h, xmlNodePtr li, const json_t *set)
 
 /* "target (name)", or for a merged report "node: target (name)" each. */
 static void
-put_target(struct html *h, xmlNodePtr td, const json_t *r)
+put_target(struct html *h, hnode td, const json_t *r)
 {
 	const json_t *ts = json_object_get(r, "targets"), *t;
-	xmlNodePtr ul, li;
+	hnode ul, li;
 	size_t i;
 
 	if (json_array_size(ts) == 0) {
@@ -825,7 +936,7 @@ put_target(struct html *h, xmlNodePtr td, const json_t *r)
 
 /* The check heading words: "CHECK-ID: title". */
 static void
-put_check(struct html *h, xmlNodePtr n, const struct hres *x)
+put_check(struct html *h, hnode n, const struct hres *x)
 {
 	el_text(h, n, "span", "cid", check_id(x));
 	put(h, n, ": ");
@@ -843,10 +954,10 @@ is_reproduce(const json_t *e)
 
 /* The evidence list, without the reproduction command(s). */
 static void
-put_evidence(struct html *h, xmlNodePtr td, const json_t *ev)
+put_evidence(struct html *h, hnode td, const json_t *ev)
 {
 	const json_t *e;
-	xmlNodePtr ul, li;
+	hnode ul, li;
 	size_t i, n = 0;
 
 	if (!json_is_array(ev)) {
@@ -877,16 +988,16 @@ put_evidence(struct html *h, xmlNodePtr td, const json_t *ev)
 }
 
 static void
-put_reproduce(struct html *h, xmlNodePtr tb, const json_t *ev)
+put_reproduce(struct html *h, hnode tb, const json_t *ev)
 {
 	const json_t *e;
-	xmlNodePtr td = NULL;
+	hnode td = 0;
 	size_t i, n = 0;
 
 	json_array_foreach(ev, i, e) {
 		if (!is_reproduce(e) || n++ >= FA_HTML_EVIDENCE_MAX)
 			continue;
-		if (td == NULL)
+		if (td == 0)
 			td = kv(h, tb, "Reproduce (command the provider can run)");
 		put_json(h, el(h, td, "pre", NULL), json_object_get(e, "value"),
 		    FA_HTML_VALUE_MAX, "none");
@@ -894,10 +1005,10 @@ put_reproduce(struct html *h, xmlNodePtr tb, const json_t *ev)
 }
 
 static void
-put_refs(struct html *h, xmlNodePtr tb, const json_t *refs)
+put_refs(struct html *h, hnode tb, const json_t *refs)
 {
 	const json_t *e;
-	xmlNodePtr td, ul;
+	hnode td, ul;
 	size_t i;
 
 	if (refs == NULL || json_is_null(refs) || (json_is_array(refs) &&
@@ -920,7 +1031,7 @@ put_refs(struct html *h, xmlNodePtr tb, const json_t *refs)
 
 /* "reason, expires, policy line" of a waiver object, as words. */
 static void
-put_waiver(struct html *h, xmlNodePtr n, const json_t *w, const char *verb)
+put_waiver(struct html *h, hnode n, const json_t *w, const char *verb)
 {
 	put(h, n, verb);
 	put(h, n, " ");
@@ -977,7 +1088,7 @@ number_clauses(struct html *h)
 /* --- 1. executive summary --- */
 
 static void
-summary_facts(struct html *h, xmlNodePtr ul)
+summary_facts(struct html *h, hnode ul)
 {
 	const json_t *fams = json_object_get(h->rep, "families"), *f, *cat;
 	const json_t *want;
@@ -1049,7 +1160,7 @@ summary_facts(struct html *h, xmlNodePtr ul)
 }
 
 static void
-summary_verdict(struct html *h, xmlNodePtr sec)
+summary_verdict(struct html *h, hnode sec)
 {
 	size_t undecided = h->by_status[FA_ST_NOT_TESTED] +
 	    h->by_status[FA_ST_ERROR] + h->by_status[ST_OTHER];
@@ -1086,13 +1197,13 @@ summary_verdict(struct html *h, xmlNodePtr sec)
 }
 
 static void
-summary_tables(struct html *h, xmlNodePtr sec)
+summary_tables(struct html *h, hnode sec)
 {
 	static const char *const sh[] = { "Severity", "Failures",
 	    "Waived", "Counts toward the verdict", NULL };
 	static const char *const th[] = { "Status", "Results", "Meaning",
 	    NULL };
-	xmlNodePtr tb, tr;
+	hnode tb, tr;
 	int i;
 
 	el_text(h, sec, "h3", NULL, "Failures by severity");
@@ -1121,11 +1232,11 @@ summary_tables(struct html *h, xmlNodePtr sec)
 
 /* The titles of the most severe failing checks, one line per check. */
 static void
-summary_risks(struct html *h, xmlNodePtr sec)
+summary_risks(struct html *h, hnode sec)
 {
 	const struct hres *top[FA_HTML_TOP_RISKS];
 	size_t i, j, n = 0, count;
-	xmlNodePtr ol, li;
+	hnode ol, li;
 
 	el_text(h, sec, "h3", NULL, "Top risks in plain words");
 	for (i = 0; i < h->ncl && n < FA_HTML_TOP_RISKS; i++) {
@@ -1162,11 +1273,11 @@ summary_risks(struct html *h, xmlNodePtr sec)
 
 /* --- 2. scope --- */
 
-static xmlNodePtr
-section(struct html *h, xmlNodePtr body, const char *id, const char *title,
+static hnode
+section(struct html *h, hnode body, const char *id, const char *title,
     const char *cls)
 {
-	xmlNodePtr s = el(h, body, "section", cls);
+	hnode s = el(h, body, "section", cls);
 
 	attr(h, s, "id", id);
 	el_text(h, s, "h2", NULL, title);
@@ -1175,7 +1286,7 @@ section(struct html *h, xmlNodePtr body, const char *id, const char *title,
 
 /* A hash or other long token, in a monospace span that may wrap. */
 static void
-put_code(struct html *h, xmlNodePtr n, const json_t *v, const char *none)
+put_code(struct html *h, hnode n, const json_t *v, const char *none)
 {
 	if (v == NULL || json_is_null(v))
 		remark(h, n, none);
@@ -1185,10 +1296,10 @@ put_code(struct html *h, xmlNodePtr n, const json_t *v, const char *none)
 
 /* "FILE, SHA-256 HASH" of a {file, sha256} object (snapshot, previous). */
 static void
-kv_file(struct html *h, xmlNodePtr tb, const char *key, const json_t *file,
+kv_file(struct html *h, hnode tb, const char *key, const json_t *file,
     const json_t *sha)
 {
-	xmlNodePtr td = kv(h, tb, key);
+	hnode td = kv(h, tb, key);
 
 	if ((file == NULL || json_is_null(file)) &&
 	    (sha == NULL || json_is_null(sha))) {
@@ -1202,12 +1313,12 @@ kv_file(struct html *h, xmlNodePtr tb, const char *key, const json_t *file,
 }
 
 static void
-scope_catalogue(struct html *h, xmlNodePtr tb)
+scope_catalogue(struct html *h, hnode tb)
 {
 	const json_t *scat = jget(jget(h->rep, "scope"), "catalogue");
 	const json_t *cat = jget(jget(h->rep, "scan"), "catalogue"), *src;
 	const json_t *c = scat != NULL && !json_is_null(scat) ? scat : cat;
-	xmlNodePtr td = kv(h, tb, "Vulnerability catalogue"), ul, li;
+	hnode td = kv(h, tb, "Vulnerability catalogue"), ul, li;
 	size_t i;
 
 	if (c == NULL || json_is_null(c)) {
@@ -1271,7 +1382,7 @@ scope_catalogue(struct html *h, xmlNodePtr tb)
 }
 
 static void
-scope_fabric(struct html *h, xmlNodePtr tb)
+scope_fabric(struct html *h, hnode tb)
 {
 	const json_t *fab = jget(jget(h->rep, "scope"), "fabric");
 
@@ -1295,7 +1406,7 @@ scope_fabric(struct html *h, xmlNodePtr tb)
  * count is there as a number.
  */
 static void
-family_mads(struct html *h, xmlNodePtr li, const json_t *m)
+family_mads(struct html *h, hnode li, const json_t *m)
 {
 	static const char *const k[] = { "sent", "lost", "retried",
 	    "unanswered", "malformed" };
@@ -1312,10 +1423,10 @@ family_mads(struct html *h, xmlNodePtr li, const json_t *m)
 }
 
 static void
-scope_families(struct html *h, xmlNodePtr tb)
+scope_families(struct html *h, hnode tb)
 {
 	const json_t *fams = jget(h->rep, "families"), *f;
-	xmlNodePtr td = kv(h, tb, "Families"), ul, li;
+	hnode td = kv(h, tb, "Families"), ul, li;
 	const char *k;
 
 	if (json_object_size(fams) == 0) {
@@ -1334,14 +1445,14 @@ scope_families(struct html *h, xmlNodePtr tb)
 }
 
 static void
-scope_baseline(struct html *h, xmlNodePtr tb)
+scope_baseline(struct html *h, hnode tb)
 {
 	const json_t *b = jget(h->rep, "baseline");
 	static const char *const k[] = { "new_failures", "resolved",
 	    "changed", "unchanged_failures" };
 	static const char *const w[] = { "new failures", "resolved",
 	    "changed", "unchanged failures" };
-	xmlNodePtr td;
+	hnode td;
 	size_t i;
 
 	if (b == NULL || json_is_null(b))
@@ -1358,13 +1469,13 @@ scope_baseline(struct html *h, xmlNodePtr tb)
 }
 
 static void
-scope_merged(struct html *h, xmlNodePtr sec)
+scope_merged(struct html *h, hnode sec)
 {
 	static const char *const heads[] = { "Node", "State", "Signature",
 	    "Report file, or why none", "SHA-256", "Scan started",
 	    "Families", "Failed", NULL };
 	const json_t *m = jget(h->rep, "merged"), *nodes, *nd, *a, *sg;
-	xmlNodePtr tb, tr, p;
+	hnode tb, tr, p;
 	const char *st;
 	size_t i;
 
@@ -1436,12 +1547,12 @@ mode_word(const char *m)
 }
 
 static void
-scope_section(struct html *h, xmlNodePtr body)
+scope_section(struct html *h, hnode body)
 {
 	const json_t *rep = h->rep, *sc = jget(rep, "scope");
 	const json_t *scan = jget(rep, "scan"), *ev = jget(rep, "evaluation");
 	const json_t *prev = jget(rep, "previous");
-	xmlNodePtr sec, tb, td;
+	hnode sec, tb, td;
 
 	sec = section(h, body, "scope", "2. Scope", "major");
 	el_text(h, sec, "p", NULL, "What was examined, from where, when, by "
@@ -1487,11 +1598,11 @@ scope_section(struct html *h, xmlNodePtr body)
 /* --- 3. findings --- */
 
 static void
-finding_marks(struct html *h, xmlNodePtr art, const json_t *r)
+finding_marks(struct html *h, hnode art, const json_t *r)
 {
 	const char *b = jstr(r, "baseline");
 	const json_t *we = jget(r, "waiver_expired");
-	xmlNodePtr p;
+	hnode p;
 
 	if (b != NULL && strcmp(b, "new") == 0)
 		el_text(h, art, "p", "mark", "New since the baseline report.");
@@ -1538,10 +1649,10 @@ same_text_as(const struct html *h, const struct hres *x)
 }
 
 static void
-finding(struct html *h, xmlNodePtr parent, const struct hres *x)
+finding(struct html *h, hnode parent, const struct hres *x)
 {
 	const json_t *r = x->r;
-	xmlNodePtr art, hd, tb, td;
+	hnode art, hd, tb, td;
 	char lab[32];
 
 	fail_label(x, lab, sizeof(lab));
@@ -1577,9 +1688,9 @@ finding(struct html *h, xmlNodePtr parent, const struct hres *x)
 }
 
 static void
-findings_section(struct html *h, xmlNodePtr body)
+findings_section(struct html *h, hnode body)
 {
-	xmlNodePtr sec, grp;
+	hnode sec, grp;
 	size_t i, n;
 	int sev;
 
@@ -1613,7 +1724,7 @@ findings_section(struct html *h, xmlNodePtr body)
 
 /* A waiver's reason, then "until DATE (policy line N)". */
 static void
-waiver_cell(struct html *h, xmlNodePtr td, const json_t *w, const char *when)
+waiver_cell(struct html *h, hnode td, const json_t *w, const char *when)
 {
 	put_json(h, td, jget(w, "reason"), FA_HTML_STR_MAX,
 	    "no reason given");
@@ -1628,9 +1739,9 @@ waiver_cell(struct html *h, xmlNodePtr td, const json_t *w, const char *when)
 }
 
 static void
-waived_row(struct html *h, xmlNodePtr tb, const struct hres *x)
+waived_row(struct html *h, hnode tb, const struct hres *x)
 {
-	xmlNodePtr tr = el(h, tb, "tr", NULL), td;
+	hnode tr = el(h, tb, "tr", NULL), td;
 	char lab[32];
 
 	fail_label(x, lab, sizeof(lab));
@@ -1647,9 +1758,9 @@ waived_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 }
 
 static void
-expired_row(struct html *h, xmlNodePtr tb, const struct hres *x)
+expired_row(struct html *h, hnode tb, const struct hres *x)
 {
-	xmlNodePtr tr = el(h, tb, "tr", NULL);
+	hnode tr = el(h, tb, "tr", NULL);
 
 	put_anchor(h, el(h, tr, "td", NULL), x);
 	put_check(h, el(h, tr, "td", NULL), x);
@@ -1659,12 +1770,12 @@ expired_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 }
 
 static void
-expired_policy(struct html *h, xmlNodePtr sec, const json_t *ew)
+expired_policy(struct html *h, hnode sec, const json_t *ew)
 {
 	static const char *const heads[] = { "Check", "Target", "Waiver",
 	    NULL };
 	const json_t *w;
-	xmlNodePtr tb, tr;
+	hnode tb, tr;
 	size_t i;
 
 	el_text(h, sec, "p", NULL, "Waivers in the policy that have expired:");
@@ -1683,14 +1794,14 @@ expired_policy(struct html *h, xmlNodePtr sec, const json_t *ew)
 }
 
 static void
-waivers_section(struct html *h, xmlNodePtr body)
+waivers_section(struct html *h, hnode body)
 {
 	static const char *const wh[] = { "No.", "Check", "Target",
 	    "Waiver", NULL };
 	static const char *const eh[] = { "Finding", "Check", "Target",
 	    "Waiver", NULL };
 	const json_t *ew = jget(h->rep, "expired_waivers");
-	xmlNodePtr sec, tb;
+	hnode sec, tb;
 	size_t n = 0, i;
 
 	sec = section(h, body, "waivers", "4. Waived findings and waivers",
@@ -1728,9 +1839,9 @@ waivers_section(struct html *h, xmlNodePtr body)
 /* --- 5. not decided, 6. passed --- */
 
 static void
-undecided_row(struct html *h, xmlNodePtr tb, const struct hres *x)
+undecided_row(struct html *h, hnode tb, const struct hres *x)
 {
-	xmlNodePtr tr = el(h, tb, "tr", NULL);
+	hnode tr = el(h, tb, "tr", NULL);
 
 	el_text(h, tr, "td", NULL, st_title[x->st]);
 	badge(h, el(h, tr, "td", NULL), x->sev);
@@ -1741,9 +1852,9 @@ undecided_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 }
 
 static void
-na_row(struct html *h, xmlNodePtr tb, const struct hres *x)
+na_row(struct html *h, hnode tb, const struct hres *x)
 {
-	xmlNodePtr tr = el(h, tb, "tr", NULL);
+	hnode tr = el(h, tb, "tr", NULL);
 
 	put_check(h, el(h, tr, "td", NULL), x);
 	put_target(h, el(h, tr, "td", NULL), x->r);
@@ -1752,9 +1863,9 @@ na_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 }
 
 static void
-pass_row(struct html *h, xmlNodePtr tb, const struct hres *x)
+pass_row(struct html *h, hnode tb, const struct hres *x)
 {
-	xmlNodePtr tr = el(h, tb, "tr", NULL);
+	hnode tr = el(h, tb, "tr", NULL);
 
 	badge(h, el(h, tr, "td", NULL), x->sev);
 	put_check(h, el(h, tr, "td", NULL), x);
@@ -1762,12 +1873,12 @@ pass_row(struct html *h, xmlNodePtr tb, const struct hres *x)
 }
 
 static void
-undecided_section(struct html *h, xmlNodePtr body)
+undecided_section(struct html *h, hnode body)
 {
 	static const char *const uh[] = { "Status", "Severity", "Check",
 	    "Target", "Why", NULL };
 	static const char *const nh[] = { "Check", "Target", "Why", NULL };
-	xmlNodePtr sec, tb;
+	hnode sec, tb;
 
 	sec = section(h, body, "undecided", "5. Checks not decided",
 	    "major");
@@ -1794,11 +1905,11 @@ undecided_section(struct html *h, xmlNodePtr body)
 }
 
 static void
-passed_section(struct html *h, xmlNodePtr body)
+passed_section(struct html *h, hnode body)
 {
 	static const char *const ph[] = { "Severity", "Check", "Target",
 	    NULL };
-	xmlNodePtr sec, tb;
+	hnode sec, tb;
 
 	sec = section(h, body, "passed", "6. Passed checks", "major");
 	el_text(h, sec, "p", NULL, "Checks that observed what they test and "
@@ -1815,7 +1926,7 @@ passed_section(struct html *h, xmlNodePtr body)
 
 /* The findings a clause rests on: "F-1 (target), W-2 (target; waived)". */
 static void
-clause_basis(struct html *h, xmlNodePtr p, size_t k)
+clause_basis(struct html *h, hnode p, size_t k)
 {
 	const struct hres *x;
 	size_t i, n = 0;
@@ -1845,10 +1956,10 @@ clause_basis(struct html *h, xmlNodePtr p, size_t k)
 }
 
 static void
-clause(struct html *h, xmlNodePtr sec, size_t k)
+clause(struct html *h, hnode sec, size_t k)
 {
 	const struct hres *c = h->cl[k - 1];
-	xmlNodePtr div, p;
+	hnode div, p;
 	char id[32];
 
 	snprintf(id, sizeof(id), "A-%zu", k);
@@ -1872,11 +1983,11 @@ clause(struct html *h, xmlNodePtr sec, size_t k)
 }
 
 static void
-annex_section(struct html *h, xmlNodePtr body)
+annex_section(struct html *h, hnode body)
 {
 	const json_t *sc = jget(h->rep, "scope");
 	const char *cu = jstr(sc, "tenant"), *pr = jstr(sc, "provider");
-	xmlNodePtr sec, p;
+	hnode sec, p;
 	size_t k;
 
 	sec = section(h, body, "annex", "Annex A. Proposed security annex",
@@ -2003,13 +2114,13 @@ static const char css[] =
 #define CSP	"default-src 'none'; style-src 'unsafe-inline'; " \
 		"img-src 'none'; base-uri 'none'; form-action 'none'"
 
-static xmlNodePtr
-head(struct html *h, xmlNodePtr root)
+static hnode
+head(struct html *h, hnode root)
 {
 	const json_t *sc = jget(h->rep, "scope");
 	const json_t *who = either(jget(sc, "tenant"), either(jget(sc,
 	    "host"), jget(jget(h->rep, "scan"), "host")));
-	xmlNodePtr hd = el(h, root, "head", NULL), m;
+	hnode hd = el(h, root, "head", NULL), m;
 
 	m = el(h, hd, "meta", NULL);
 	attr(h, m, "charset", "utf-8");
@@ -2032,7 +2143,7 @@ head(struct html *h, xmlNodePtr root)
 }
 
 static void
-title_block(struct html *h, xmlNodePtr body)
+title_block(struct html *h, hnode body)
 {
 	const json_t *sc = jget(h->rep, "scope"), *scan = jget(h->rep, "scan");
 	static const char *const toc[][2] = {
@@ -2043,7 +2154,7 @@ title_block(struct html *h, xmlNodePtr body)
 		{ "#passed", "Passed checks" },
 		{ "#annex", "Annex A. Proposed security annex" },
 	};
-	xmlNodePtr p, ol, a;
+	hnode p, ol, a;
 	size_t i;
 
 	el_text(h, body, "h1", NULL, "Tenant isolation audit report");
@@ -2069,9 +2180,9 @@ title_block(struct html *h, xmlNodePtr body)
 }
 
 static void
-summary_section(struct html *h, xmlNodePtr body)
+summary_section(struct html *h, hnode body)
 {
-	xmlNodePtr sec = section(h, body, "summary", "1. Executive summary",
+	hnode sec = section(h, body, "summary", "1. Executive summary",
 	    "first");
 
 	summary_verdict(h, sec);
@@ -2082,16 +2193,13 @@ summary_section(struct html *h, xmlNodePtr body)
 static void
 build(struct html *h)
 {
-	xmlNodePtr root, body;
+	hnode root, body;
 
-	if ((h->doc = htmlNewDocNoDtD(NULL, NULL)) == NULL ||
-	    xmlCreateIntSubset(h->doc, BAD_CAST "html", NULL, NULL) == NULL ||
-	    (root = xmlNewDocNode(h->doc, NULL, BAD_CAST "html",
-	    NULL)) == NULL) {
-		h->oom = 1;
-		return;
-	}
-	xmlDocSetRootElement(h->doc, root);
+	h->open[0].id = h->last = H_DOC;
+	h->open[0].name = "";
+	h->depth = 1;
+	wrote(h, xmlTextWriterWriteRaw(h->x.w, BAD_CAST "<!DOCTYPE html>\n"));
+	root = el(h, H_DOC, "html", NULL);
 	attr(h, root, "lang", "en");
 	head(h, root);
 	body = el(h, root, "body", NULL);
@@ -2103,42 +2211,58 @@ build(struct html *h)
 	undecided_section(h, body);
 	passed_section(h, body);
 	annex_section(h, body);
+	while (!h->oom && h->depth > 1)
+		close_top(h);
 }
 
-int
-fa_report_html(const json_t *report, char **buf, size_t *len, char **why)
+/* The page into memory (emit NULL) or through emit. */
+static int
+render(const json_t *report, fa_emit_fn emit, void *arg, char **buf,
+    size_t *len, char **why)
 {
 	struct html h;
-	xmlChar *mem = NULL;
-	int size = 0, r;
+	char *werr = NULL;
+	int r;
 
-	*buf = NULL;
-	*len = 0;
 	if (why != NULL)
 		*why = NULL;
 	memset(&h, 0, sizeof(h));
 	h.rep = report;
 	xmlInitParser();
-	if ((r = classify(&h)) == 0 && (r = number_clauses(&h)) == 0) {
+	if ((r = classify(&h)) == 0 && (r = number_clauses(&h)) == 0 &&
+	    fa_xw_begin_page(&h.x, emit, arg) == 0) {
 		build(&h);
-		if (!h.oom)
-			htmlDocDumpMemoryFormat(h.doc, &mem, &size, 1);
-		if (h.oom || mem == NULL || size < 0)
-			r = FA_ERR_NOMEM;
+		if (h.misorder)
+			fa_xw_fail(&h.x, FA_ERR_INTERNAL, "the page was "
+			    "written out of order");
+		else if (h.oom)
+			fa_xw_fail(&h.x, FA_ERR_NOMEM, "out of memory");
 	}
-	if (r == 0 && (*buf = malloc((size_t)size + 1)) == NULL)
-		r = FA_ERR_NOMEM;
-	if (r == 0) {
-		memcpy(*buf, mem, (size_t)size);
-		(*buf)[size] = '\0';
-		*len = (size_t)size;
-	}
-	xmlFree(mem);
-	xmlFreeDoc(h.doc);
+	if (r == 0)
+		r = fa_xw_finish(&h.x, buf, len, &werr);
+	else
+		(void)fa_xw_finish(&h.x, NULL, NULL, NULL);
 	free(h.res);
 	free(h.cl);
 	free(h.cl_find);
 	if (r != 0 && why != NULL)
-		*why = fa_strfmt("report.html: %s", fa_strerror(r));
+		*why = fa_strfmt("report.html: %s", werr != NULL ? werr :
+		    fa_strerror(r));
+	free(werr);
 	return r;
+}
+
+int
+fa_report_html(const json_t *report, char **buf, size_t *len, char **why)
+{
+	*buf = NULL;
+	*len = 0;
+	return render(report, NULL, NULL, buf, len, why);
+}
+
+int
+fa_report_html_emit(const json_t *report, fa_emit_fn emit, void *arg,
+    char **why)
+{
+	return render(report, emit, arg, NULL, NULL, why);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Helpers shared by the XML renderings: a libxml2 xmlTextWriter into an
- * xmlBuffer that remembers its first error, and the sanitising of
+ * Helpers shared by the XML and HTML renderings: a libxml2 xmlTextWriter
+ * into an xmlBuffer or through an emit function that remembers its first
+ * error, and the sanitising of
  * untrusted strings into text XML 1.0 can carry (see xml_util.h).
  */
 #include <stdlib.h>
@@ -65,8 +66,9 @@ fa_xw_begin(struct fa_xw *x)
 	return fa_xw_begin_to(x, NULL, NULL);
 }
 
-int
-fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
+/* An XML document (indented, with its declaration), or a page (page). */
+static int
+begin(struct fa_xw *x, fa_emit_fn emit, void *arg, int page)
 {
 	xmlOutputBufferPtr out;
 
@@ -99,12 +101,26 @@ fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
 	 */
 	if (x->buf != NULL)
 		xmlBufferSetAllocationScheme(x->buf, XML_BUFFER_ALLOC_DOUBLEIT);
+	if (page)
+		return x->err;
 	check(x, xmlTextWriterSetIndent(x->w, 1));
 	check(x, xmlTextWriterSetIndentString(x->w, BAD_CAST "  "));
 	if (x->err == 0)
 		check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8",
 		    NULL));
 	return x->err;
+}
+
+int
+fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg)
+{
+	return begin(x, emit, arg, 0);
+}
+
+int
+fa_xw_begin_page(struct fa_xw *x, fa_emit_fn emit, void *arg)
+{
+	return begin(x, emit, arg, 1);
 }
 
 int

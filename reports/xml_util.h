@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Helpers shared by the XML renderings (report.xml, junit.xml): a libxml2
- * xmlTextWriter into memory that remembers its first error, and the
- * sanitising of untrusted strings into text that XML 1.0 can carry.
+ * Helpers shared by the XML renderings (report.xml, junit.xml) and
+ * report.html: a libxml2 xmlTextWriter that remembers its first error, and
+ * the sanitising of untrusted strings into text that XML 1.0 can carry.
  */
 #ifndef FA_XML_UTIL_H
 #define FA_XML_UTIL_H
@@ -54,6 +54,9 @@ int fa_xw_begin(struct fa_xw *x);
 /* The same, its bytes going to emit as libxml2 flushes them (emit NULL:
  * into memory, as fa_xw_begin()). */
 int fa_xw_begin_to(struct fa_xw *x, fa_emit_fn emit, void *arg);
+/* The same with no declaration and no indentation: the caller writes a
+ * page (report.html) whose whitespace it chooses. */
+int fa_xw_begin_page(struct fa_xw *x, fa_emit_fn emit, void *arg);
 /*
  * End the document and hand its bytes over as a malloc'd NUL-terminated
  * *buf of *len bytes (into memory; when streaming, buf and len are not

@@ -524,6 +524,12 @@ junit_emit(const void *j, fa_emit_fn emit, void *arg, char **why)
 }
 
 static int
+html_emit(const void *j, fa_emit_fn emit, void *arg, char **why)
+{
+	return fa_report_html_emit(j, emit, arg, why);
+}
+
+static int
 txt_emit(const void *ctx, fa_emit_fn emit, void *arg, char **why)
 {
 	return fa_report_txt_emit(ctx, emit, arg, why);
@@ -533,25 +539,21 @@ int
 fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
     const char **names, size_t *n)
 {
-	/* The XML writers stream to the file (emit); the HTML one builds
-	 * its tree and then writes it (fn). */
+	/* Every rendering streams to its file as it is made. */
 	static const struct {
 		const char	*name;
 		size_t		 off;
-		int		(*fn)(const json_t *, char **, size_t *,
-				    char **);
 		int		(*emit)(const void *, fa_emit_fn, void *,
 				    char **);
 	} rend[] = {
-		{ "report.xml", offsetof(struct fa_out_opts, xml),
-		  NULL, xml_emit },
+		{ "report.xml", offsetof(struct fa_out_opts, xml), xml_emit },
 		{ "report.html", offsetof(struct fa_out_opts, html),
-		  fa_report_html, NULL },
+		  html_emit },
 		{ "junit.xml", offsetof(struct fa_out_opts, junit),
-		  NULL, junit_emit },
+		  junit_emit },
 	};
-	char *buf = NULL, *why = NULL;
-	size_t i, len;
+	char *why = NULL;
+	size_t i;
 	int r = 0;
 
 	if (o->json) {
@@ -563,36 +565,21 @@ fa_write_renderings(const struct fa_out_opts *o, const json_t *j,
 		if (!*(const int *)(const void *)((const char *)o +
 		    rend[i].off))
 			continue;
-		if (rend[i].emit != NULL) {
-			if ((r = fa_outset_write_emit(o->set, rend[i].name,
-			    rend[i].emit, j, &why)) != 0) {
-				/* The report could not be rendered, or the
-				 * file written (as fa_write_out() says). */
-				if (r != FA_ERR_IO)
-					fa_diag(rend[i].name, "%s", why != NULL ?
-					    why : "cannot render");
-				else
-					fa_diag(NULL, "cannot write %s",
-					    why != NULL ? why : rend[i].name);
-				r = FA_EXIT_NORUN;
-				break;
-			}
-			names[(*n)++] = rend[i].name;
-			continue;
-		}
-		if (rend[i].fn(j, &buf, &len, &why) != 0) {
-			fa_diag(rend[i].name, "%s", why != NULL ? why :
-			    "cannot render");
+		if ((r = fa_outset_write_emit(o->set, rend[i].name,
+		    rend[i].emit, j, &why)) != 0) {
+			/* The report could not be rendered, or the file
+			 * written (as fa_write_out() says). */
+			if (r != FA_ERR_IO)
+				fa_diag(rend[i].name, "%s", why != NULL ? why :
+				    "cannot render");
+			else
+				fa_diag(NULL, "cannot write %s", why != NULL ?
+				    why : rend[i].name);
 			r = FA_EXIT_NORUN;
 			break;
 		}
-		if ((r = fa_write_out(o->set, rend[i].name, buf, len)) != 0)
-			break;
 		names[(*n)++] = rend[i].name;
-		free(buf);
-		buf = NULL;
 	}
-	free(buf);
 	free(why);
 	return r;
 }

@@ -336,8 +336,11 @@ test_escaped_text(void **state)
 	json_decref(rep);
 	rep = hostile_report(XSS_ATTR);
 	render(rep, &pg);
+	/* libxml2's writer escapes the quote in text too (xmlTextWriter
+	 * WriteString): the payload is text either way. */
 	assert_non_null(strstr(pg.buf,
-	    "\"&gt;&lt;img src=x onerror=alert(1)&gt;"));
+	    "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+	assert_null(strstr(pg.buf, "<img"));
 	page_free(&pg);
 	json_decref(rep);
 }

@@ -381,13 +381,18 @@ test_full_report_xml(void **state)
 
 
 /*
- * Streamed through emit, report.xml and junit.xml are the bytes the
- * in-memory renderings give, and a sink that stops makes the rendering
- * fail with FA_ERR_IO, never a short document called written.
+ * Streamed through emit, report.xml, junit.xml and report.html are the
+ * bytes the in-memory renderings give, and a sink that stops makes the
+ * rendering fail with FA_ERR_IO, never a short document called written.
  */
 static void
 test_streamed_same_bytes(void **state)
 {
+	static int (*const mem[])(const json_t *, char **, size_t *,
+	    char **) = { fa_report_xml, fa_report_junit, fa_report_html };
+	static int (*const str[])(const json_t *, fa_emit_fn, void *,
+	    char **) = { fa_report_xml_emit, fa_report_junit_emit,
+	    fa_report_html_emit };
 	json_t *rep = load(full_report);
 	struct sink s;
 	char *buf, *why;
@@ -395,13 +400,11 @@ test_streamed_same_bytes(void **state)
 	int r;
 
 	(void)state;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		memset(&s, 0, sizeof(s));
 		why = NULL;
-		assert_int_equal(k == 0 ? fa_report_xml(rep, &buf, &len,
-		    &why) : fa_report_junit(rep, &buf, &len, &why), 0);
-		r = k == 0 ? fa_report_xml_emit(rep, sink_emit, &s, &why) :
-		    fa_report_junit_emit(rep, sink_emit, &s, &why);
+		assert_int_equal(mem[k](rep, &buf, &len, &why), 0);
+		r = str[k](rep, sink_emit, &s, &why);
 		assert_int_equal(r, 0);
 		assert_null(why);
 		assert_int_equal(s.n, len);
@@ -410,8 +413,7 @@ test_streamed_same_bytes(void **state)
 		/* Stopped half-way: an error, with a reason. */
 		memset(&s, 0, sizeof(s));
 		s.stop = len / 2;
-		r = k == 0 ? fa_report_xml_emit(rep, sink_emit, &s, &why) :
-		    fa_report_junit_emit(rep, sink_emit, &s, &why);
+		r = str[k](rep, sink_emit, &s, &why);
 		assert_int_equal(r, FA_ERR_IO);
 		assert_non_null(why);
 		assert_true(s.n <= len / 2);
