@@ -464,6 +464,67 @@ test_megabyte_string(void **state)
 	json_decref(rep);
 }
 
+/*
+ * Every list past FA_HTML_ROWS_MAX rows (1000): each section cut with its
+ * note, after its table.  The page is written as it is made, so a note
+ * added to an element already closed would fail the page: this renders
+ * all of them at once.
+ */
+static void
+test_every_list_cut(void **state)
+{
+	/* Failures: 1005 plain and 1005 with an expired waiver; one
+	 * expired policy waiver and one node were there already. */
+	static const char *const notes[] = { "1010 more findings not shown",
+	    "5 more waived findings not shown",
+	    "5 more findings with an expired waiver not shown",
+	    "5 more undecided results not shown",
+	    "5 more not applicable results not shown",
+	    "5 more passed results not shown", "6 more waivers not shown",
+	    "6 more nodes not shown" };
+	struct page pg;
+	json_t *rep, *res, *ew, *nodes, *r;
+	size_t i, k;
+
+	(void)state;
+	rep = hostile_report("x");
+	res = json_object_get(rep, "results");
+	ew = json_object_get(rep, "expired_waivers");
+	nodes = json_object_get(json_object_get(rep, "merged"), "nodes");
+	assert_int_equal(json_array_clear(res), 0);
+	for (i = 0; i < 1005; i++) {
+		assert_int_equal(json_array_append_new(res, result("IB-F",
+		    "fail", "high", "x")), 0);
+		r = result("IB-W", "fail", "high", "x");
+		assert_int_equal(json_object_set_new(r, "waived", json_pack(
+		    "{s:s, s:s, s:i}", "reason", "r", "expires", "2027-01-01",
+		    "policy_line", 3)), 0);
+		assert_int_equal(json_array_append_new(res, r), 0);
+		r = result("IB-X", "fail", "low", "x");
+		assert_int_equal(json_object_set_new(r, "waiver_expired",
+		    json_pack("{s:s, s:s, s:i}", "reason", "r", "expires",
+		    "2026-01-01", "policy_line", 4)), 0);
+		assert_int_equal(json_array_append_new(res, r), 0);
+		assert_int_equal(json_array_append_new(res, result("IB-U",
+		    "not_tested", "high", "x")), 0);
+		assert_int_equal(json_array_append_new(res, result("IB-N",
+		    "not_applicable", "info", "x")), 0);
+		assert_int_equal(json_array_append_new(res, result("IB-P",
+		    "pass", "high", "x")), 0);
+		assert_int_equal(json_array_append(ew, json_array_get(ew, 0)),
+		    0);
+		assert_int_equal(json_array_append(nodes,
+		    json_array_get(nodes, 0)), 0);
+	}
+	render(rep, &pg);
+	assert_safe_page(&pg);
+	for (k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+		if (strstr(pg.text, notes[k]) == NULL)
+			fail_msg("no note \"%s\"", notes[k]);
+	page_free(&pg);
+	json_decref(rep);
+}
+
 /* javascript: references stay text; http(s) ones are links. */
 static void
 test_reference_links(void **state)
@@ -709,6 +770,7 @@ main(void)
 		cmocka_unit_test(test_unicode_kept),
 		cmocka_unit_test(test_embedded_nul),
 		cmocka_unit_test(test_megabyte_string),
+		cmocka_unit_test(test_every_list_cut),
 		cmocka_unit_test(test_reference_links),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_null_why_and_malformed),
