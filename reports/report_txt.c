@@ -85,8 +85,43 @@ print_value(FILE *f, const json_t *v, int reveal)
 		fputs("-", f);
 }
 
+/*
+ * The checks whose remediation and clause report.txt has printed: a
+ * failure of one of them refers to the first instead of repeating them
+ * (a large fabric fails one check for thousands of ports).  Unbounded
+ * only by the registry; out of memory, the texts are simply repeated.
+ */
+struct given {
+	const struct fa_check	**v;
+	size_t			  n, cap;
+};
+
+/* 1 if c's texts were given already; else records c and returns 0. */
+static int
+given_before(struct given *g, const struct fa_check *c)
+{
+	const struct fa_check **nv;
+	size_t i, cap;
+
+	if (g == NULL)
+		return 0;
+	for (i = 0; i < g->n; i++)
+		if (g->v[i] == c)
+			return 1;
+	if (g->n == g->cap) {
+		cap = g->cap > 0 ? g->cap * 2 : 32;
+		if ((nv = realloc(g->v, cap * sizeof(*nv))) == NULL)
+			return 0;
+		g->v = nv;
+		g->cap = cap;
+	}
+	g->v[g->n++] = c;
+	return 0;
+}
+
 static void
-print_result(FILE *f, const struct fa_result *r, int reveal, int full)
+print_result(FILE *f, const struct fa_result *r, int reveal, int full,
+    struct given *g)
 {
 	const json_t *e;
 	size_t i;
@@ -123,7 +158,12 @@ print_result(FILE *f, const struct fa_result *r, int reveal, int full)
 		}
 		fputc('\n', f);
 	}
-	if (r->status == FA_ST_FAIL)
+	if (r->status != FA_ST_FAIL)
+		return;
+	if (given_before(g, r->check))
+		fprintf(f, "    remediation, msa clause: as for the first %s "
+		    "failure above\n", r->check->id);
+	else
 		fprintf(f, "    remediation: %s\n    msa clause: %s\n",
 		    r->check->remediation, r->check->msa_clause);
 }
@@ -270,6 +310,7 @@ static void
 txt_body(FILE *f, const struct fa_report_ctx *ctx)
 {
 	const struct fa_snapshot *s = ctx->snap;
+	struct given g = { NULL, 0, 0 };
 	char when[32];
 	size_t i;
 	int fam, st;
@@ -310,9 +351,10 @@ txt_body(FILE *f, const struct fa_report_ctx *ctx)
 			if (ctx->res->v[i].status != order[st])
 				continue;
 			fputc('\n', f);
-			print_result(f, &ctx->res->v[i], ctx->reveal, 1);
+			print_result(f, &ctx->res->v[i], ctx->reveal, 1, &g);
 		}
 	}
+	free(g.v);
 	fputc('\n', f);
 	print_summary_line(f, ctx);
 }
@@ -386,7 +428,7 @@ fa_report_summary(const struct fa_report_ctx *ctx)
 		return NULL;
 	for (i = 0; i < ctx->res->n; i++)
 		if (ctx->res->v[i].status != FA_ST_PASS)
-			print_result(f, &ctx->res->v[i], ctx->reveal, 0);
+			print_result(f, &ctx->res->v[i], ctx->reveal, 0, NULL);
 	print_summary_line(f, ctx);
 	return finish(f, &buf);
 }

@@ -483,6 +483,67 @@ snapshot_pools_strings(void **state)
 	fa_snapshot_free(s);
 }
 
+static size_t
+occurrences(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * report.txt gives a check's remediation and clause with its first
+ * failure only; each later failure of that check refers to it, and
+ * another check's failure has its own.
+ */
+static void
+txt_texts_once(void **state)
+{
+	static const struct fa_check a = { .id = "TEST-A", .title = "A",
+	    .remediation = "fix A", .msa_clause = "clause A" }, b = {
+	    .id = "TEST-B", .title = "B", .remediation = "fix B",
+	    .msa_clause = "clause B" };
+	struct fa_snapshot *s = sample();
+	struct fa_results r = { NULL, 0, 0 };
+	struct fa_report_ctx rc;
+	const char *full, *ref;
+	char *txt;
+
+	(void)state;
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t1", NULL,
+	    NULL, "one"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_FAIL, "t2", NULL,
+	    NULL, "two"), 0);
+	assert_int_equal(fa_results_add(&r, &b, FA_ST_FAIL, "t1", NULL,
+	    NULL, "three"), 0);
+	assert_int_equal(fa_results_add(&r, &a, FA_ST_PASS, "t3", NULL,
+	    NULL, "four"), 0);
+	memset(&rc, 0, sizeof(rc));
+	rc.snap = s;
+	rc.res = &r;
+	rc.fail_on = FA_SEV_HIGH;
+	rc.mode = "check";
+	assert_non_null(txt = fa_report_txt(&rc));
+	assert_int_equal(occurrences(txt, "remediation: fix A\n    msa "
+	    "clause: clause A\n"), 1);
+	assert_int_equal(occurrences(txt, "remediation, msa clause: as for "
+	    "the first TEST-A failure above\n"), 1);
+	assert_int_equal(occurrences(txt, "remediation: fix B\n    msa "
+	    "clause: clause B\n"), 1);
+	assert_int_equal(occurrences(txt, "remediation"), 3);
+	full = strstr(txt, "fix A");
+	ref = strstr(txt, "as for the first TEST-A");
+	assert_true(full != NULL && ref != NULL && full < ref);
+	assert_true(strstr(txt, "two") < ref);
+	free(txt);
+	fa_results_free(&r);
+	fa_snapshot_free(s);
+}
+
 /*
  * One check on one target is one result (fa_results_fold): two fails
  * become one with both's evidence; a fail and a pass on one target fail,
@@ -582,6 +643,7 @@ main(void)
 		cmocka_unit_test(report_json_and_txt),
 		cmocka_unit_test(atomic_write),
 		cmocka_unit_test(frozen_ids_are_known),
+		cmocka_unit_test(txt_texts_once),
 		cmocka_unit_test(results_fold),
 		cmocka_unit_test(results_refuse),
 	};
