@@ -19,7 +19,7 @@
 #include "xml_util.h"
 
 #define FA_XML_NS	"urn:fabaudit:report:1"
-#define FA_XML_FORMAT	"1"	/* the root's format attribute */
+#define FA_XML_FORMAT	"2"	/* the root's format attribute */
 
 enum ftype {
 	F_TEXT,		/* any string, sanitised */
@@ -32,7 +32,8 @@ enum ftype {
 	F_INT,		/* integer */
 	F_BOOL,
 	F_OBJ,		/* object: members per sub[], valid per okobj() */
-	F_LIST		/* array: items per item */
+	F_LIST,		/* array: items per item */
+	F_RESULTS	/* the results: <checks>, then a F_LIST (below) */
 };
 
 struct field {
@@ -147,6 +148,7 @@ ok_result(const json_t *r)
 #define OBJV(k, s, fn)	{ k, F_OBJ, NULL, s, NULL, fn, 0 }
 #define LIST(k, it)	{ k, F_LIST, NULL, NULL, it, NULL, 0 }
 #define LIST1(k, it)	{ k, F_LIST, NULL, NULL, it, NULL, 1 }
+#define RESULTS(k, it)	{ k, F_RESULTS, NULL, NULL, it, NULL, 1 }
 #define END		{ NULL, F_TEXT, NULL, NULL, NULL, NULL, 0 }
 
 static const struct field tool_f[] = { TEXT("name"), TEXT("version"), END };
@@ -275,6 +277,17 @@ static const struct field result_f[] = {
 	LIST("targets", &target_item), END
 };
 static const struct field result_item = OBJV("result", result_f, ok_result);
+/*
+ * A check's texts, stated once in <checks>: those of its first result.
+ * A result leaves out each text equal to its check's (put_results()).
+ */
+static const char *const text_keys[] = { "rationale", "remediation",
+    "msa_clause", "references" };
+static const struct field check_f[] = {
+	ENUM("id", fa_check_id_valid), TEXT("rationale"), TEXT("remediation"),
+	TEXT("msa_clause"), LIST("references", &reference_item), END
+};
+static const struct field check_item = OBJ("check", check_f);
 static const struct field report_f[] = {
 	TEXT("schema"), OBJ("tool", tool_f), OBJ("scanned_by", tool_f),
 	OBJ("scan", scan_f), OBJ("scope", scope_f),
@@ -284,7 +297,7 @@ static const struct field report_f[] = {
 	LIST("expired_waivers", &xwaiver_item), OBJ("merged", merged_f),
 	OBJ("summary", summary_f),
 	/* The schema requires <results>, even when there are none. */
-	LIST1("results", &result_item), END
+	RESULTS("results", &result_item), END
 };
 
 /* Whether v can be written as the element f describes. */
@@ -307,6 +320,7 @@ value_ok(const struct field *f, const json_t *v)
 	case F_OBJ:
 		return json_is_object(v) && (f->okobj == NULL || f->okobj(v));
 	case F_LIST:
+	case F_RESULTS:
 		return json_is_array(v);
 	default:
 		break;
@@ -414,8 +428,87 @@ put_other(struct fa_xw *x, const char *key, const json_t *v)
 }
 
 static void put_members(struct fa_xw *, const json_t *, const struct field *);
+static void put_field(struct fa_xw *, const struct field *, const json_t *);
 
 /* The element for v, which value_ok(f, v) accepted. */
+/*
+ * <checks> and <results>.  A large fabric fails one check for thousands
+ * of ports, and report.json repeats its rationale, remediation, clause
+ * and references in each result: here each check's are stated once, as
+ * its first result has them, and a result keeps only those that differ
+ * from its check's (a report merged or edited by hand may differ).  The
+ * results themselves are written as any list is.
+ */
+static void
+put_results(struct fa_xw *x, const struct field *f, const json_t *res)
+{
+	json_t *first, *chk, *r, *c, *own;
+	const json_t *e;
+	const char *id;
+	size_t i, k;
+
+	if (x->err != 0)
+		return;
+	if ((first = json_object()) == NULL) {
+		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+		return;
+	}
+	fa_xw_start(x, "checks");
+	json_array_foreach(res, i, e) {
+		if (!value_ok(f->item, e) || json_object_get(first, id =
+		    json_string_value(json_object_get(e, "id"))) != NULL)
+			continue;
+		if ((chk = json_pack("{s:s}", "id", id)) == NULL ||
+		    json_object_set(first, id, (json_t *)e) != 0) {
+			json_decref(chk);
+			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+			break;
+		}
+		for (k = 0; k < sizeof(text_keys) / sizeof(text_keys[0]); k++)
+			if ((c = json_object_get(e, text_keys[k])) != NULL &&
+			    json_object_set(chk, text_keys[k], c) != 0)
+				fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+		put_field(x, &check_item, chk);
+		json_decref(chk);
+	}
+	fa_xw_end(x);
+	fa_xw_start(x, f->key);
+	json_array_foreach(res, i, e) {
+		if (x->err != 0)
+			break;
+		if (!value_ok(f->item, e)) {
+			put_other(x, NULL, e);
+			continue;
+		}
+		c = json_object_get(first, json_string_value(json_object_get(e,
+		    "id")));
+		if (c == e) {
+			/* The first: its texts are its check's. */
+			r = json_copy((json_t *)e);
+			for (k = 0; r != NULL && k < sizeof(text_keys) /
+			    sizeof(text_keys[0]); k++)
+				(void)json_object_del(r, text_keys[k]);
+		} else {
+			r = json_copy((json_t *)e);
+			for (k = 0; r != NULL && k < sizeof(text_keys) /
+			    sizeof(text_keys[0]); k++) {
+				own = json_object_get(e, text_keys[k]);
+				if (own != NULL && json_equal(own,
+				    json_object_get(c, text_keys[k])))
+					(void)json_object_del(r, text_keys[k]);
+			}
+		}
+		if (r == NULL) {
+			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
+			break;
+		}
+		put_field(x, f->item, r);
+		json_decref(r);
+	}
+	fa_xw_end(x);
+	json_decref(first);
+}
+
 static void
 put_field(struct fa_xw *x, const struct field *f, const json_t *v)
 {
@@ -458,6 +551,9 @@ put_field(struct fa_xw *x, const struct field *f, const json_t *v)
 				put_other(x, NULL, e);
 		}
 		fa_xw_end(x);
+		break;
+	case F_RESULTS:
+		put_results(x, f, v);
 		break;
 	default:
 		/* Checked ASCII (an enumeration, a date, a digest). */

@@ -101,8 +101,32 @@ expect_eq "check writes report.json, report.xml and junit.xml only" \
 valid "report.xml validates against $XSD" "$XSD" "$O/report.xml"
 valid "junit.xml validates against $JXSD" "$JXSD" "$O/junit.xml"
 expect_grep "report.xml is in the report namespace" \
-    '<report format="1" xmlns="urn:fabaudit:report:1">' "$O/report.xml"
+    '<report format="2" xmlns="urn:fabaudit:report:1">' "$O/report.xml"
 results_match "$O/report.xml" "$O/report.json" "check"
+# Each result's remediation and clause: its own element in report.xml, or
+# else its check's in <checks>; either way report.json's.
+texts_match() {
+	_x=$1 _r=$2 _what=$3 _n=$(jq '.results | length' "$2") _i=1 _bad=
+	_ck="/$(e report)/$(e checks)/$(e check)"
+	while [ "$_i" -le "$_n" ]; do
+		_res="/$(e report)/$(e results)/$(e result)[$_i]"
+		for _k in remediation msa_clause rationale; do
+			_got=$(xp "string($_res/$(e $_k))" "$_x")
+			[ -n "$_got" ] || _got=$(xp "string($_ck[$(e id) = string($_res/$(e id))]/$(e $_k))" "$_x")
+			[ "$_got" = "$(jq -r --argjson i $((_i - 1)) --arg k $_k '.results[$i][$k]' "$_r")" ] ||
+			    _bad="$_bad $_i:$_k"
+		done
+		_i=$((_i + 1))
+	done
+	if [ -z "$_bad" ]; then
+		fa_pass "$_what: every result's texts are report.json's ($_n results)"
+	else
+		fa_fail "$_what: texts differ at$_bad"
+	fi
+	expect_eq "$_what: each check's texts stated once" \
+	    "$(xp "count($_ck)" "$_x")" "$(jq '[.results[].id] | unique | length' "$_r")"
+}
+texts_match "$O/report.xml" "$O/report.json" "check"
 junit_counts "$O/junit.xml" "$O/report.json" "check"
 for k in pass fail not_tested not_applicable error failing_at_or_above \
     waived fail_on catalogue_stale; do

@@ -304,7 +304,17 @@ test_full_report_xml(void **state)
 
 	(void)state;
 	d = render_xml(rep);
-	expect_str(d, "/r:report/@format", "1");
+	expect_str(d, "/r:report/@format", "2");
+	/* The first result's texts are its check's, stated once. */
+	expect_str(d, "/r:report/r:checks/r:check[1]/r:id",
+	    "IB-SMP-UNRESTRICTED");
+	expect_str(d, "/r:report/r:checks/r:check[1]/r:rationale", "impact");
+	expect_str(d, "/r:report/r:checks/r:check[1]/r:references/"
+	    "r:reference", "IBTA 14.2.2");
+	expect_num(d, "count(/r:report/r:results/r:result[1]/r:rationale)",
+	    0);
+	expect_num(d, "count(/r:report/r:results/r:result[1]/r:references)",
+	    0);
 	expect_str(d, "/r:report/r:scan/r:started", "2026-12-02T10:00:00Z");
 	expect_num(d, "count(/r:report/r:scan/r:families/r:family)", 2);
 	expect_str(d, "/r:report/r:scan/r:catalogue/r:sources/r:source/r:url",
@@ -818,6 +828,47 @@ test_huge_strings(void **state)
 	json_decref(rep);
 }
 
+/*
+ * A check's texts once: the three results of IB-A share their first's
+ * texts, but the third has a remediation of its own, which it keeps (and
+ * only that); IB-B's result gives IB-B's.  Nothing of report.json is lost:
+ * each result's texts are its own elements or else its check's.
+ */
+static void
+test_texts_once(void **state)
+{
+#define R(id, rem)							\
+	"{\"id\":\"" id "\",\"family\":\"ib\",\"status\":\"fail\","	\
+	"\"severity\":\"high\",\"rationale\":\"why " id "\","		\
+	"\"remediation\":\"" rem "\",\"msa_clause\":\"clause\","	\
+	"\"references\":[\"ref\"]}"
+	static const char rep_text[] = "{\"results\":[" R("IB-A", "fix")
+	    "," R("IB-A", "fix") "," R("IB-B", "mend") "," R("IB-A", "other")
+	    "]}";
+#undef R
+	json_t *rep = load(rep_text);
+	xmlDocPtr d;
+
+	(void)state;
+	d = render_xml(rep);
+	expect_num(d, "count(/r:report/r:checks/r:check)", 2);
+	expect_str(d, "/r:report/r:checks/r:check[1]/r:id", "IB-A");
+	expect_str(d, "/r:report/r:checks/r:check[1]/r:remediation", "fix");
+	expect_str(d, "/r:report/r:checks/r:check[2]/r:id", "IB-B");
+	expect_str(d, "/r:report/r:checks/r:check[2]/r:rationale",
+	    "why IB-B");
+	expect_str(d, "/r:report/r:checks/r:check[2]/r:msa_clause", "clause");
+	expect_num(d, "count(/r:report/r:results/r:result)", 4);
+	expect_num(d, "count(/r:report/r:results/r:result[1]/*)", 4);
+	expect_num(d, "count(/r:report/r:results/r:result[2]/*)", 4);
+	expect_num(d, "count(/r:report/r:results/r:result[3]/*)", 4);
+	expect_num(d, "count(/r:report/r:results/r:result[4]/*)", 5);
+	expect_str(d, "/r:report/r:results/r:result[4]/r:remediation",
+	    "other");
+	xmlFreeDoc(d);
+	json_decref(rep);
+}
+
 /* The schema is not vacuous: a broken document is refused. */
 static void
 test_schema_rejects(void **state)
@@ -835,7 +886,7 @@ test_schema_rejects(void **state)
 		{ "<title>SMPs reach other nodes</title>",
 		  "<bogus>x</bogus>" },
 		{ "<mode>scan</mode>", "<mode>dream</mode>" },
-		{ "format=\"1\"", "format=\"2\"" },
+		{ "format=\"2\"", "format=\"3\"" },
 		{ "<catalogue_stale>true</catalogue_stale>",
 		  "<catalogue_stale>maybe</catalogue_stale>" },
 	};
@@ -901,6 +952,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_report_xml),
+		cmocka_unit_test(test_texts_once),
 		cmocka_unit_test(test_full_report_junit),
 		cmocka_unit_test(test_streamed_same_bytes),
 		cmocka_unit_test(test_model_enums),
