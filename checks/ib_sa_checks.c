@@ -277,6 +277,12 @@ eval_sakey(const struct fa_check *c, const struct fa_eval_ctx *ctx,
 		    "the SA dropped the request carrying SM_Key 1 while it "
 		    "answered the untrusted control request: 1 is not its "
 		    "SA_Key");
+	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl) && loss == NULL)
+		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
+		    "no answer to the request carrying SM_Key 1, but the SA "
+		    "did not refuse the untrusted control (%s), so it may "
+		    "check no key: the silence says nothing of one",
+		    fa_obs_reason(ctl));
 	if (k->state == FA_OBS_NO_RESPONSE && answered(ctl))
 		return fa_results_add(out, c, FA_ST_NOT_TESTED, "sa", NULL, ev,
 		    "no answer to the request carrying SM_Key 1, but %s: its "

@@ -173,8 +173,9 @@ int fa_ib_sminfo_repro(json_t *ev, const struct fa_obs *o);
 
 /*
  * MADs the audit lost after discovery (ib.engine lost_sends: sends of a
- * retried request that went unanswered; the single-shot probes' silence
- * is counted apart, as "silent"), for the checks whose single-shot
+ * retried request that went unanswered; the expected silence of the
+ * single-shot probes and of the SM_Key 1 query is counted apart, as
+ * "silent"), for the checks whose single-shot
  * probes cannot tell silence from loss; 0 when not recorded.
  * Discovery's own unanswered sends are left out: a port at M_Key
  * protection level 2 drops them by design, and the second discovery

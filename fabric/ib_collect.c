@@ -71,7 +71,8 @@ fa_ib_available(const struct fa_ib_opts *o, char **why)
  * What the engine did, so the report can say how many MADs were lost.
  * The counters add up (ib_mad.h): "lost" (requests) = "recovered" +
  * "unanswered", and every request finished is in one of "answered",
- * "unanswered", "silent" (a `once` probe's expected silence, never loss),
+ * "unanswered", "silent" (the expected silence of a `once` probe, or of a
+ * silence_ok one through all its sends: never loss),
  * "send_errors" and "cut"; "no_agent" (answered "class or method not
  * supported") is part of "answered".  "lost_sends" counts sends lost,
  * "resent" the sends after a request's first.  If the engine's counts

@@ -547,8 +547,12 @@ finish(struct fa_mad *m, struct fa_mad_req *r, enum fa_mad_outcome oc)
 	push_ready(m, d);
 	r->inflight = 0;
 	r->outcome = oc;
-	/* A silence_ok request's silence was its answer, unless one came. */
-	if (r->silence_ok && (oc == FA_MAD_ANSWERED || oc == FA_MAD_STATUS))
+	/*
+	 * A silence_ok request's silence was its answer only if it lasted
+	 * to the end: answered, refused by the stack or cut, its silent
+	 * sends were lost sends like any request's.
+	 */
+	if (r->silence_ok && oc != FA_MAD_NO_RESPONSE)
 		m->st.lost_sends += r->lost;
 	fa_mad_count(&m->st, oc, r->once || (r->silence_ok &&
 	    oc == FA_MAD_NO_RESPONSE), r->lost, r->status);

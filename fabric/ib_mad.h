@@ -127,7 +127,8 @@ struct fa_mad_opts {
  * bits 4:2 = 1 or 2, IBA vol. 1 13.4.7) has none for that class: counted
  * in no_agent (part of answered), never as loss; a class that has no
  * agent and stays silent is met only by `once` probes, so it is counted
- * in silent.  fa_mad_get_stats() checks both identities.
+ * in silent (as is a silence_ok request silent to its last send).
+ * fa_mad_get_stats() checks both identities.
  */
 struct fa_mad_stats {
 	unsigned long	sent;		/* sends, retries included */
@@ -135,12 +136,14 @@ struct fa_mad_stats {
 	unsigned long	lost;		/* requests that lost a send: recovered
 					   + unanswered */
 	unsigned long	lost_sends;	/* sends that went unanswered, those
-					   of `once` probes excepted */
+					   of `once` probes and of silence_ok
+					   ones silent to the end excepted */
 	unsigned long	recovered;	/* lost requests answered by a retry */
 	unsigned long	unanswered;	/* lost requests never answered (no
 					   send left, or the stack refused
 					   the retry) */
-	unsigned long	silent;		/* `once` probes left unanswered: the
+	unsigned long	silent;		/* `once` and silence_ok probes left
+					   unanswered to the end: the
 					   expected answer of an agent that
 					   drops them, or of no agent */
 	unsigned long	no_agent;	/* answered "class or method not

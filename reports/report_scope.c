@@ -103,8 +103,9 @@ count(const json_t *o, const char *key)
 /*
  * The MADs of the InfiniBand scan, from its ib.engine observation (the
  * engine's counters, discovery's under "discovery"): sent (retries
- * included), lost (sends that timed out or came back unanswered),
- * retried (resends), unanswered (the engine's requests never answered)
+ * included), lost (sends that timed out or came back unanswered, the
+ * silence a probe expects excepted), retried (resends, the SM_Key 1
+ * query's included), unanswered (the engine's requests never answered)
  * and malformed (answers ignored).  NULL without that
  * observation (no IB scan, or one that stopped before the audit).
  */
