@@ -191,10 +191,10 @@ fa_diff_index(const json_t *report, json_t **out, char **why)
 	*why = NULL;
 	schema = fa_json_get_str(report, "schema");
 	res = json_object_get(report, "results");
-	if (schema == NULL || strcmp(schema, FA_REPORT_SCHEMA) != 0 ||
+	if (!fa_report_schema_ok(schema) ||
 	    !json_is_array(res) || json_array_size(res) > DIFF_MAX_RESULTS) {
-		*why = fa_strfmt("not a %s report (schema, results)",
-		    FA_REPORT_SCHEMA);
+		*why = fa_strfmt("not a %s or %s report (schema, results)",
+		    FA_REPORT_SCHEMA, FA_REPORT_SCHEMA_1);
 		return FA_ERR_INPUT;
 	}
 	if ((map = json_object()) == NULL)

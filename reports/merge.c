@@ -254,10 +254,10 @@ fa_merge_check_report(const json_t *report, char **why)
 
 	if (why != NULL)
 		*why = NULL;
-	if (!json_is_object(report) || jstr(report, "schema") == NULL ||
-	    strcmp(jstr(report, "schema"), FA_REPORT_SCHEMA) != 0)
-		return fa_why(why, "not a %s report (schema)",
-		    FA_REPORT_SCHEMA);
+	if (!json_is_object(report) ||
+	    !fa_report_schema_ok(jstr(report, "schema")))
+		return fa_why(why, "not a %s or %s report (schema)",
+		    FA_REPORT_SCHEMA, FA_REPORT_SCHEMA_1);
 	mode = jstr(json_object_get(report, "evaluation"), "mode");
 	if ((mode != NULL && strcmp(mode, "merge") == 0) ||
 	    json_object_get(report, "merged") != NULL)
@@ -522,12 +522,17 @@ waiver_bounded(const json_t *w)
 	return o;
 }
 
-/* The result object of a new group, from its first result r. */
+/*
+ * The result object of a new group, from its first result r of report
+ * rep: its check's texts go into it (schema 2 states them in the node
+ * report's "checks", schema 1 in r), so the merged report carries them
+ * per group, which a reader of either schema finds.
+ */
 static json_t *
-group_result(const json_t *r)
+group_result(const json_t *rep, const json_t *r)
 {
-	static const char *const text[] = { "title", "rationale",
-	    "remediation", "msa_clause" };
+	static const char *const text[] = { "rationale", "remediation",
+	    "msa_clause" };
 	json_t *o;
 	size_t i;
 
@@ -540,11 +545,13 @@ group_result(const json_t *r)
 	    put_new(o, "reason", bmember(r, "reason", MAX_LINE)) != 0 ||
 	    put_new(o, "evidence", evidence_bounded(json_object_get(r,
 	    "evidence"))) != 0 ||
-	    put_new(o, "references", refs_bounded(json_object_get(r,
-	    "references"))) != 0)
+	    put_new(o, "references", refs_bounded(fa_report_text(rep, r,
+	    "references"))) != 0 ||
+	    put_new(o, "title", bmember(r, "title", MAX_TEXT)) != 0)
 		goto fail;
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
-		if (put_new(o, text[i], bmember(r, text[i], MAX_TEXT)) != 0)
+		if (put_new(o, text[i], bstr(json_string_value(
+		    fa_report_text(rep, r, text[i])), MAX_TEXT)) != 0)
 			goto fail;
 	if (json_is_object(json_object_get(r, "waived")) && put_new(o,
 	    "waived", waiver_bounded(json_object_get(r, "waived"))) != 0)
@@ -557,7 +564,8 @@ fail:
 
 /* The group of r, created on first sight; NONE on ENOMEM. */
 static size_t
-group_of(struct fa_merge *m, const json_t *r, size_t check)
+group_of(struct fa_merge *m, const json_t *rep, const json_t *r,
+    size_t check)
 {
 	struct group *g;
 	enum fa_status st = FA_ST_ERROR;
@@ -586,7 +594,7 @@ group_of(struct fa_merge *m, const json_t *r, size_t check)
 	(void)fa_severity_parse(jstr(r, "severity"), &sv);
 	g->status = (int)st;
 	g->severity = (int)sv;
-	g->result = group_result(r);
+	g->result = group_result(rep, r);
 	g->reasons = json_object();
 	if (g->result == NULL || g->reasons == NULL ||
 	    json_object_set_new(m->gindex, key,
@@ -725,8 +733,8 @@ row_add(struct fa_merge *m, const char *key, const json_t *r, size_t gi,
 
 /* Fold one result of node `node` (index ni) in; 0 or FA_ERR_NOMEM. */
 static int
-fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
-    const char *subnet)
+fold_result(struct fa_merge *m, const json_t *rep, const json_t *r,
+    size_t ni, const char *node, const char *subnet)
 {
 	struct check *c;
 	struct group *g;
@@ -738,7 +746,7 @@ fold_result(struct fa_merge *m, const json_t *r, size_t ni, const char *node,
 
 	(void)fa_status_parse(jstr(r, "status"), &st);
 	if ((ci = check_of(m, jstr(r, "id"))) == NONE ||
-	    (gi = group_of(m, r, ci)) == NONE)
+	    (gi = group_of(m, rep, r, ci)) == NONE)
 		return FA_ERR_NOMEM;
 	c = &m->checks[ci];
 	if (c->last_node != ni) {
@@ -1205,7 +1213,7 @@ fa_merge_add_src(struct fa_merge *m, const json_t *report,
 	    "fabric"), "subnet_prefix");
 	ni = json_array_size(m->nodes);
 	json_array_foreach(res, i, r) {
-		if (fold_result(m, r, ni, node, subnet) != 0)
+		if (fold_result(m, report, r, ni, node, subnet) != 0)
 			goto out;
 		(void)fa_status_parse(jstr(r, "status"), &st);
 		(void)fa_severity_parse(jstr(r, "severity"), &sv);

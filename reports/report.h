@@ -19,7 +19,20 @@
 #include "../core/snapshot.h"
 #include "../core/util.h"
 
-#define FA_REPORT_SCHEMA	"fabaudit-report/1"
+#define FA_REPORT_SCHEMA	"fabaudit-report/2"
+#define FA_REPORT_SCHEMA_1	"fabaudit-report/1"	/* still read */
+
+/*
+ * report.json's check texts (report_texts.c).  Schema 2 states a check's
+ * rationale, remediation, msa_clause and references once, in "checks";
+ * schema 1 put them in each result.  fa_report_text() gives a result's
+ * own member `key` if it has one, else its check's (borrowed; NULL if
+ * neither).  fa_report_check() is the "checks" entry of a check ID.
+ */
+int fa_report_schema_ok(const char *schema);
+const json_t *fa_report_check(const json_t *report, const char *id);
+const json_t *fa_report_text(const json_t *report, const json_t *result,
+    const char *key);
 
 struct fa_report_ctx {
 	const struct fa_snapshot *snap;

@@ -84,6 +84,7 @@ struct html {
 	struct {
 		hnode		 id;
 		const char	*name;	/* a literal of this file */
+		int		 filled; /* holds text or an element */
 	} open[FA_HTML_NEST_MAX];	/* open[0] is the document */
 	size_t		 depth;		/* entries of open[] */
 	hnode		 last;		/* the last id given */
@@ -202,6 +203,13 @@ static const json_t *
 jget(const json_t *o, const char *k)
 {
 	return json_object_get(o, k);
+}
+
+/* A result's check text (rationale, ...): its own, or its check's. */
+static const json_t *
+rtext(const struct html *h, const json_t *r, const char *key)
+{
+	return fa_report_text(h->rep, r, key);
 }
 
 /* The first non-NULL of two JSON values. */
@@ -417,6 +425,7 @@ el(struct html *h, hnode parent, const char *name, const char *cls)
 		h->misorder = h->oom = 1;
 		return 0;
 	}
+	h->open[h->depth - 1].filled = 1;
 	wrote(h, xmlTextWriterStartElement(h->x.w, BAD_CAST name));
 	if (cls != NULL && !h->oom)
 		wrote(h, xmlTextWriterWriteAttribute(h->x.w, BAD_CAST "class",
@@ -425,22 +434,26 @@ el(struct html *h, hnode parent, const char *name, const char *cls)
 		return 0;
 	h->open[h->depth].id = ++h->last;
 	h->open[h->depth].name = name;
+	h->open[h->depth].filled = 0;
 	h->depth++;
 	return h->last;
 }
 
 /*
  * Set an attribute whose value this file made or checked, on an element
- * nothing was added to yet (libxml2 refuses it later: a bug, as above).
+ * nothing was added to yet (one too late is a bug, as above).
  */
 static void
 attr(struct html *h, hnode n, const char *name, const char *value)
 {
 	if (!to_open(h, n))
 		return;
-	if (xmlTextWriterWriteAttribute(h->x.w, BAD_CAST name,
-	    BAD_CAST value) < 0)
+	if (h->open[h->depth - 1].filled) {
 		h->misorder = h->oom = 1;
+		return;
+	}
+	wrote(h, xmlTextWriterWriteAttribute(h->x.w, BAD_CAST name,
+	    BAD_CAST value));
 }
 
 /* Append len untrusted bytes as text, cleaned and cut at cap. */
@@ -455,6 +468,7 @@ put_n(struct html *h, hnode n, const char *s, size_t len, size_t cap)
 		h->oom = 1;
 		return;
 	}
+	h->open[h->depth - 1].filled = 1;
 	/* <style> holds only this file's CSS, which HTML reads raw. */
 	wrote(h, strcmp(h->open[h->depth - 1].name, "style") == 0 ?
 	    xmlTextWriterWriteRaw(h->x.w, BAD_CAST c) :
@@ -1643,7 +1657,8 @@ same_text_as(const struct html *h, const struct hres *x)
 	    f == x || !fail_shown(f))
 		return NULL;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!same_json(jget(f->r, keys[i]), jget(x->r, keys[i])))
+		if (!same_json(rtext(h, f->r, keys[i]), rtext(h, x->r,
+		    keys[i])))
 			return NULL;
 	return f;
 }
@@ -1676,15 +1691,15 @@ finding(struct html *h, hnode parent, const struct hres *x)
 		put_reproduce(h, tb, jget(r, "evidence"));
 		return;
 	}
-	kv_json(h, tb, "Impact", jget(r, "rationale"));
-	kv_json(h, tb, "Remediation", jget(r, "remediation"));
+	kv_json(h, tb, "Impact", rtext(h, r, "rationale"));
+	kv_json(h, tb, "Remediation", rtext(h, r, "remediation"));
 	td = kv(h, tb, "Proposed contract clause");
-	put_json(h, td, jget(r, "msa_clause"), FA_HTML_STR_MAX,
+	put_json(h, td, rtext(h, r, "msa_clause"), FA_HTML_STR_MAX,
 	    "none recorded");
 	if (x->clause > 0)
 		putf(h, td, " (Annex A.%zu)", x->clause);
 	put_reproduce(h, tb, jget(r, "evidence"));
-	put_refs(h, tb, jget(r, "references"));
+	put_refs(h, tb, rtext(h, r, "references"));
 }
 
 static void
@@ -1968,8 +1983,8 @@ clause(struct html *h, hnode sec, size_t k)
 	p = el(h, div, "p", "ctext");
 	putf(h, el(h, p, "span", "cnum"), "A.%zu", k);
 	put(h, p, " ");
-	if (jstr(c->r, "msa_clause") != NULL)
-		put(h, p, jstr(c->r, "msa_clause"));
+	if (json_is_string(rtext(h, c->r, "msa_clause")))
+		put(h, p, json_string_value(rtext(h, c->r, "msa_clause")));
 	else
 		remark(h, p, "[No clause text was recorded for this check; see "
 		    "its findings.]");

@@ -37,8 +37,9 @@ refs_json(const char *const *refs)
 }
 
 /*
- * The texts every result of one check repeats (a 10,000-port fabric gives
- * one check 10,000 results), made once per check and shared by them.
+ * The texts of one check, which schema 1 repeated in each of its results
+ * (a 10,000-port fabric gives one check 10,000 results): stated once, in
+ * "checks", in the order of the checks' first results.
  */
 struct check_texts {
 	const struct fa_check	*c;
@@ -101,8 +102,7 @@ texts_of(struct texts_cache *tc, const struct fa_check *c)
 }
 
 static json_t *
-result_json(const struct fa_result *r, const struct check_texts *ct,
-    int reveal)
+result_json(const struct fa_result *r, int reveal)
 {
 	const struct fa_check *c = r->check;
 	json_t *ev, *w = NULL, *x = NULL, *j;
@@ -126,17 +126,35 @@ result_json(const struct fa_result *r, const struct check_texts *ct,
 		return NULL;
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, "
-	    "s:O, s:O, s:O, s:O, s:o*, s:o*}",
+	    "s:o*, s:o*}",
 	    "id", c->id, "family", fa_family_name(c->family),
 	    "status", fa_status_name(r->status),
 	    "severity", fa_severity_name(r->severity),
 	    "title", c->title, "target", r->target,
 	    "target_name", r->target_name, "reason", r->reason,
-	    "evidence", ev, "rationale", ct->rationale,
-	    "remediation", ct->remediation,
-	    "msa_clause", ct->msa, "references", ct->refs,
-	    "waived", w, "waiver_expired", x);
+	    "evidence", ev, "waived", w, "waiver_expired", x);
 	return j;
+}
+
+/* "checks": each check's texts, once. */
+static json_t *
+checks_json(const struct texts_cache *tc)
+{
+	const struct check_texts *t;
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < tc->n; i++) {
+		t = &tc->v[i];
+		if (json_array_append_new(a, json_pack("{s:s, s:O, s:O, s:O, "
+		    "s:O}", "id", t->c->id, "rationale", t->rationale,
+		    "remediation", t->remediation, "msa_clause", t->msa,
+		    "references", t->refs)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 
 static json_t *
@@ -169,8 +187,7 @@ json_t *
 fa_report_json(const struct fa_report_ctx *ctx)
 {
 	struct texts_cache tc = { NULL, 0, 0 };
-	const struct check_texts *ct;
-	json_t *root, *results, *summary, *r;
+	json_t *root, *results, *summary, *checks, *r;
 	struct fa_tally t;
 	char when[32];
 	size_t i;
@@ -193,14 +210,17 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	if (results == NULL || summary == NULL)
 		goto fail;
 	for (i = 0; i < ctx->res->n; i++) {
-		if ((ct = texts_of(&tc, ctx->res->v[i].check)) == NULL ||
-		    (r = result_json(&ctx->res->v[i], ct, ctx->reveal)) ==
+		if (texts_of(&tc, ctx->res->v[i].check) == NULL ||
+		    (r = result_json(&ctx->res->v[i], ctx->reveal)) ==
 		    NULL || json_array_append_new(results, r) != 0)
 			goto fail;
 	}
+	checks = checks_json(&tc);
 	texts_free(&tc);
+	if (checks == NULL)
+		goto fail;
 	root = json_pack("{s:s, s:{s:s, s:s}, s:O*, s:O*, s:{s:s, s:s}, "
-	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o, s:o, s:o}",
+	    "s:{s:s?, s:s?}, s:o, s:{s:s?}, s:o, s:o, s:o, s:o, s:o}",
 	    "schema", FA_REPORT_SCHEMA,
 	    "tool", "name", "fabaudit", "version", FA_VERSION,
 	    "scanned_by", json_object_get(ctx->snap->meta, "tool"),
@@ -210,7 +230,7 @@ fa_report_json(const struct fa_report_ctx *ctx)
 	    "sha256", ctx->snapshot_sha256,
 	    "families", families_json(ctx->snap),
 	    "policy", "name", ctx->policy_name,
-	    "summary", summary, "results", results,
+	    "summary", summary, "checks", checks, "results", results,
 	    "scope", fa_report_scope(ctx),
 	    "expired_waivers", fa_report_expired_waivers(ctx->policy));
 	return root;

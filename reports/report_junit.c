@@ -251,16 +251,21 @@ bad_status(FILE *f, const json_t *v)
 }
 
 /* "label: text\n" when member key of r is a string. */
+/* "label: value" for a string value; nothing for anything else. */
 static void
-line(FILE *f, const char *label, const json_t *r, const char *key)
+text_line(FILE *f, const char *label, const json_t *v)
 {
-	const json_t *v = json_object_get(r, key);
-
 	if (!json_is_string(v))
 		return;
 	fprintf(f, "%s: ", label);
 	put_str(f, v, NULL);
 	fputc('\n', f);
+}
+
+static void
+line(FILE *f, const char *label, const json_t *r, const char *key)
+{
+	text_line(f, label, json_object_get(r, key));
 }
 
 static void
@@ -281,7 +286,7 @@ waiver_line(FILE *f, const char *what, const json_t *w)
 /* The text of a failure, error or waived failure: what a reader of the CI
  * page needs to judge it without report.json. */
 static void
-body(FILE *f, const json_t *r)
+body(FILE *f, const json_t *rep, const json_t *r)
 {
 	const json_t *ev, *e, *refs;
 	size_t i;
@@ -310,10 +315,11 @@ body(FILE *f, const json_t *r)
 			fputc('\n', f);
 		}
 	}
-	line(f, "impact", r, "rationale");
-	line(f, "remediation", r, "remediation");
-	line(f, "contract clause", r, "msa_clause");
-	if (json_is_array(refs = json_object_get(r, "references")) &&
+	/* The check's texts: the result's own, or its check's. */
+	text_line(f, "impact", fa_report_text(rep, r, "rationale"));
+	text_line(f, "remediation", fa_report_text(rep, r, "remediation"));
+	text_line(f, "contract clause", fa_report_text(rep, r, "msa_clause"));
+	if (json_is_array(refs = fa_report_text(rep, r, "references")) &&
 	    json_array_size(refs) > 0) {
 		fputs("references:\n", f);
 		json_array_foreach(refs, i, e) {
@@ -381,7 +387,8 @@ message(FILE *f, const json_t *r, enum kind k)
 }
 
 static void
-testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
+testcase(struct fa_xw *x, const json_t *rep, const json_t *r, size_t idx,
+    const char *cls)
 {
 	static const char *const elem[] = {
 		[K_FAIL] = "failure", [K_WAIVED] = "skipped",
@@ -422,7 +429,7 @@ testcase(struct fa_xw *x, const json_t *r, size_t idx, const char *cls)
 		    fa_severity_parse(sev, &s) == 0 ? sev : "unknown");
 	}
 	if (k != K_SKIP && json_is_object(r) && text_open(x, &t) != NULL) {
-		body(t.f, r);
+		body(t.f, rep, r);
 		text_put(x, &t, NULL);
 	}
 	fa_xw_end(x);
@@ -465,7 +472,7 @@ testsuite(struct fa_xw *x, const json_t *rep, const struct suite *s,
 	} else
 		json_array_foreach(results, i, r)
 			if (strcmp(family_of(r), s->family) == 0)
-				testcase(x, r, i, cls);
+				testcase(x, rep, r, i, cls);
 	fa_xw_end(x);
 	free(cls);
 }

@@ -33,7 +33,8 @@ enum ftype {
 	F_BOOL,
 	F_OBJ,		/* object: members per sub[], valid per okobj() */
 	F_LIST,		/* array: items per item */
-	F_RESULTS	/* the results: <checks>, then a F_LIST (below) */
+	F_RESULTS,	/* the results: <checks>, then a F_LIST (below) */
+	F_READ		/* an array read by another field's writer */
 };
 
 struct field {
@@ -149,6 +150,7 @@ ok_result(const json_t *r)
 #define LIST(k, it)	{ k, F_LIST, NULL, NULL, it, NULL, 0 }
 #define LIST1(k, it)	{ k, F_LIST, NULL, NULL, it, NULL, 1 }
 #define RESULTS(k, it)	{ k, F_RESULTS, NULL, NULL, it, NULL, 1 }
+#define READ(k)		{ k, F_READ, NULL, NULL, NULL, NULL, 0 }
 #define END		{ NULL, F_TEXT, NULL, NULL, NULL, NULL, 0 }
 
 static const struct field tool_f[] = { TEXT("name"), TEXT("version"), END };
@@ -296,6 +298,8 @@ static const struct field report_f[] = {
 	OBJ("previous", fileref_f), OBJ("baseline", baseline_f),
 	LIST("expired_waivers", &xwaiver_item), OBJ("merged", merged_f),
 	OBJ("summary", summary_f),
+	/* report.json's "checks" goes into <checks>, with the results. */
+	READ("checks"),
 	/* The schema requires <results>, even when there are none. */
 	RESULTS("results", &result_item), END
 };
@@ -321,6 +325,7 @@ value_ok(const struct field *f, const json_t *v)
 		return json_is_object(v) && (f->okobj == NULL || f->okobj(v));
 	case F_LIST:
 	case F_RESULTS:
+	case F_READ:
 		return json_is_array(v);
 	default:
 		break;
@@ -433,43 +438,45 @@ static void put_field(struct fa_xw *, const struct field *, const json_t *);
 /* The element for v, which value_ok(f, v) accepted. */
 /*
  * <checks> and <results>.  A large fabric fails one check for thousands
- * of ports, and report.json repeats its rationale, remediation, clause
- * and references in each result: here each check's are stated once, as
- * its first result has them, and a result keeps only those that differ
- * from its check's (a report merged or edited by hand may differ).  The
- * results themselves are written as any list is.
+ * of ports, and schema 1 of report.json repeats its rationale,
+ * remediation, clause and references in each result: here each check's
+ * are stated once, as report.json's "checks" has them (schema 2) or else
+ * as its first result has them, and a result keeps only those of its own
+ * that differ (a merged or hand-edited report may).  The results are
+ * written as any list is.  report.json's "checks" is read here, and only
+ * the checks that have results are written.
  */
 static void
 put_results(struct fa_xw *x, const struct field *f, const json_t *res)
 {
-	json_t *first, *chk, *r, *c, *own;
-	const json_t *e;
+	const json_t *rep = x->user, *e, *listed;
+	json_t *texts, *chk, *r, *c, *own;
 	const char *id;
 	size_t i, k;
 
 	if (x->err != 0)
 		return;
-	if ((first = json_object()) == NULL) {
+	if ((texts = json_object()) == NULL) {	/* ID -> its <check> */
 		fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		return;
 	}
 	fa_xw_start(x, "checks");
 	json_array_foreach(res, i, e) {
-		if (!value_ok(f->item, e) || json_object_get(first, id =
+		if (!value_ok(f->item, e) || json_object_get(texts, id =
 		    json_string_value(json_object_get(e, "id"))) != NULL)
 			continue;
+		listed = fa_report_check(rep, id);
 		if ((chk = json_pack("{s:s}", "id", id)) == NULL ||
-		    json_object_set(first, id, (json_t *)e) != 0) {
-			json_decref(chk);
+		    json_object_set_new(texts, id, chk) != 0) {
 			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 			break;
 		}
 		for (k = 0; k < sizeof(text_keys) / sizeof(text_keys[0]); k++)
-			if ((c = json_object_get(e, text_keys[k])) != NULL &&
-			    json_object_set(chk, text_keys[k], c) != 0)
+			if (((c = json_object_get(listed, text_keys[k])) !=
+			    NULL || (c = json_object_get(e, text_keys[k])) !=
+			    NULL) && json_object_set(chk, text_keys[k], c) != 0)
 				fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 		put_field(x, &check_item, chk);
-		json_decref(chk);
 	}
 	fa_xw_end(x);
 	fa_xw_start(x, f->key);
@@ -480,33 +487,21 @@ put_results(struct fa_xw *x, const struct field *f, const json_t *res)
 			put_other(x, NULL, e);
 			continue;
 		}
-		c = json_object_get(first, json_string_value(json_object_get(e,
+		c = json_object_get(texts, json_string_value(json_object_get(e,
 		    "id")));
-		if (c == e) {
-			/* The first: its texts are its check's. */
-			r = json_copy((json_t *)e);
-			for (k = 0; r != NULL && k < sizeof(text_keys) /
-			    sizeof(text_keys[0]); k++)
-				(void)json_object_del(r, text_keys[k]);
-		} else {
-			r = json_copy((json_t *)e);
-			for (k = 0; r != NULL && k < sizeof(text_keys) /
-			    sizeof(text_keys[0]); k++) {
-				own = json_object_get(e, text_keys[k]);
-				if (own != NULL && json_equal(own,
-				    json_object_get(c, text_keys[k])))
-					(void)json_object_del(r, text_keys[k]);
-			}
-		}
-		if (r == NULL) {
+		if ((r = json_copy((json_t *)e)) == NULL) {
 			fa_xw_fail(x, FA_ERR_NOMEM, "out of memory");
 			break;
 		}
+		for (k = 0; k < sizeof(text_keys) / sizeof(text_keys[0]); k++)
+			if ((own = json_object_get(e, text_keys[k])) != NULL &&
+			    json_equal(own, json_object_get(c, text_keys[k])))
+				(void)json_object_del(r, text_keys[k]);
 		put_field(x, f->item, r);
 		json_decref(r);
 	}
 	fa_xw_end(x);
-	json_decref(first);
+	json_decref(texts);
 }
 
 static void
@@ -554,6 +549,8 @@ put_field(struct fa_xw *x, const struct field *f, const json_t *v)
 		break;
 	case F_RESULTS:
 		put_results(x, f, v);
+		break;
+	case F_READ:
 		break;
 	default:
 		/* Checked ASCII (an enumeration, a date, a digest). */
@@ -616,6 +613,7 @@ render(const json_t *report, fa_emit_fn emit, void *arg, char **buf,
 	if (why != NULL)
 		*why = NULL;
 	if (fa_xw_begin_to(&x, emit, arg) == 0) {
+		x.user = report;
 		fa_xw_start_ns(&x, "report", FA_XML_NS);
 		fa_xw_attr(&x, "format", FA_XML_FORMAT);
 		put_members(&x, report, report_f);

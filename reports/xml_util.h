@@ -37,6 +37,7 @@ struct fa_xw {
 	FILE		*scratch;
 	char		*sbuf;
 	size_t		 slen;
+	const void	*user;	/* the writer's own (fa_xw_begin*() clears) */
 };
 
 /*

@@ -101,7 +101,7 @@ echo '{"schema": "fabaudit-snapshot/1"}' >"$T/notreport.json"
 expect_eq "a baseline that is not a report exits 2" \
     "$(rc "$BIN" scan --host="$HARD" --baseline "$T/notreport.json" \
     -o "$T/b4")" 2
-expect_grep "... naming it" "notreport.json: not a fabaudit-report/1" \
+expect_grep "... naming it" "notreport.json: not a fabaudit-report/2" \
     "$T/err"
 expect_eq "... before anything is written" \
     "$(test -e "$T/b4" && echo yes || echo no)" no

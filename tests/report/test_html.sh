@@ -118,7 +118,7 @@ expect_text "careless: verdict with the count of report.json" \
 title=$(jq -r '[.results[] | select(.id == "IB-XTENANT-REACHABLE")][0].title' \
     "$out/report.json")
 clause=$(jq -r \
-    '[.results[] | select(.id == "IB-XTENANT-REACHABLE")][0].msa_clause' \
+    '.checks[] | select(.id == "IB-XTENANT-REACHABLE") | .msa_clause' \
     "$out/report.json")
 expect_text "careless: a failing finding's title" \
     "IB-XTENANT-REACHABLE: $title" "$out/report.txt"

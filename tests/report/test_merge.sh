@@ -43,7 +43,7 @@ expect_grep "one-line summary on stdout" \
 expect_eq "stdout is one line" "$(wc -l <"$T/stdout")" 1
 expect_eq "nothing on stderr" "$(wc -c <"$T/stderr")" 0
 J=$O/report.json
-expect_eq "report.json schema" "$(jq -r .schema "$J")" "fabaudit-report/1"
+expect_eq "report.json schema" "$(jq -r .schema "$J")" "fabaudit-report/2"
 expect_eq "evaluation mode" "$(jq -r .evaluation.mode "$J")" "merge"
 expect_eq "merged.reports" "$(jq .merged.reports "$J")" 3
 expect_eq "nodes named by scan.host" \
@@ -219,7 +219,7 @@ echo "not json" >"$T/nonjson.json"
 bad "non-JSON" "^fabaudit: $T/nonjson.json:1:[0-9]+: " "$T/n1.json" \
     "$T/nonjson.json"
 jq '.schema = "fabaudit-report/9"' "$R" >"$T/schema.json"
-bad "wrong schema" "^fabaudit: $T/schema.json: not a fabaudit-report/1 report" \
+bad "wrong schema" "^fabaudit: $T/schema.json: not a fabaudit-report/2 or fabaudit-report/1 report" \
     "$T/schema.json"
 jq '.results[3].status = "broken"' "$R" >"$T/status.json"
 bad "invalid status" "^fabaudit: $T/status.json: results\[3\]: " \

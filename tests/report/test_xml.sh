@@ -113,7 +113,7 @@ texts_match() {
 		for _k in remediation msa_clause rationale; do
 			_got=$(xp "string($_res/$(e $_k))" "$_x")
 			[ -n "$_got" ] || _got=$(xp "string($_ck[$(e id) = string($_res/$(e id))]/$(e $_k))" "$_x")
-			[ "$_got" = "$(jq -r --argjson i $((_i - 1)) --arg k $_k '.results[$i][$k]' "$_r")" ] ||
+			[ "$_got" = "$(jq -r --argjson i $((_i - 1)) --arg k $_k '.results[$i] as $r | $r[$k] // (.checks[] | select(.id == $r.id) | .[$k])' "$_r")" ] ||
 			    _bad="$_bad $_i:$_k"
 		done
 		_i=$((_i + 1))
@@ -220,7 +220,7 @@ jq --arg sha "$(jq -r .snapshot.sha256 "$O/report.json")" "
     | .summary.waived = 1
     " "$O/report.json" >"$T/edited.json"
 expect_eq "the edited report parses" "$(jq -r .schema "$T/edited.json")" \
-    "fabaudit-report/1"
+    "fabaudit-report/2"
 "$RENDER" render xml "$T/edited.json" >"$T/edited.xml" 2>"$T/err"
 expect_eq "the edited report renders as XML" "$?" 0
 "$RENDER" render junit "$T/edited.json" >"$T/edited.junit.xml" 2>"$T/err"

@@ -316,7 +316,7 @@ done <<'TABLE'
 2 | obstype.json: not a fabaudit snapshot | check -o $OUT $T/obstype.json
 2 | report.json: not a fabaudit snapshot | check -o $OUT $R
 # ---- reports for diff, merge and --baseline --------------------------------
-2 | snap.json: not a fabaudit-report/1 report | diff $S $R
+2 | snap.json: not a fabaudit-report/2 or fabaudit-report/1 report | diff $S $R
 2 | empty:1:[0-9]+: | diff $T/empty $R
 2 | trunc.json:2:[0-9]+: | diff $R $T/trunc.json
 2 | adir: not a regular file | diff $T/adir $R
@@ -326,7 +326,7 @@ done <<'TABLE'
 2 | badstatus.json: results\[0\] | diff $R $T/badstatus.json
 2 | dupresult.json: results\[[0-9]+\] | diff $T/dupresult.json $R
 2 | dupresult.json: | merge -o $NEW $T/dupresult.json
-2 | noschema.json: not a fabaudit-report/1 report | diff $T/noschema.json $R
+2 | noschema.json: not a fabaudit-report/2 or fabaudit-report/1 report | diff $T/noschema.json $R
 2 | none.json: No such file | merge -o $NEW $T/none.json
 2 | trunc.json:2:[0-9]+: | merge -o $NEW $R $T/trunc.json
 2 | snap.json: | merge -o $NEW $S
@@ -334,7 +334,7 @@ done <<'TABLE'
 2 | fifo: not a regular file | merge -o $NEW $T/fifo
 2 | the same report as | merge -o $NEW $R $R
 2 | trunc.json:2:[0-9]+: | scan --host=$H -o $OUT --baseline $T/trunc.json
-2 | snap.json: not a fabaudit-report/1 report | check -o $OUT --baseline $S $S
+2 | snap.json: not a fabaudit-report/2 or fabaudit-report/1 report | check -o $OUT --baseline $S $S
 2 | adir: not a regular file | check -o $OUT --baseline $T/adir $S
 2 | none.json: No such file | check -o $OUT --baseline $T/none.json $S
 # ---- the CVE catalogue -----------------------------------------------------

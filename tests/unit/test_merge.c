@@ -675,7 +675,7 @@ test_hostile(void **state)
 		const char	*why;
 	} bad[] = {
 		{ "[]", "schema" },
-		{ "{\"schema\": \"fabaudit-report/2\", \"results\": []}",
+		{ "{\"schema\": \"fabaudit-report/3\", \"results\": []}",
 		  "schema" },
 		{ "{\"schema\": 7, \"results\": []}", "schema" },
 		{ "{\"schema\": \"fabaudit-report/1\"}", "no results array" },

@@ -306,9 +306,10 @@ report_json_and_txt(void **state)
 	struct fa_results res = { NULL, 0, 0 };
 	struct fa_report_ctx rc;
 	struct fa_tally t;
-	json_t *j;
+	json_t *j, *r;
 	char *text, *txt;
 	const char *c;
+	size_t i, k, n;
 
 	(void)state;
 	assert_int_equal(fa_evaluate(&ectx, &res), 0);
@@ -327,6 +328,25 @@ report_json_and_txt(void **state)
 	assert_int_equal(t.by_status[FA_ST_FAIL], 1);	/* the SM key */
 	assert_int_equal(json_array_size(json_object_get(j, "results")),
 	    res.n);
+	/* Schema 2: each check's texts once, in "checks", none in a result;
+	 * fa_report_text() finds them for each result. */
+	for (i = 0; i < res.n; i++) {
+		r = json_array_get(json_object_get(j, "results"), i);
+		assert_null(json_object_get(r, "remediation"));
+		assert_null(json_object_get(r, "references"));
+		assert_string_equal(json_string_value(fa_report_text(j, r,
+		    "remediation")), res.v[i].check->remediation);
+		assert_string_equal(json_string_value(fa_report_text(j, r,
+		    "msa_clause")), res.v[i].check->msa_clause);
+		assert_true(json_is_array(fa_report_text(j, r,
+		    "references")));
+		for (k = 0, n = 0; k < json_array_size(json_object_get(j,
+		    "checks")); k++)
+			n += strcmp(json_string_value(json_object_get(
+			    json_array_get(json_object_get(j, "checks"), k),
+			    "id")), res.v[i].check->id) == 0;
+		assert_int_equal(n, 1);
+	}
 	text = json_dumps(j, 0);
 	assert_null(strstr(text, "1122334455667788"));
 	free(text);
@@ -538,6 +558,7 @@ txt_texts_once(void **state)
 	full = strstr(txt, "fix A");
 	ref = strstr(txt, "as for the first TEST-A");
 	assert_true(full != NULL && ref != NULL && full < ref);
+	assert_non_null(strstr(txt, "two"));
 	assert_true(strstr(txt, "two") < ref);
 	free(txt);
 	fa_results_free(&r);

@@ -22,6 +22,7 @@
 
 #include "../../core/errors.h"
 #include "../../reports/report.h"
+#include "report_schema2.h"
 
 #define XSS_SCRIPT	"<script>alert(1)</script>"
 #define XSS_ATTR	"\"><img src=x onerror=alert(1)>"
@@ -525,6 +526,41 @@ test_every_list_cut(void **state)
 	json_decref(rep);
 }
 
+/*
+ * A schema 2 report (each check's texts once, in "checks") gives the page
+ * of the same report in schema 1, byte for byte: with every result
+ * sharing its check's texts, and with one whose remediation is its own.
+ */
+static void
+test_schema2_same_page(void **state)
+{
+	json_t *rep1, *rep2, *r;
+	char *b1, *b2, *why = NULL;
+	size_t l1, l2, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		rep1 = hostile_report("x");
+		if (k == 1) {
+			r = json_array_get(json_object_get(rep1, "results"),
+			    1);
+			assert_int_equal(json_object_set_new(r, "remediation",
+			    json_string("its own")), 0);
+		}
+		assert_non_null(rep2 = report_to_schema2(rep1));
+		assert_non_null(json_object_get(rep2, "checks"));
+		assert_int_equal(fa_report_html(rep1, &b1, &l1, &why), 0);
+		assert_int_equal(fa_report_html(rep2, &b2, &l2, &why), 0);
+		assert_int_equal(l1, l2);
+		assert_memory_equal(b1, b2, l1);
+		assert_true(k == 0 || strstr(b2, "its own") != NULL);
+		free(b1);
+		free(b2);
+		json_decref(rep1);
+		json_decref(rep2);
+	}
+}
+
 /* javascript: references stay text; http(s) ones are links. */
 static void
 test_reference_links(void **state)
@@ -771,6 +807,7 @@ main(void)
 		cmocka_unit_test(test_embedded_nul),
 		cmocka_unit_test(test_megabyte_string),
 		cmocka_unit_test(test_every_list_cut),
+		cmocka_unit_test(test_schema2_same_page),
 		cmocka_unit_test(test_reference_links),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_null_why_and_malformed),
