@@ -280,8 +280,9 @@ static const struct field result_f[] = {
 };
 static const struct field result_item = OBJV("result", result_f, ok_result);
 /*
- * A check's texts, stated once in <checks>: those of its first result.
- * A result leaves out each text equal to its check's (put_results()).
+ * A check's texts, stated once in <checks>: report.json's "checks" entry,
+ * or else its first result's.  A result leaves out each text equal to its
+ * check's (put_results()).
  */
 static const char *const text_keys[] = { "rationale", "remediation",
     "msa_clause", "references" };
@@ -435,7 +436,6 @@ put_other(struct fa_xw *x, const char *key, const json_t *v)
 static void put_members(struct fa_xw *, const json_t *, const struct field *);
 static void put_field(struct fa_xw *, const struct field *, const json_t *);
 
-/* The element for v, which value_ok(f, v) accepted. */
 /*
  * <checks> and <results>.  A large fabric fails one check for thousands
  * of ports, and schema 1 of report.json repeats its rationale,
@@ -504,6 +504,7 @@ put_results(struct fa_xw *x, const struct field *f, const json_t *res)
 	json_decref(texts);
 }
 
+/* The element for v, which value_ok(f, v) accepted. */
 static void
 put_field(struct fa_xw *x, const struct field *f, const json_t *v)
 {
