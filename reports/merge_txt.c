@@ -12,6 +12,7 @@
 #include "../core/model.h"
 #include "../core/util.h"
 #include "merge.h"
+#include "report.h"
 
 static const char *
 jstr(const json_t *o, const char *k)
@@ -260,9 +261,9 @@ txt_node_set(FILE *f, const json_t *set, size_t max)
 	fputc('\n', f);
 }
 
-/* One merged result; targets listed only when `full`. */
+/* One merged result of mj; targets listed only when `full`. */
 static void
-txt_result(FILE *f, const json_t *r, size_t max, int full)
+txt_result(FILE *f, const json_t *mj, const json_t *r, size_t max, int full)
 {
 	const json_t *cov = json_object_get(r, "coverage"), *t, *w, *set;
 	const json_t *targets = json_object_get(r, "targets");
@@ -326,9 +327,12 @@ txt_result(FILE *f, const json_t *r, size_t max, int full)
 	if (jstr(r, "status") != NULL && strcmp(jstr(r, "status"),
 	    "fail") == 0) {
 		fputs("    remediation: ", f);
-		put(f, jstr(r, "remediation"));
+		/* The result's own texts, else its check's (schema 2). */
+		put(f, json_string_value(fa_report_text(mj, r,
+		    "remediation")));
 		fputs("\n    msa clause: ", f);
-		put(f, jstr(r, "msa_clause"));
+		put(f, json_string_value(fa_report_text(mj, r,
+		    "msa_clause")));
 		fputc('\n', f);
 	}
 }
@@ -421,7 +425,8 @@ fa_merge_txt(const json_t *mj, size_t max)
 				 * before the first one-line entry. */
 				if (txt_order[o].full || !compact++)
 					fputc('\n', f);
-				txt_result(f, r, max, txt_order[o].full);
+				txt_result(f, mj, r, max,
+				    txt_order[o].full);
 			}
 	sum = fa_merge_summary(mj);
 	bad = ferror(f) || sum == NULL;
